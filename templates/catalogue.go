@@ -1,0 +1,275 @@
+// Package templates is lockgen's catalogue: one file per algorithm, each
+// holding the algorithm's definition (an ir.Algorithm) and what the papers
+// say about it. The spec package validates locks against these entries and
+// the backends lower their definitions.
+package templates
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/lockgen/lockgen/templates/ir"
+)
+
+// Mode is what a lock offers.
+type Mode string
+
+const (
+	Mutex      Mode = "mutex"      // one holder
+	KExclusion Mode = "kexclusion" // at most k holders
+	RW         Mode = "rw"         // readers share, writers exclude
+)
+
+// NodePolicy is where queue nodes (an algorithm's per-process records) live.
+type NodePolicy string
+
+const (
+	// NodesNone: the algorithm has no per-process records.
+	NodesNone NodePolicy = ""
+	// Handle: each per-goroutine handle owns its records (h := l.NewHandle()).
+	Handle NodePolicy = "handle"
+	// Pool: records come from a sync.Pool for each passage (Lock()/Unlock()).
+	Pool NodePolicy = "pool"
+	// Heap: a fresh record per passage, reclaimed by the GC (Lock()/Unlock()).
+	Heap NodePolicy = "heap"
+	// Caller: the caller passes its own node (Lock(n)/Unlock(n)).
+	Caller NodePolicy = "caller"
+	// Array: records in an array indexed by process id (Lock(id)/Unlock(id)).
+	Array NodePolicy = "array"
+)
+
+// AllNodePolicies lists the policies in documentation order.
+var AllNodePolicies = []NodePolicy{Handle, Pool, Heap, Caller, Array}
+
+// WaitPolicy is how a process waits in an await.
+type WaitPolicy string
+
+const (
+	Spin          WaitPolicy = "spin"            // re-check without yielding
+	Yield         WaitPolicy = "yield"           // runtime.Gosched between checks
+	Park          WaitPolicy = "park"            // block until a write to what it waits on
+	SpinThenYield WaitPolicy = "spin-then-yield" // spin a bounded number of times, then yield
+	SpinThenPark  WaitPolicy = "spin-then-park"  // spin a bounded number of times, then park
+)
+
+// AllWaitPolicies lists the policies in documentation order.
+var AllWaitPolicies = []WaitPolicy{Spin, Yield, Park, SpinThenYield, SpinThenPark}
+
+// Parks reports whether w blocks.
+func (w WaitPolicy) Parks() bool { return w == Park || w == SpinThenPark }
+
+// Preference is a reader/writer lock's policy.
+type Preference string
+
+const (
+	ReaderPref Preference = "reader"
+	WriterPref Preference = "writer"
+	FairPref   Preference = "fair"
+)
+
+// Ref points at the paper an algorithm comes from.
+type Ref struct {
+	Seed  string // file in ../shared/seeds, "" for an algorithm the seeds only name
+	Where string // section, figure or line ("fig. 11", "section 3, Algorithm 1")
+	Cite  string // the original publication
+}
+
+func (r Ref) String() string {
+	var parts []string
+	if r.Seed != "" {
+		parts = append(parts, "seed "+r.Seed)
+	}
+	if r.Where != "" {
+		parts = append(parts, r.Where)
+	}
+	s := strings.Join(parts, ", ")
+	if r.Cite != "" {
+		if s != "" {
+			s += "; "
+		}
+		s += r.Cite
+	}
+	return s
+}
+
+// Properties are what the papers claim for an algorithm (and what verify
+// checks where it can).
+type Properties struct {
+	Liveness     string   // "starvation-free" or "deadlock-free" (or "none" for a known-wrong entry)
+	Fairness     string   // "strong FIFO", "FIFO", "FCFS", "FIFE" or "none"
+	Exit         string   // "wait-free", "bounded" or "waits" (the release may wait for another process)
+	RMRCC        string   // remote memory references per passage, cache-coherent model
+	RMRDSM       string   // same, distributed shared memory model
+	Space        string   // shared space
+	Instructions []string // atomic operations used: read, write, swap, CAS, fetch&add ...
+	Identity     string   // "ids" (needs process ids), "symmetric", "anonymous", "none"
+}
+
+// FIFOClaim reports whether the algorithm claims an order between doorway
+// completion and entry that verify should check.
+func (p Properties) FIFOClaim() bool {
+	switch p.Fairness {
+	case "strong FIFO", "FIFO", "FCFS":
+		return true
+	}
+	return false
+}
+
+// ParamSpec is an algorithm-specific spec parameter (e.g. Fischer's delta, the
+// anonymous algorithm's memory size).
+type ParamSpec struct {
+	Key      string // the spec key
+	Doc      string
+	Duration bool  // a Go duration string in the spec ("10us"), stored in nanoseconds
+	Required bool  // the spec must set it; otherwise Default applies
+	Default  int64 // value when not set
+	// Check validates a value given the lock's procs; nil accepts any value >= 0.
+	Check func(v int64, procs int) error
+}
+
+// Options are the choices that change an algorithm's definition.
+type Options struct {
+	Mode       Mode
+	Preference Preference
+}
+
+// Entry is one catalogue algorithm.
+type Entry struct {
+	Name  string // catalogue key, used in specs
+	Title string
+	Refs  []Ref
+	Props Properties
+
+	Modes       []Mode
+	Preferences []Preference // for RW; the first is the default
+	// PrefProps overrides Props for a preference whose guarantees differ.
+	PrefProps map[Preference]Properties
+	// Nodes maps each supported node policy to "" and each rejected one to
+	// the reason. Algorithms without per-process records leave it nil.
+	Nodes map[NodePolicy]string
+	// DefaultNodes is the policy used when a spec does not say.
+	DefaultNodes NodePolicy
+	// Waits maps each rejected wait policy to the reason (all others work).
+	Waits map[WaitPolicy]string
+
+	NeedsProcs bool // algorithm addresses per-process registers: procs required
+	// ProcsSizeOnly, with NeedsProcs, says procs only sizes the lock's
+	// arrays (Anderson's VALID[0..n-1]): processes need no ids and the API
+	// stays Lock()/Unlock(), but at most procs goroutines may use the lock
+	// at once.
+	ProcsSizeOnly bool
+	MinProcs      int    // 0: no minimum beyond 1
+	MaxProcs      int    // 0: no maximum
+	TryLock       string // "" if TryLock is supported, else why not
+	Params        []ParamSpec
+
+	// Incorrect, when set, says why the algorithm is known to be wrong.
+	// Specs must opt in (allow_incorrect = true) to generate it.
+	Incorrect string
+
+	// Deviations from the paper, for the doc comment and the catalogue.
+	Deviations []string
+	// Notes are extra remarks for `lockgen explain`.
+	Notes []string
+
+	// Def builds the definition for the given options.
+	Def func(Options) *ir.Algorithm
+}
+
+// AllOptions lists one Options per mode and, for RW, per preference.
+func (e *Entry) AllOptions() []Options {
+	var out []Options
+	for _, m := range e.Modes {
+		if m == RW && len(e.Preferences) > 0 {
+			for _, p := range e.Preferences {
+				out = append(out, Options{Mode: m, Preference: p})
+			}
+			continue
+		}
+		out = append(out, Options{Mode: m})
+	}
+	return out
+}
+
+// SupportsMode reports whether e offers m.
+func (e *Entry) SupportsMode(m Mode) bool {
+	for _, x := range e.Modes {
+		if x == m {
+			return true
+		}
+	}
+	return false
+}
+
+// PropsFor returns the properties of the definition chosen by o.
+func (e *Entry) PropsFor(o Options) Properties {
+	if p, ok := e.PrefProps[o.Preference]; ok && o.Mode == RW {
+		return p
+	}
+	return e.Props
+}
+
+// HasNodes reports whether the algorithm has per-process records.
+func (e *Entry) HasNodes() bool { return e.Nodes != nil }
+
+var registry = map[string]*Entry{}
+
+// register adds an entry; called from each algorithm file's init.
+func register(e *Entry) {
+	if _, dup := registry[e.Name]; dup {
+		panic("templates: duplicate algorithm " + e.Name)
+	}
+	if e.Def == nil {
+		panic("templates: algorithm " + e.Name + " has no definition")
+	}
+	// TryLock support follows from the definition: the entry only says why
+	// when there is none.
+	hasTry := false
+	for _, o := range e.AllOptions() {
+		if e.Def(o).TryAcquire != nil {
+			hasTry = true
+		}
+	}
+	switch {
+	case hasTry && e.TryLock != "":
+		panic("templates: algorithm " + e.Name + " has a try-acquire but says TryLock is unsupported")
+	case !hasTry && e.TryLock == "":
+		e.TryLock = "the algorithm has no non-blocking acquire"
+	}
+	registry[e.Name] = e
+}
+
+// Lookup returns the entry named name.
+func Lookup(name string) (*Entry, bool) {
+	e, ok := registry[name]
+	return e, ok
+}
+
+// Names returns all algorithm names, sorted.
+func Names() []string {
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// All returns all entries sorted by name.
+func All() []*Entry {
+	var out []*Entry
+	for _, n := range Names() {
+		out = append(out, registry[n])
+	}
+	return out
+}
+
+// MustDef returns e's definition for opts, checked.
+func (e *Entry) MustDef(opts Options) *ir.Algorithm {
+	a := e.Def(opts)
+	if err := ir.Check(a); err != nil {
+		panic(fmt.Sprintf("templates: %s: %v", e.Name, err))
+	}
+	return a
+}

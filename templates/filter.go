@@ -1,0 +1,63 @@
+package templates
+
+import (
+	"github.com/lockgen/lockgen/templates/ir"
+	. "github.com/lockgen/lockgen/templates/ir/dsl"
+)
+
+// Peterson's n-process filter lock (seed 003, fig. 4) and its k-exclusion
+// variant ("From mutex to k-mutex"): the loop climbs n-k levels instead of
+// n-1, which removes the k top levels of the ladder. With k = 1 the two are
+// the same definition.
+func init() {
+	register(&Entry{
+		Name:  "filter",
+		Title: "Peterson's n-process filter lock (and its k-exclusion variant)",
+		Refs: []Ref{
+			{Seed: "003_dcb666bc0349e074.txt", Where: "section 5, fig. 4; k-mutex in \"From mutex to k-mutex\"",
+				Cite: "G. L. Peterson, Myths about the mutual exclusion problem, IPL 12(3), 1981"},
+			{Seed: "004_f4f101679f3c3547.txt", Where: "table I, row [5] (Peterson's k-exclusion: neither starvation-free nor FIFE)"},
+		},
+		Props: Properties{
+			Liveness: "starvation-free", Fairness: "none", Exit: "bounded",
+			RMRCC: "unbounded", RMRDSM: "unbounded", Space: "2n registers",
+			Instructions: []string{"read", "write"},
+			Identity:     "ids",
+		},
+		Modes:      []Mode{Mutex, KExclusion},
+		NeedsProcs: true,
+		Deviations: []string{
+			"Process ids are 0..n-1 (the paper's 1..n); AFTERYOU keeps the paper's indices 1..n-1 (element 0 is unused), and its initial value 0 is as irrelevant as the paper says.",
+			"The k-exclusion variant is the same code with the loop bound n-k (k = 1 gives the mutex).",
+			"Line 4's ∀ is n-1 separate reads, evaluated in order and stopping at the first FLAGLEVEL[k] ≥ ℓ, then AFTERYOU[ℓ] is read.",
+		},
+		Notes: []string{"Zehavi (seed 004, table I) lists Peterson's k-exclusion as neither starvation-free nor FIFE for k > 1; the mutex (k = 1) is starvation-free."},
+		Def: func(Options) *ir.Algorithm {
+			lvl := Var("lvl")
+			return &ir.Algorithm{
+				Name: "filter",
+				Shared: []ir.Shared{
+					{Name: "FLAGLEVEL", Type: ir.TInt, Len: func(p ir.Params) int { return p.N }, Owner: "proc",
+						Doc: "the level process i has reached (0: not competing)"},
+					{Name: "AFTERYOU", Type: ir.TInt, Len: func(p ir.Params) int { return p.N },
+						Doc: "the last process to enter each level (indices 1..n-1)"},
+				},
+				Locals: []ir.Local{{Name: "lvl", Type: ir.TInt, Doc: "the level ℓ being climbed"}},
+				Acquire: Code(
+					Set("1", "lvl", Lit(1)),
+					While("1", Le(lvl, Minus(N, K)),
+						Write("2", Elem("FLAGLEVEL", Self), lvl),
+						Write("3", Elem("AFTERYOU", lvl), Self),
+						Await("4", Or(
+							ForAllOthers("k", Lit(0), Minus(N, Lit(1)), Lt(Read(Elem("FLAGLEVEL", Var("k"))), lvl)),
+							Ne(Read(Elem("AFTERYOU", lvl)), Self))),
+						Set("5", "lvl", Plus(lvl, Lit(1))),
+					),
+				),
+				Release: Code(
+					Write("7", Elem("FLAGLEVEL", Self), Lit(0)),
+				),
+			}
+		},
+	})
+}

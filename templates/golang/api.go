@@ -1,0 +1,293 @@
+package golang
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/templates/ir"
+)
+
+// methods emits the public API around the internal operations. The misuse
+// checks use plain fields written inside the critical section: the lock
+// itself orders them, so they cost no atomic operation, and the race
+// detector reports an Unlock racing with a holder.
+func (g *gen) methods(f *jen.File) error {
+	type verb struct {
+		name, op, release string // public name, internal op, matching release
+		reader, try       bool
+	}
+	verbs := []verb{{name: "Lock", op: "acquire"}, {name: "Unlock", op: "release", release: "yes"}}
+	if g.c.TryLock {
+		verbs = append(verbs, verb{name: "TryLock", op: "tryAcquire", try: true})
+	}
+	if g.c.Mode == templates.RW {
+		verbs = append(verbs, verb{name: "RLock", op: "rAcquire", reader: true}, verb{name: "RUnlock", op: "rRelease", release: "yes", reader: true})
+		if g.c.TryLock {
+			verbs = append(verbs, verb{name: "TryRLock", op: "tryRAcquire", reader: true, try: true})
+		}
+	}
+
+	// Receiver, parameters, and the expression for the state pointer.
+	var recv jen.Code
+	var params []jen.Code
+	var stPtr jen.Code
+	var idArg jen.Code = jen.Lit(0)
+	switch g.api {
+	case apiLocker:
+		recv = jen.Id("l").Op("*").Id(g.c.Name)
+	case apiID:
+		recv = jen.Id("l").Op("*").Id(g.c.Name)
+		params = []jen.Code{jen.Id("id").Int()}
+		stPtr = jen.Id("l").Dot("proc").Call(jen.Id("id"))
+		idArg = jen.Id("id")
+	case apiHandle:
+		recv = jen.Id("h").Op("*").Id(g.handleType())
+		stPtr = jen.Op("&").Id("h").Dot("st")
+	case apiCaller:
+		recv = jen.Id("l").Op("*").Id(g.c.Name)
+		params = []jen.Code{jen.Id("nd").Op("*").Id(g.nodeType())}
+		stPtr = jen.Op("&").Id("nd").Dot("st")
+	}
+	lockRef := jen.Id("l")
+	if g.api == apiHandle {
+		lockRef = jen.Id("h").Dot("l")
+	}
+	typeName := g.c.Name
+	if g.api == apiHandle {
+		typeName = g.handleType()
+	}
+
+	if g.api == apiID {
+		f.Line()
+		f.Comment("proc returns process id's state, checking the id.")
+		f.Func().Params(jen.Id("l").Op("*").Id(g.c.Name)).Id("proc").Params(jen.Id("id").Int()).Op("*").Id(g.stateType()).Block(
+			jen.If(jen.Uint().Call(jen.Id("id")).Op(">=").Id(g.procsConst())).Block(
+				jen.Panic(jen.Lit(fmt.Sprintf("lockgen: %s: process id ", g.c.Name)).Op("+").Qual("strconv", "Itoa").Call(jen.Id("id")).
+					Op("+").Lit(fmt.Sprintf(" out of range [0,%d)", g.c.Params.N)))),
+			jen.Return(jen.Op("&").Id("l").Dot("procs").Index(jen.Id("id")).Dot(g.stateType())))
+	}
+
+	for _, v := range verbs {
+		var body []jen.Code
+		held := "held"
+		if v.reader {
+			held = "rheld"
+		}
+		msg := func(what string) jen.Code {
+			if g.api == apiID {
+				return jen.Lit(fmt.Sprintf("lockgen: %s.%s(", typeName, v.name)).Op("+").
+					Qual("strconv", "Itoa").Call(jen.Id("id")).Op("+").Lit("): " + what)
+			}
+			return jen.Lit(fmt.Sprintf("lockgen: %s.%s: %s", typeName, v.name, what))
+		}
+		call := func(st jen.Code) *jen.Statement {
+			return lockRef.Clone().Dot(v.op).Call(st, idArg)
+		}
+
+		switch {
+		case g.api == apiLocker && v.reader:
+			// Readers keep no state and, sharing the lock, no misuse flag.
+			body = append(body, jen.Var().Id("st").Id(g.stateType()))
+			if v.try {
+				body = append(body, jen.Return(call(jen.Op("&").Id("st"))))
+			} else {
+				body = append(body, call(jen.Op("&").Id("st")))
+			}
+		case g.api == apiLocker && g.c.Params.K > 1:
+			body = append(body, jen.Var().Id("st").Id(g.stateType()))
+			switch {
+			case v.release != "":
+				body = append(body,
+					jen.If(jen.Id("l").Dot("held").Dot("Add").Call(jen.Lit(-1)).Op("<").Lit(0)).Block(
+						jen.Id("l").Dot("held").Dot("Add").Call(jen.Lit(1)),
+						jen.Panic(msg("not held"))),
+					call(jen.Op("&").Id("st")))
+			case v.try:
+				body = append(body, jen.If(jen.Op("!").Add(call(jen.Op("&").Id("st")))).Block(jen.Return(jen.False())),
+					jen.Id("l").Dot("held").Dot("Add").Call(jen.Lit(1)), jen.Return(jen.True()))
+			default:
+				body = append(body, call(jen.Op("&").Id("st")), jen.Id("l").Dot("held").Dot("Add").Call(jen.Lit(1)))
+			}
+		case g.api == apiLocker:
+			hasState := len(g.stateLocals) > 0
+			switch {
+			case v.release != "":
+				body = append(body,
+					jen.If(jen.Op("!").Id("l").Dot("held")).Block(jen.Panic(msg("not locked"))),
+					jen.Id("l").Dot("held").Op("=").False())
+				if hasState {
+					body = append(body, jen.Id("st").Op(":=").Id("l").Dot("holder"))
+				} else {
+					body = append(body, jen.Var().Id("st").Id(g.stateType()))
+				}
+				body = append(body, call(jen.Op("&").Id("st")))
+			default:
+				body = append(body, jen.Var().Id("st").Id(g.stateType()))
+				body = append(body, g.passageInit()...)
+				if v.try {
+					body = append(body, jen.If(jen.Op("!").Add(call(jen.Op("&").Id("st")))).Block(jen.Return(jen.False())))
+				} else {
+					body = append(body, call(jen.Op("&").Id("st")))
+				}
+				if hasState {
+					body = append(body, jen.Id("l").Dot("holder").Op("=").Id("st"))
+				}
+				body = append(body, jen.Id("l").Dot("held").Op("=").True())
+				if v.try {
+					body = append(body, jen.Return(jen.True()))
+				}
+			}
+		default: // per-process state: ids, handles, caller nodes
+			body = append(body, jen.Id("st").Op(":=").Add(stPtr))
+			if v.release != "" {
+				body = append(body,
+					jen.If(jen.Op("!").Id("st").Dot(held)).Block(jen.Panic(msg("not held"))),
+					jen.Id("st").Dot(held).Op("=").False(),
+					call(jen.Id("st")))
+				break
+			}
+			holds := jen.Id("st").Dot("held")
+			if g.c.Mode == templates.RW {
+				holds = holds.Op("||").Id("st").Dot("rheld")
+			}
+			body = append(body, jen.If(holds).Block(jen.Panic(msg("already holds the lock"))))
+			if v.try {
+				body = append(body, jen.If(jen.Op("!").Add(call(jen.Id("st")))).Block(jen.Return(jen.False())),
+					jen.Id("st").Dot(held).Op("=").True(), jen.Return(jen.True()))
+			} else {
+				body = append(body, call(jen.Id("st")), jen.Id("st").Dot(held).Op("=").True())
+			}
+		}
+		var results []jen.Code
+		if v.try {
+			results = []jen.Code{jen.Bool()}
+		}
+		f.Line()
+		f.Comment(g.verbDoc(v.name))
+		f.Func().Params(recv).Id(v.name).Params(params...).Params(results...).Block(body...)
+	}
+	return nil
+}
+
+func (g *gen) verbDoc(name string) string {
+	w := map[string]string{
+		"Lock":     "Lock acquires the lock, waiting (%s) until it is free.",
+		"Unlock":   "Unlock releases the lock. It panics if the caller does not hold it.",
+		"TryLock":  "TryLock acquires the lock if it can do so without waiting, and reports whether it did.",
+		"RLock":    "RLock acquires the lock for reading, waiting (%s) while a writer holds or is owed it.",
+		"RUnlock":  "RUnlock releases a read hold.",
+		"TryRLock": "TryRLock acquires the lock for reading if it can do so without waiting, and reports whether it did.",
+	}[name]
+	if strings.Contains(w, "%s") {
+		w = fmt.Sprintf(w, g.waitDesc())
+	}
+	switch {
+	case g.api == apiID:
+		w += " id identifies the calling process, 0 <= id < " + g.procsConst() + "; two goroutines must never use the same id at once."
+	case g.api == apiCaller:
+		w += " nd is the caller's node; pass the same node to the matching release."
+	case g.api == apiLocker && name == "Unlock":
+		w += " As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it."
+	case g.api == apiLocker && name == "RUnlock":
+		w += " An RUnlock without a matching RLock is not detected."
+	}
+	return w
+}
+
+func (g *gen) waitDesc() string {
+	switch g.c.Wait {
+	case templates.Spin:
+		return "spinning, yielding the processor every 16 checks"
+	case templates.Yield:
+		return "yielding the processor between checks"
+	case templates.Park:
+		return "parked until the lock's state changes"
+	case templates.SpinThenYield:
+		return fmt.Sprintf("spinning %d times, then yielding", g.c.Spin)
+	case templates.SpinThenPark:
+		return fmt.Sprintf("spinning %d times, then parked until the lock's state changes", g.c.Spin)
+	}
+	return string(g.c.Wait)
+}
+
+// typeDoc is the lock's doc comment: what it is, where it comes from, what
+// it guarantees, the algorithm with the paper's labels, and how it was
+// generated.
+func (g *gen) typeDoc() string {
+	e := g.c.Entry
+	var b strings.Builder
+	mode := map[templates.Mode]string{
+		templates.Mutex:      "a mutual exclusion lock",
+		templates.KExclusion: fmt.Sprintf("a %d-exclusion lock (at most %d holders at once)", g.c.Params.K, g.c.Params.K),
+		templates.RW:         fmt.Sprintf("a reader/writer lock (%s preference)", g.c.Preference),
+	}[g.c.Mode]
+	fmt.Fprintf(&b, "%s is %s: %s.\n", g.c.Name, mode, e.Title)
+	if e.Incorrect != "" {
+		fmt.Fprintf(&b, "\nWARNING: this algorithm is known to be incorrect: %s It was generated on explicit request (allow_incorrect) as a negative control.\n", e.Incorrect)
+	}
+	b.WriteString("\nSource:\n")
+	for _, r := range e.Refs {
+		fmt.Fprintf(&b, "  - %s\n", r)
+	}
+	p := g.props()
+	b.WriteString("\nProperties claimed by the paper:\n")
+	fmt.Fprintf(&b, "  - liveness: %s\n  - fairness: %s\n  - exit code: %s\n", p.Liveness, p.Fairness, p.Exit)
+	fmt.Fprintf(&b, "  - RMR complexity: %s (CC), %s (DSM)\n  - space: %s\n", p.RMRCC, p.RMRDSM, p.Space)
+	fmt.Fprintf(&b, "  - instructions: %s\n  - identity: %s\n", strings.Join(p.Instructions, ", "), p.Identity)
+
+	b.WriteString("\nAlgorithm (line labels are the paper's; every shared access is one atomic step):\n\n")
+	for _, op := range g.a.Ops() {
+		if !g.wants(op.Name) {
+			continue
+		}
+		fmt.Fprintf(&b, "\t%s:\n", opTitle[op.Name])
+		for _, line := range ir.Listing(op.Code) {
+			fmt.Fprintf(&b, "\t  %s\n", strings.TrimRight(line, " "))
+		}
+	}
+	if len(e.Deviations) > 0 {
+		b.WriteString("\nDeviations from the paper:\n")
+		for _, d := range e.Deviations {
+			fmt.Fprintf(&b, "  - %s\n", d)
+		}
+	}
+	b.WriteString("\nGenerated for this spec:\n\n")
+	for _, line := range strings.Split(strings.TrimRight(g.c.SpecEcho, "\n"), "\n") {
+		fmt.Fprintf(&b, "\t%s\n", line)
+	}
+	b.WriteString("\n" + g.usage())
+	return strings.TrimRight(b.String(), "\n")
+}
+
+var opTitle = map[string]string{
+	"Acquire": "acquire", "Release": "release", "TryAcquire": "try-acquire",
+	"RAcquire": "reader acquire", "RRelease": "reader release", "TryRAcquire": "reader try-acquire",
+}
+
+func (g *gen) usage() string {
+	var u string
+	switch g.api {
+	case apiLocker:
+		u = fmt.Sprintf("Use New%s; a *%s is a sync.Locker.", g.c.Name, g.c.Name)
+		switch g.c.Nodes {
+		case templates.Heap:
+			u += " Each passage allocates its queue node (nodes = \"heap\")."
+		case templates.Pool:
+			u += " Queue nodes come from a sync.Pool (nodes = \"pool\")."
+		}
+	case apiID:
+		u = fmt.Sprintf("Use New%s; process id (0 <= id < %s) calls Lock(id) and Unlock(id).", g.c.Name, g.procsConst())
+	case apiHandle:
+		u = fmt.Sprintf("Use New%s, then one NewHandle per goroutine; a *%s is a sync.Locker.", g.c.Name, g.handleType())
+	case apiCaller:
+		u = fmt.Sprintf("Use New%s; callers pass their own %s to Lock and Unlock.", g.c.Name, g.nodeType())
+	}
+	u += fmt.Sprintf(" Waiting: %s.", g.waitDesc())
+	if g.c.Padding > 0 {
+		u += fmt.Sprintf(" Hot registers are padded to %d bytes.", g.c.Padding)
+	}
+	return u
+}

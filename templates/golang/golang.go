@@ -1,0 +1,440 @@
+// Package golang is lockgen's Go backend: it lowers an ir.Algorithm, with
+// the choices of one spec lock (node policy, padding, waiting policy, API
+// shape), to a standalone Go source file using jennifer, plus the lock's
+// tests and the package runtime (register types and waiting primitives).
+package golang
+
+import (
+	"bytes"
+	"fmt"
+	"go/format"
+	"sort"
+	"strings"
+	"unicode"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/templates/ir"
+)
+
+// Config is everything the backend needs to emit one lock.
+type Config struct {
+	Name       string // exported type name
+	Package    string // Go package name
+	ImportPath string // import path of the generated package (for its tests)
+	Entry      *templates.Entry
+	Alg        *ir.Algorithm // the definition to lower (a mutant, for mutation runs)
+	Params     ir.Params
+	Mode       templates.Mode
+	Preference templates.Preference
+	Nodes      templates.NodePolicy
+	Padding    int
+	Wait       templates.WaitPolicy
+	Spin       int
+	TryLock    bool
+
+	SpecPath string // as recorded in the header (relative to the output directory)
+	SpecHash string // sha256 of the spec file, hex
+	SpecEcho string // the lock's canonical TOML
+}
+
+// File is one generated file.
+type File struct {
+	Name string
+	Data []byte
+}
+
+// api is the shape of the generated API, decided by the algorithm and the
+// node policy.
+type api uint8
+
+const (
+	apiLocker api = iota // Lock()/Unlock(): state of the holder kept in the lock
+	apiID                // Lock(id)/Unlock(id): per-process state in an array
+	apiHandle            // h := l.NewHandle(); h.Lock()/h.Unlock()
+	apiCaller            // Lock(n)/Unlock(n): state in the caller's node
+)
+
+func shapeOf(c *Config) api {
+	if (c.Entry.NeedsProcs && !c.Entry.ProcsSizeOnly) || c.Nodes == templates.Array {
+		return apiID
+	}
+	switch c.Nodes {
+	case templates.Handle:
+		return apiHandle
+	case templates.Caller:
+		return apiCaller
+	}
+	return apiLocker
+}
+
+// gen holds the state of one lowering.
+type gen struct {
+	c   *Config
+	a   *ir.Algorithm
+	api api
+	low string // lower-camel form of the lock name, prefix of internal names
+
+	// Waiting analysis (park policies only).
+	nodeWake map[string]bool // "Rec.field" read by an await on one record: wake that record
+	lockWake map[string]bool // register keys read by lock-wide awaits: wake the lock
+	parkRecs map[string]bool // records that carry a parker
+	lockPark bool            // the lock carries a parker
+
+	stateLocals []ir.Local // Passage and Process locals, in declaration order
+	fieldNames  map[string]string
+
+	// Per-operation context.
+	op        string
+	try       bool
+	loopVars  map[string]bool
+	stepReads map[string]bool // locals the current operation reads
+	armed     []armedLoop     // enclosing busy loops under a park policy
+	err       error           // a lowering error found deep in an expression or loop
+}
+
+func newGen(c *Config) (*gen, error) {
+	if err := ir.Check(c.Alg); err != nil {
+		return nil, err
+	}
+	g := &gen{c: c, a: c.Alg, api: shapeOf(c), low: lowerName(c.Name)}
+	for _, l := range c.Alg.Locals {
+		if l.Scope != ir.Step {
+			g.stateLocals = append(g.stateLocals, l)
+		}
+	}
+	if err := g.checkShape(); err != nil {
+		return nil, err
+	}
+	g.nameFields()
+	g.analyseWaits()
+	return g, nil
+}
+
+// checkShape rejects definitions the chosen API cannot carry; the spec
+// validation should have refused them already.
+func (g *gen) checkShape() error {
+	c := g.c
+	k := c.Params.K
+	if g.api == apiLocker && k > 1 && len(g.stateLocals) > 0 {
+		return fmt.Errorf("%s: %d-exclusion through Lock()/Unlock() cannot keep per-passage state; use handles or ids", c.Name, k)
+	}
+	if g.api == apiLocker && c.Mode == templates.RW {
+		for _, op := range []ir.Code{g.a.RAcquire, g.a.RRelease, g.a.TryRAcquire} {
+			if usesState(op, g.stateLocals) {
+				return fmt.Errorf("%s: readers need per-passage state; use handles or ids", c.Name)
+			}
+		}
+	}
+	if g.api == apiCaller {
+		for _, r := range g.a.Records {
+			for _, f := range r.Fields {
+				if f.Init != 0 {
+					return fmt.Errorf("%s: caller-owned nodes must be ready as zero values, but %s.%s starts at %d", c.Name, r.Name, f.Name, f.Init)
+				}
+			}
+		}
+		for _, l := range g.stateLocals {
+			if l.Init != nil || l.InitMine != nil {
+				return fmt.Errorf("%s: caller-owned nodes must be ready as zero values, but local %s has an initial value", c.Name, l.Name)
+			}
+		}
+	}
+	if c.TryLock && g.a.TryAcquire == nil {
+		return fmt.Errorf("%s: algorithm %s has no try-acquire", c.Name, g.a.Name)
+	}
+	if c.Mode == templates.RW && g.a.RAcquire == nil {
+		return fmt.Errorf("%s: algorithm %s has no reader operations", c.Name, g.a.Name)
+	}
+	return nil
+}
+
+func usesState(code ir.Code, state []ir.Local) bool {
+	names := map[string]bool{}
+	for _, l := range state {
+		names[l.Name] = true
+	}
+	used := false
+	ir.WalkStmts(code, func(s ir.Stmt) {
+		switch s := s.(type) {
+		case ir.Set:
+			used = used || names[s.Dst]
+		case ir.Swap:
+			used = used || names[s.Dst]
+		case ir.CAS:
+			used = used || names[s.Dst]
+		case ir.FetchAdd:
+			used = used || names[s.Dst]
+		}
+		for _, e := range ir.StmtExprs(s) {
+			ir.WalkExpr(e, func(x ir.Expr) {
+				if r, ok := x.(ir.LocalRef); ok && names[r.Name] {
+					used = true
+				}
+			})
+		}
+	})
+	return used
+}
+
+// reservedFields are the lock struct's own fields.
+var reservedFields = map[string]bool{"held": true, "holder": true, "park": true, "procs": true, "pool": true}
+
+func (g *gen) nameFields() {
+	g.fieldNames = map[string]string{}
+	for _, s := range g.a.Shared {
+		n := fieldIdent(s.Name)
+		if reservedFields[n] {
+			n = "reg" + exportName(n)
+		}
+		g.fieldNames[s.Name] = n
+	}
+}
+
+// analyseWaits decides, for the park policies, who wakes whom: an await
+// whose reads are all fields of one record parks on that record (so local
+// spinning stays local); any other wait parks on the lock. Every write to a
+// register some wait reads is followed by the matching wake.
+func (g *gen) analyseWaits() {
+	g.nodeWake, g.lockWake, g.parkRecs = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	if !g.c.Wait.Parks() {
+		return
+	}
+	for _, op := range g.a.Ops() {
+		ir.WalkStmts(op.Code, func(s ir.Stmt) {
+			var reads []ir.Loc
+			switch s := s.(type) {
+			case ir.Await:
+				reads = ir.Loads(s.Cond)
+			case ir.While:
+				if s.Busy {
+					reads = loopReads(s.Cond, s.Body)
+				}
+			case ir.Repeat:
+				if s.Busy {
+					reads = loopReads(s.Until, s.Body)
+				}
+			default:
+				return
+			}
+			if ref, ok := g.oneRecord(reads); ok {
+				g.parkRecs[g.a.RefRecord(ref)] = true
+				for _, l := range reads {
+					g.nodeWake[g.a.LocKey(l)] = true
+				}
+				return
+			}
+			g.lockPark = true
+			for _, l := range reads {
+				g.lockWake[g.a.LocKey(l)] = true
+			}
+		})
+	}
+}
+
+func loopReads(cond ir.Expr, body ir.Code) []ir.Loc {
+	reads := ir.Loads(cond)
+	ir.WalkStmts(body, func(s ir.Stmt) {
+		for _, e := range ir.StmtExprs(s) {
+			reads = append(reads, ir.Loads(e)...)
+		}
+		if l := ir.WrittenLoc(s); l != nil {
+			reads = append(reads, l) // swap/CAS/add read their location too
+		}
+	})
+	return reads
+}
+
+// oneRecord reports whether all reads are fields reached through the same
+// reference expression, returning it.
+func (g *gen) oneRecord(reads []ir.Loc) (ir.Expr, bool) {
+	var ref ir.Expr
+	for _, l := range reads {
+		f, ok := l.(ir.Fld)
+		if !ok {
+			return nil, false
+		}
+		if ref == nil {
+			ref = f.Ref
+		} else if ir.FormatExpr(ref) != ir.FormatExpr(f.Ref) {
+			return nil, false
+		}
+	}
+	return ref, ref != nil
+}
+
+// props are the entry's properties for the configured mode and preference.
+func (g *gen) props() templates.Properties {
+	return g.c.Entry.PropsFor(templates.Options{Mode: g.c.Mode, Preference: g.c.Preference})
+}
+
+// Names.
+
+func (g *gen) recType(rec string) string { return g.low + exportName(goIdent(rec)) }
+func (g *gen) stateType() string         { return g.low + "State" }
+func (g *gen) procType() string          { return g.low + "Proc" }
+func (g *gen) handleType() string        { return g.c.Name + "Handle" }
+func (g *gen) nodeType() string          { return g.c.Name + "Node" }
+func (g *gen) procsConst() string        { return g.c.Name + "Procs" }
+func (g *gen) kConst() string            { return g.c.Name + "K" }
+
+// lowerName lower-cases the leading capital run: MCS -> mcs, QueueLock ->
+// queueLock, TTASLock -> ttasLock, DT1 -> dt1.
+func lowerName(s string) string {
+	r := []rune(s)
+	n := 0
+	for n < len(r) && unicode.IsUpper(r[n]) {
+		n++
+	}
+	if n > 1 && n < len(r) && unicode.IsLower(r[n]) {
+		n-- // keep the capital that starts the next word
+	}
+	for j := 0; j < n; j++ {
+		r[j] = unicode.ToLower(r[j])
+	}
+	return string(r)
+}
+
+// goIdent turns a paper name (FLAG, q_p, AFTERYOU) into a Go identifier.
+func goIdent(s string) string {
+	var b strings.Builder
+	upper := false
+	for i, r := range s {
+		switch {
+		case r == '_' || r == '-' || r == '.':
+			upper = i > 0
+		case unicode.IsLetter(r) || unicode.IsDigit(r):
+			if upper {
+				b.WriteRune(unicode.ToUpper(r))
+				upper = false
+			} else {
+				b.WriteRune(r)
+			}
+		}
+	}
+	id := b.String()
+	if id == strings.ToUpper(id) {
+		id = strings.ToLower(id)
+	}
+	id = lowerName(id)
+	if isGoReserved(id) {
+		id += "_"
+	}
+	return id
+}
+
+// fieldIdent is goIdent for struct fields, which cannot clash with the
+// generated methods' local names (L stays l, not l_).
+func fieldIdent(s string) string {
+	id := goIdent(s)
+	if t := strings.TrimSuffix(id, "_"); t != id && !goKeywords[t] {
+		return t
+	}
+	return id
+}
+
+func exportName(s string) string {
+	r := []rune(s)
+	r[0] = unicode.ToUpper(r[0])
+	return string(r)
+}
+
+var goKeywords = map[string]bool{
+	"break": true, "case": true, "chan": true, "const": true, "continue": true, "default": true,
+	"defer": true, "else": true, "fallthrough": true, "for": true, "func": true, "go": true,
+	"goto": true, "if": true, "import": true, "interface": true, "map": true, "package": true,
+	"range": true, "return": true, "select": true, "struct": true, "switch": true, "type": true,
+	"var": true,
+}
+
+// goReserved are the names a generated local must not take: keywords,
+// the names the generated methods use for themselves, and predeclared
+// identifiers they call.
+var goReserved = map[string]bool{
+	"l": true, "st": true, "id": true, "spins": true, "tok": true, "h": true, "nd": true,
+	"len": true, "cap": true, "new": true, "nil": true, "true": true, "false": true,
+	"max": true, "min": true, "delay": true, "prevVal": true, "newVal": true, "pause": true, "yield": true, "doorway": true,
+}
+
+func isGoReserved(s string) bool { return goKeywords[s] || goReserved[s] }
+
+// Register types and sizes.
+
+func (g *gen) goType(t ir.Type) jen.Code {
+	switch t.Kind {
+	case ir.Int:
+		return jen.Int64()
+	case ir.Bool:
+		return jen.Bool()
+	}
+	return jen.Op("*").Id(g.recType(t.Rec))
+}
+
+func (g *gen) regType(t ir.Type) jen.Code {
+	switch t.Kind {
+	case ir.Int:
+		return jen.Id("intReg")
+	case ir.Bool:
+		return jen.Id("boolReg")
+	}
+	return jen.Id("refReg").Types(jen.Id(g.recType(t.Rec)))
+}
+
+// regSize is a register's size in the normal build (the padding is computed
+// for it; the lockgen_check build is larger and only slower).
+func regSize(t ir.Type) int {
+	if t.Kind == ir.Bool {
+		return 4
+	}
+	return 8
+}
+
+func padBytes(pad, used int) int {
+	if pad == 0 {
+		return 0
+	}
+	rem := used % pad
+	if rem == 0 {
+		return 0
+	}
+	return pad - rem
+}
+
+// render formats a jennifer file.
+func render(f *jen.File) ([]byte, error) {
+	var buf bytes.Buffer
+	if err := f.Render(&buf); err != nil {
+		return nil, err
+	}
+	return buf.Bytes(), nil
+}
+
+// Runtime returns the package runtime files, identical for every package.
+func Runtime(pkg string) ([]File, error) {
+	var out []File
+	for _, f := range []struct{ name, src string }{
+		{"lockgen_runtime.go", runtimeNormal},
+		{"lockgen_check.go", runtimeCheck},
+	} {
+		src := "// Code generated by lockgen. DO NOT EDIT.\n\n" + strings.Replace(f.src, "package PKG", "package "+pkg, 1)
+		data, err := format.Source([]byte(src))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %v", f.name, err)
+		}
+		out = append(out, File{Name: f.name, Data: data})
+	}
+	return out, nil
+}
+
+// FileBase is the base of the files generated for a lock (lower-cased name).
+func FileBase(name string) string { return strings.ToLower(name) }
+
+func sortedKeys(m map[string]bool) []string {
+	var ks []string
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
