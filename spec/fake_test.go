@@ -1,0 +1,179 @@
+package spec
+
+import (
+	"errors"
+	"sort"
+
+	"github.com/lockgen/lockgen/templates"
+)
+
+// fakeCatalogue is a catalogue for tests.
+type fakeCatalogue map[string]*templates.Entry
+
+func (f fakeCatalogue) Lookup(name string) (*templates.Entry, bool) {
+	e, ok := f[name]
+	return e, ok
+}
+
+func (f fakeCatalogue) Names() []string {
+	var names []string
+	for n := range f {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// overlay resolves names in the real catalogue first and falls back to f.
+type overlay struct{ fallback fakeCatalogue }
+
+func (o overlay) Lookup(name string) (*templates.Entry, bool) {
+	if e, ok := templates.Lookup(name); ok {
+		return e, true
+	}
+	return o.fallback.Lookup(name)
+}
+
+func (o overlay) Names() []string {
+	seen := map[string]bool{}
+	var names []string
+	for _, n := range append(templates.Names(), o.fallback.Names()...) {
+		if !seen[n] {
+			seen[n] = true
+			names = append(names, n)
+		}
+	}
+	sort.Strings(names)
+	return names
+}
+
+var allNodes = map[templates.NodePolicy]string{
+	templates.Handle: "", templates.Pool: "", templates.Heap: "", templates.Caller: "", templates.Array: "",
+}
+
+// standIns model the entries the lead is writing (names, modes, node and
+// wait policies as the papers suggest); reasons are placeholders. They let
+// the corpus run before the real entries land (go test -standin).
+var standIns = fakeCatalogue{
+	"ticket": {
+		Name:  "ticket",
+		Modes: []templates.Mode{templates.Mutex},
+	},
+	"mcs": {
+		Name:         "mcs",
+		Modes:        []templates.Mode{templates.Mutex},
+		Nodes:        allNodes,
+		DefaultNodes: templates.Handle,
+	},
+	"dvir-taubenfeld-1": {
+		Name:  "dvir-taubenfeld-1",
+		Modes: []templates.Mode{templates.Mutex},
+		Nodes: map[templates.NodePolicy]string{
+			templates.Handle: "",
+			templates.Heap:   "",
+			templates.Array:  "",
+			templates.Pool:   "a process's two nodes alternate across passages, and a released node may still be read by the next process; a pool could hand it out while in use",
+			templates.Caller: "the algorithm owns two nodes per process and alternates them",
+		},
+		DefaultNodes: templates.Handle,
+	},
+	"filter": {
+		Name:       "filter",
+		Modes:      []templates.Mode{templates.Mutex, templates.KExclusion},
+		NeedsProcs: true,
+		TryLock:    "a process cannot leave the filter levels without passing them",
+	},
+	"bakery": {
+		Name:       "bakery",
+		Modes:      []templates.Mode{templates.Mutex},
+		NeedsProcs: true,
+		TryLock:    "a process that took a ticket cannot withdraw it without a new passage",
+	},
+	"mcs-rw": {
+		Name:        "mcs-rw",
+		Modes:       []templates.Mode{templates.RW},
+		Preferences: []templates.Preference{templates.FairPref, templates.ReaderPref, templates.WriterPref},
+		TryLock:     "no non-blocking acquire",
+	},
+}
+
+// fakes adds entries for the rules the stand-ins do not exercise.
+var fakes = func() fakeCatalogue {
+	f := fakeCatalogue{}
+	for n, e := range standIns {
+		f[n] = e
+	}
+	f["fake-hyman"] = &templates.Entry{
+		Name:       "fake-hyman",
+		Modes:      []templates.Mode{templates.Mutex},
+		NeedsProcs: true,
+		MinProcs:   2,
+		MaxProcs:   2,
+		Incorrect:  "two processes can both enter (Raynal 1986)",
+	}
+	f["fake-fischer"] = &templates.Entry{
+		Name:  "fake-fischer",
+		Modes: []templates.Mode{templates.Mutex},
+		Waits: map[templates.WaitPolicy]string{
+			templates.Park:         "a parked process misses the delta bound the algorithm relies on",
+			templates.SpinThenPark: "a parked process misses the delta bound the algorithm relies on",
+		},
+		NeedsProcs: true,
+		Params: []templates.ParamSpec{
+			{Key: "delta", Doc: "the longest time a write may take", Duration: true, Required: true},
+		},
+	}
+	f["fake-anon"] = &templates.Entry{
+		Name:         "fake-anon",
+		Modes:        []templates.Mode{templates.Mutex},
+		NeedsProcs:   true,
+		MaxProcs:     16,
+		Nodes:        map[templates.NodePolicy]string{templates.Array: ""},
+		DefaultNodes: templates.Array,
+		Params: []templates.ParamSpec{
+			{Key: "memory", Doc: "the number of anonymous registers", Default: 5,
+				Check: func(v int64, procs int) error {
+					if v <= int64(procs) {
+						return errors.New("memory must be greater than procs")
+					}
+					return nil
+				}},
+			{Key: "backoff", Doc: "pause between retries", Duration: true, Default: 1500},
+		},
+	}
+	f["fake-sized"] = &templates.Entry{
+		Name:          "fake-sized",
+		Modes:         []templates.Mode{templates.Mutex},
+		NeedsProcs:    true,
+		ProcsSizeOnly: true,
+	}
+	f["fake-ksem"] = &templates.Entry{
+		Name:    "fake-ksem",
+		Modes:   []templates.Mode{templates.KExclusion},
+		TryLock: "",
+	}
+	f["fake-krw"] = &templates.Entry{
+		Name:        "fake-krw",
+		Modes:       []templates.Mode{templates.KExclusion, templates.RW},
+		Preferences: []templates.Preference{templates.FairPref},
+		NeedsProcs:  true,
+		TryLock:     "none",
+	}
+	f["fake-rw"] = &templates.Entry{
+		Name:        "fake-rw",
+		Modes:       []templates.Mode{templates.Mutex, templates.RW},
+		Preferences: []templates.Preference{templates.WriterPref, templates.ReaderPref},
+		TryLock:     "no way back from the queue",
+	}
+	f["fake-parkless"] = &templates.Entry{
+		Name:         "fake-parkless",
+		Modes:        []templates.Mode{templates.Mutex},
+		Nodes:        map[templates.NodePolicy]string{templates.Handle: "", templates.Array: "records are not per id."},
+		DefaultNodes: templates.Handle,
+		Waits: map[templates.WaitPolicy]string{
+			templates.SpinThenPark: "no write to park on",
+			templates.Park:         "no write to park on",
+		},
+	}
+	return f
+}()

@@ -1,0 +1,72 @@
+package spec
+
+import "github.com/lockgen/lockgen/templates"
+
+// Defaults of the optional keys whose default does not depend on the
+// algorithm. Schema documents every default, including these; the tests keep
+// the two in sync.
+const (
+	DefaultMode    = templates.Mutex        // mode
+	DefaultPadding = 64                     // padding, in bytes
+	DefaultWait    = templates.SpinThenPark // wait
+	DefaultSpin    = 100                    // spin, with spin-then-yield and spin-then-park
+)
+
+// Limits of the numeric keys.
+const (
+	MinProcs = 2       // procs >= max(MinProcs, Entry.MinProcs)
+	MaxProcs = 1024    // procs <= Entry.MaxProcs, or MaxProcs when the entry sets none
+	MinK     = 2       // 2 <= k < procs (k <= MaxProcs-1 when the lock has no procs)
+	MinSpin  = 1       // 1 <= spin <= MaxSpin
+	MaxSpin  = 1000000 //
+)
+
+// Paddings are the valid values of padding, in bytes.
+var Paddings = []int{0, 64, 128}
+
+// KeyDoc documents one key of a [[lock]] table.
+type KeyDoc struct {
+	Key     string
+	Type    string // TOML type
+	Values  string // what is valid
+	Default string // the default, or "required" and when
+	Doc     string
+}
+
+// Schema is the one place that documents the keys of a [[lock]] table and
+// their defaults, in the order the canonical echo (Lock.TOML) writes them.
+// Each algorithm adds its own keys (templates.Entry.Params); `lockgen
+// explain ALGORITHM` lists those.
+var Schema = []KeyDoc{
+	{"name", "string", "an exported Go identifier, unique in the file", "required", "the lock's Go type name"},
+	{"package", "string", "a lower-case Go identifier; not a keyword, a predeclared identifier, main or *_test", "required", "the Go package name of the output"},
+	{"algorithm", "string", "a catalogue name (lockgen list)", "required", "the algorithm"},
+	{"mode", "string", "mutex | kexclusion | rw, among those the algorithm offers", `"mutex" (an algorithm without mutex: its only mode)`, "what the lock offers: one holder, at most k holders, or shared readers and exclusive writers"},
+	{"k", "integer", "2 <= k < procs (2 <= k <= 1023 without procs)", `required with mode = "kexclusion"; not allowed otherwise`, "how many processes may hold the lock at once"},
+	{"procs", "integer", "max(2, the algorithm's minimum) <= procs <= the algorithm's maximum, or 1024", `required when the algorithm needs it (process ids, or arrays sized by n) or nodes = "array"; not allowed otherwise`, "the number of processes n; ids are 0..n-1"},
+	{"nodes", "string", "handle | pool | heap | caller | array, among those the algorithm supports", "the algorithm's default (lockgen explain); not allowed for algorithms without per-process records", "where per-process records (queue nodes) live"},
+	{"padding", "integer", "0 | 64 | 128", "64", "bytes separating hot shared words (false-sharing padding)"},
+	{"wait", "string", "spin | yield | park | spin-then-yield | spin-then-park, among those the algorithm allows", `"spin-then-park"`, "how a process waits in an await"},
+	{"spin", "integer", "1..1000000", `100 with wait = "spin-then-yield" or "spin-then-park"; not allowed otherwise`, "how many times to spin before yielding or parking"},
+	{"preference", "string", "reader | writer | fair, among those the algorithm offers", `the algorithm's first preference with mode = "rw"; not allowed otherwise`, "who goes first when readers and writers contend"},
+	{"trylock", "boolean", "true only if the algorithm supports TryLock", "false", "generate TryLock"},
+	{"allow_incorrect", "boolean", "true only for an algorithm known to be incorrect", "false", "opt in to generating a known-incorrect algorithm (negative controls)"},
+}
+
+// schemaKeys lists the keys of Schema in order.
+func schemaKeys() []string {
+	keys := make([]string, len(Schema))
+	for i, d := range Schema {
+		keys[i] = d.Key
+	}
+	return keys
+}
+
+func isSchemaKey(k string) bool {
+	for _, d := range Schema {
+		if d.Key == k {
+			return true
+		}
+	}
+	return false
+}
