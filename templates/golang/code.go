@@ -181,7 +181,16 @@ func (g *gen) stmt(s ir.Stmt) ([]jen.Code, error) {
 		}
 		out = append(out, st)
 	case ir.While:
-		out = append(out, g.loop(lbl, s.Cond, nil, s.Body, s.Busy)...)
+		if !s.Busy {
+			out = append(out, g.loop(lbl, s.Cond, nil, s.Body, false)...)
+			break
+		}
+		// A busy "while c do B" is "if c then repeat B until ¬c": the
+		// condition is re-tested after the body and before any wait, so
+		// an iteration that ends the loop (through a local, say) never
+		// waits for a write that will not come.
+		loop := g.loop(lbl, nil, ir.Not{X: s.Cond}, s.Body, true)
+		out = append(out, jen.If(g.expr(s.Cond, lbl)).Block(loop...))
 	case ir.Repeat:
 		out = append(out, g.loop(lbl, nil, s.Until, s.Body, s.Busy)...)
 	case ir.For:
