@@ -1,0 +1,664 @@
+package verify
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockgen/lockgen/verify/sched"
+)
+
+// Explore defaults. With them one call on a small lock (Peterson, a ticket
+// lock, MCS) stays under about 2 s on a 2-core machine, with or without the
+// race detector: the runs are capped by DefaultExploreBudget.
+const (
+	DefaultExploreGoroutines = 3     // random and PCT (capped by Subject.Procs)
+	DefaultExplorePassages   = 2     // per goroutine, random and PCT
+	DefaultExploreRandomRuns = 2000  // random executions
+	DefaultExplorePCTRuns    = 2000  // PCT executions
+	DefaultExplorePCTDepth   = 3     // PCT bug depth d
+	DefaultExploreDFSBound   = 2     // preemptions
+	DefaultExploreDFSSize    = 2     // goroutines and passages of the DFS configuration
+	DefaultExploreDFSLimit   = 50000 // schedules
+	DefaultExploreMaxSteps   = sched.DefaultMaxSteps
+	DefaultExploreBudget     = 2 * time.Second
+	DefaultExploreTraceTail  = 60 // events shown before a violation
+)
+
+// The failures the Explore harness detects (the scheduler adds deadlock,
+// no progress, panic, stall).
+const (
+	ExploreMutualExclusion sched.FailKind = "mutual exclusion"
+	ExploreFIFO            sched.FailKind = "FIFO"
+	ExploreNotInstrumented sched.FailKind = "not instrumented"
+)
+
+// ExploreOption configures Explore.
+type ExploreOption func(*exploreConfig)
+
+type exploreConfig struct {
+	goroutines, passages int
+	randomRuns           int
+	pctRuns, pctDepth    int
+	dfsBound             int
+	dfsG, dfsP           int
+	dfsLimit             int
+	seed                 uint64
+	seedSet              bool
+	maxSteps             int
+	budget               time.Duration
+	stall                time.Duration
+	replay               string
+	tail                 int
+	report               *ExploreReport
+}
+
+// ExploreGoroutines sets the goroutines of the random and PCT executions
+// (default 3); each is a process with its own id. Capped by Subject.Procs.
+func ExploreGoroutines(n int) ExploreOption { return func(c *exploreConfig) { c.goroutines = n } }
+
+// ExplorePassages sets the passages (acquire, critical section, release) of
+// each goroutine in the random and PCT executions (default 2).
+func ExplorePassages(n int) ExploreOption { return func(c *exploreConfig) { c.passages = n } }
+
+// ExploreRandom sets the number of random executions (default 2000; 0
+// turns the strategy off).
+func ExploreRandom(runs int) ExploreOption { return func(c *exploreConfig) { c.randomRuns = runs } }
+
+// ExplorePCT sets the number of PCT executions and the bug depth d they
+// target (defaults 2000 and 3; runs 0 turns the strategy off).
+func ExplorePCT(runs, depth int) ExploreOption {
+	return func(c *exploreConfig) { c.pctRuns, c.pctDepth = runs, depth }
+}
+
+// ExploreDFS sets the preemption bound of the exhaustive search (default
+// 2; negative turns it off).
+func ExploreDFS(preemptions int) ExploreOption {
+	return func(c *exploreConfig) { c.dfsBound = preemptions }
+}
+
+// ExploreDFSSize sets the configuration of the exhaustive search: its
+// goroutines and their passages (default 2 and 2). Keep it tiny: the number
+// of schedules grows quickly with both.
+func ExploreDFSSize(goroutines, passages int) ExploreOption {
+	return func(c *exploreConfig) { c.dfsG, c.dfsP = goroutines, passages }
+}
+
+// ExploreDFSLimit caps the schedules the exhaustive search runs (default
+// 50000); the report says whether the space was exhausted.
+func ExploreDFSLimit(schedules int) ExploreOption {
+	return func(c *exploreConfig) { c.dfsLimit = schedules }
+}
+
+// ExploreSeed fixes the seed of the random and PCT executions (default:
+// from the clock; the report and every failure show it).
+func ExploreSeed(seed uint64) ExploreOption {
+	return func(c *exploreConfig) { c.seed, c.seedSet = seed, true }
+}
+
+// ExploreMaxSteps bounds the scheduling steps of one execution (default
+// 10000); reaching it is a "no progress" failure (livelock, starvation).
+func ExploreMaxSteps(n int) ExploreOption { return func(c *exploreConfig) { c.maxSteps = n } }
+
+// ExploreBudget bounds the wall time of the whole call (default 2 s),
+// shared by the strategies (random 1/4, PCT 1/4, DFS 1/2, what one leaves
+// goes to the next). 0 or negative removes the bound.
+func ExploreBudget(d time.Duration) ExploreOption { return func(c *exploreConfig) { c.budget = d } }
+
+// ExploreStall sets how long a goroutine may run without reaching a
+// scheduling point before the execution fails as a stall (default 5 s).
+func ExploreStall(d time.Duration) ExploreOption { return func(c *exploreConfig) { c.stall = d } }
+
+// ExploreReplay runs only the execution a failure's token describes, with
+// the same interleaving, and reports it the same way.
+func ExploreReplay(token string) ExploreOption { return func(c *exploreConfig) { c.replay = token } }
+
+// ExploreTraceTail sets how many events before a violation a failure shows
+// (default 60; 0 shows all). The report always holds the whole trace.
+func ExploreTraceTail(n int) ExploreOption { return func(c *exploreConfig) { c.tail = n } }
+
+// ExploreReportTo makes Explore fill r with what it did.
+func ExploreReportTo(r *ExploreReport) ExploreOption { return func(c *exploreConfig) { c.report = r } }
+
+// ExploreReport is what one Explore call did.
+type ExploreReport struct {
+	Subject string
+	Seed    uint64
+	Phases  []ExplorePhase
+	// Totals over the phases.
+	Executions int
+	Steps      int64
+	Elapsed    time.Duration
+	// Exhausted: the exhaustive search ran every schedule within its
+	// preemption bound (for its configuration).
+	Exhausted bool
+	// Shared counts the executions in which the critical section was
+	// shared: two readers at once, or two holders of a k-exclusion lock.
+	// A reader/writer lock whose count stays 0 never lets readers overlap.
+	Shared int
+	// Failure is the first failing execution, nil if none.
+	Failure *ExploreFailure
+}
+
+// ExplorePhase is one strategy's share of an Explore call.
+type ExplorePhase struct {
+	Strategy   string // "random", "pct(d=3)", "dfs(P=2)", "replay"
+	Goroutines int
+	Passages   int
+	Executions int
+	Steps      int64
+	Elapsed    time.Duration
+	Exhausted  bool   // dfs: every schedule within the bound was run
+	Bound      int    // dfs: the largest preemption bound whose schedules were all run (-1: none)
+	Stopped    string // why it ended early: "budget", "limit", "failure"; "" if it ran to the end
+}
+
+// ExploreFailure describes a failing execution.
+type ExploreFailure struct {
+	Kind     sched.FailKind
+	Message  string
+	Strategy string // with the execution's number within its phase
+	Token    string // ExploreReplay(Token) replays the execution
+	Trace    string // the whole interleaving, numbered
+	Events   int    // events before the failure
+}
+
+// String summarises the report in one line.
+func (r *ExploreReport) String() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s: %d executions, %d steps in %v", r.Subject, r.Executions, r.Steps,
+		r.Elapsed.Round(time.Millisecond))
+	if s := r.Elapsed.Seconds(); s > 0 {
+		fmt.Fprintf(&b, " (%.0f executions/s, %.0f steps/s)", float64(r.Executions)/s, float64(r.Steps)/s)
+	}
+	b.WriteString(";")
+	for _, p := range r.Phases {
+		fmt.Fprintf(&b, " %s %dx%d: %d", p.Strategy, p.Goroutines, p.Passages, p.Executions)
+		switch {
+		case p.Exhausted:
+			b.WriteString(" (exhausted)")
+		case p.Stopped != "":
+			fmt.Fprintf(&b, " (%s", p.Stopped)
+			if p.Bound >= 0 {
+				fmt.Fprintf(&b, "; exhausted P<=%d", p.Bound)
+			}
+			b.WriteString(")")
+		}
+		b.WriteString(";")
+	}
+	if r.Shared > 0 {
+		fmt.Fprintf(&b, " shared in %d;", r.Shared)
+	}
+	fmt.Fprintf(&b, " seed %d; ", r.Seed)
+	if r.Failure != nil {
+		fmt.Fprintf(&b, "FAILED: %s", r.Failure.Kind)
+	} else {
+		b.WriteString("ok")
+	}
+	return b.String()
+}
+
+// Explore checks s under the controlled scheduler (verify/sched). The lock
+// must be built with its instrumented registers: for a generated package,
+// run the test with -tags lockgen_check, e.g.
+//
+//	//go:build lockgen_check
+//
+//	func TestExplore(t *testing.T) {
+//		verify.Explore(t, verify.IDLocker("Peterson", 2, func() verify.IDLock { return new(Peterson) }).WithFIFO())
+//	}
+//
+// Each execution makes a fresh instance (s.New) and runs managed goroutines,
+// one at a time; goroutine i is process i and makes its passages: Acquire,
+// the critical section (a scheduling point inside), Release. For a
+// reader/writer subject, passage j of goroutine i reads when i+j is odd and
+// writes otherwise. Every register access and every failed await is a
+// scheduling point; the strategies decide who runs:
+//   - random: a uniform choice at every point (seeded);
+//   - PCT: probabilistic concurrency testing with bug depth d;
+//   - DFS: every schedule with at most P preemptions, for a tiny
+//     configuration (by default 2 goroutines × 2 passages), bound 0 first,
+//     then 1, ... (iterative context bounding), so that a search cut short
+//     by the budget still covers every schedule of a smaller bound.
+//
+// A switch at a failed await, at the yield inside the critical section or
+// at a Delay costs no preemption. When a goroutine begins an Acquire is a
+// scheduling point only for a FIFO subject (elsewhere it would repeat the
+// Acquire's first access).
+//
+// At every step it checks mutual exclusion (at most s.K holders; for a
+// reader/writer lock a writer is alone and readers may share), deadlock (an
+// await blocks its goroutine until another one writes what it read, so
+// everyone waiting is detected), a bound on the steps of an execution
+// (livelock, starvation), panics, and if s.FIFO that a process which
+// finished its doorway before another began its Acquire enters first.
+//
+// The first failing execution is reported through t.Errorf with the
+// strategy, a replay token (ExploreReplay) and the interleaving as numbered
+// events "goroutine [label] op register value" (registers r1, r2, ... and
+// references n1, n2, ... numbered by first appearance), trimmed to its tail;
+// Explore then returns. An execution that completes a passage without any
+// instrumented access fails as "not instrumented". Explore calls t.Fatalf
+// only for a subject or token it cannot run. Running out of budget is not a
+// failure: the report (ExploreReportTo, and the t.Logf summary) says how far
+// each strategy got.
+func Explore(t testing.TB, s Subject, opts ...ExploreOption) {
+	t.Helper()
+	cfg := exploreConfig{
+		goroutines: DefaultExploreGoroutines, passages: DefaultExplorePassages,
+		randomRuns: DefaultExploreRandomRuns,
+		pctRuns:    DefaultExplorePCTRuns, pctDepth: DefaultExplorePCTDepth,
+		dfsBound: DefaultExploreDFSBound, dfsG: DefaultExploreDFSSize, dfsP: DefaultExploreDFSSize,
+		dfsLimit: DefaultExploreDFSLimit, maxSteps: DefaultExploreMaxSteps,
+		budget: DefaultExploreBudget, tail: DefaultExploreTraceTail,
+	}
+	for _, o := range opts {
+		o(&cfg)
+	}
+	if s.New == nil {
+		t.Fatalf("verify.Explore: subject %q has no New function", s.Name)
+	}
+	if !cfg.seedSet {
+		cfg.seed = uint64(time.Now().UnixNano())
+	}
+	rep := &ExploreReport{Subject: s.String(), Seed: cfg.seed}
+	if cfg.report != nil {
+		*cfg.report = ExploreReport{}
+		defer func() { *cfg.report = *rep }()
+	}
+	e := &explorer{t: t, s: s, cfg: cfg, rep: rep}
+	start := time.Now()
+	defer func() { rep.Elapsed = time.Since(start) }()
+
+	if cfg.replay != "" {
+		e.replay(cfg.replay)
+		return
+	}
+	deadline := time.Time{}
+	if cfg.budget > 0 {
+		deadline = start.Add(cfg.budget)
+	}
+	type phase struct {
+		weight int
+		run    func(deadline time.Time) bool
+	}
+	var phases []phase
+	if cfg.randomRuns > 0 {
+		phases = append(phases, phase{1, e.random})
+	}
+	if cfg.pctRuns > 0 {
+		phases = append(phases, phase{1, e.pct})
+	}
+	if cfg.dfsBound >= 0 && cfg.dfsLimit > 0 {
+		phases = append(phases, phase{2, e.dfs})
+	}
+	for i, ph := range phases {
+		end := deadline
+		if !deadline.IsZero() {
+			rest := 0
+			for _, q := range phases[i:] {
+				rest += q.weight
+			}
+			end = time.Now().Add(time.Until(deadline) * time.Duration(ph.weight) / time.Duration(rest))
+		}
+		if !ph.run(end) {
+			break
+		}
+	}
+	rep.Elapsed = time.Since(start)
+	t.Logf("explore %s", rep)
+}
+
+// explorer runs the phases of one Explore call.
+type explorer struct {
+	t      testing.TB
+	s      Subject
+	cfg    exploreConfig
+	rep    *ExploreReport
+	kSteps int  // the most steps an execution took so far (PCT's k)
+	shared bool // the last execution shared the critical section
+}
+
+// size caps a goroutine count by the subject's processes.
+func (e *explorer) size(g int) int {
+	g = max(g, 1)
+	if e.s.Procs > 0 {
+		g = min(g, e.s.Procs)
+	}
+	return min(g, sched.MaxGoroutines)
+}
+
+func (e *explorer) addPhase(p ExplorePhase) *ExplorePhase {
+	e.rep.Phases = append(e.rep.Phases, p)
+	return &e.rep.Phases[len(e.rep.Phases)-1]
+}
+
+// account adds an execution to a phase and the totals.
+func (e *explorer) account(ph *ExplorePhase, res *sched.Result, start time.Time) {
+	ph.Executions++
+	ph.Steps += int64(res.Steps)
+	ph.Elapsed = time.Since(start)
+	e.rep.Executions++
+	e.rep.Steps += int64(res.Steps)
+	e.kSteps = max(e.kSteps, res.Steps)
+	if e.shared {
+		e.rep.Shared++
+	}
+}
+
+// seeded runs the executions of a seeded strategy; it returns false if one
+// failed.
+func (e *explorer) seeded(name string, runs int, salt uint64, deadline time.Time,
+	choose func(seed uint64, g int) sched.Chooser) bool {
+	e.t.Helper()
+	g, p := e.size(e.cfg.goroutines), max(e.cfg.passages, 1)
+	ph := e.addPhase(ExplorePhase{Strategy: name, Goroutines: g, Passages: p, Bound: -1})
+	start := time.Now()
+	for i := 0; i < runs; i++ {
+		if !deadline.IsZero() && time.Now().After(deadline) {
+			ph.Stopped = "budget"
+			break
+		}
+		c := choose(sched.Seed(e.cfg.seed^salt, i), g)
+		res := e.run(c, g, p)
+		e.account(ph, res, start)
+		if res.Failure != nil || res.Accesses == 0 {
+			ph.Stopped = "failure"
+			e.report(res, fmt.Sprintf("%s, execution %d of %d", name, i+1, runs),
+				e.token(g, p, c.(interface{ Token() string }).Token()))
+			return false
+		}
+	}
+	return true
+}
+
+func (e *explorer) random(deadline time.Time) bool {
+	e.t.Helper()
+	return e.seeded("random", e.cfg.randomRuns, 0x52414e44, deadline, func(seed uint64, _ int) sched.Chooser {
+		return sched.NewRandom(seed)
+	})
+}
+
+func (e *explorer) pct(deadline time.Time) bool {
+	e.t.Helper()
+	d := max(e.cfg.pctDepth, 1)
+	return e.seeded(fmt.Sprintf("pct(d=%d)", d), e.cfg.pctRuns, 0x504354, deadline, func(seed uint64, g int) sched.Chooser {
+		// k estimates the steps of an execution from those run so far.
+		return sched.NewPCT(seed, g, d, max(e.kSteps, 16))
+	})
+}
+
+func (e *explorer) dfs(deadline time.Time) bool {
+	e.t.Helper()
+	g, p := e.size(e.cfg.dfsG), max(e.cfg.dfsP, 1)
+	ph := e.addPhase(ExplorePhase{Strategy: fmt.Sprintf("dfs(P=%d)", e.cfg.dfsBound), Goroutines: g, Passages: p,
+		Bound: -1})
+	start := time.Now()
+	// Iterative context bounding: exhaust 0 preemptions, then 1, ... up to
+	// the bound, so that a run cut short by the budget still covers every
+	// schedule of a smaller bound, and failures come with few preemptions.
+	for b := 0; b <= e.cfg.dfsBound; b++ {
+		d := sched.NewDFS(b)
+		for d.Next() {
+			if ph.Executions >= e.cfg.dfsLimit {
+				ph.Stopped = "limit"
+				return true
+			}
+			if !deadline.IsZero() && time.Now().After(deadline) {
+				ph.Stopped = "budget"
+				return true
+			}
+			res := e.run(d, g, p)
+			e.account(ph, res, start)
+			if res.Failure != nil || res.Accesses == 0 {
+				ph.Stopped = "failure"
+				e.report(res, fmt.Sprintf("dfs(P=%d), schedule %d", b, ph.Executions),
+					e.token(g, p, sched.ChoicesToken(res.Choices)))
+				return false
+			}
+		}
+		ph.Bound = b
+	}
+	ph.Exhausted = true
+	e.rep.Exhausted = true
+	return true
+}
+
+// Tokens: "lg1/<goroutines>x<passages>/<max steps>/<chooser token>".
+
+func (e *explorer) token(g, p int, chooser string) string {
+	return fmt.Sprintf("lg1/%dx%d/%d/%s", g, p, e.cfg.maxSteps, chooser)
+}
+
+func parseExploreToken(tok string) (g, p, maxSteps int, c sched.Chooser, err error) {
+	f := strings.SplitN(tok, "/", 4)
+	if len(f) != 4 || f[0] != "lg1" {
+		return 0, 0, 0, nil, fmt.Errorf("not an Explore token (want lg1/GxP/steps/strategy)")
+	}
+	gs, ps, ok := strings.Cut(f[1], "x")
+	if !ok {
+		return 0, 0, 0, nil, fmt.Errorf("bad size %q", f[1])
+	}
+	if g, err = strconv.Atoi(gs); err != nil || g < 1 || g > sched.MaxGoroutines {
+		return 0, 0, 0, nil, fmt.Errorf("bad goroutines %q", gs)
+	}
+	if p, err = strconv.Atoi(ps); err != nil || p < 1 {
+		return 0, 0, 0, nil, fmt.Errorf("bad passages %q", ps)
+	}
+	if maxSteps, err = strconv.Atoi(f[2]); err != nil || maxSteps < 1 {
+		return 0, 0, 0, nil, fmt.Errorf("bad step bound %q", f[2])
+	}
+	c, err = sched.ParseToken(f[3])
+	return g, p, maxSteps, c, err
+}
+
+func (e *explorer) replay(tok string) {
+	e.t.Helper()
+	g, p, maxSteps, c, err := parseExploreToken(tok)
+	if err != nil {
+		e.t.Fatalf("verify.Explore: replay token %q: %v", tok, err)
+	}
+	if e.s.Procs > 0 && g > e.s.Procs {
+		e.t.Fatalf("verify.Explore: replay token %q needs %d processes; %s has %d", tok, g, e.s.Name, e.s.Procs)
+	}
+	e.cfg.maxSteps = maxSteps
+	ph := e.addPhase(ExplorePhase{Strategy: "replay", Goroutines: g, Passages: p, Bound: -1})
+	start := time.Now()
+	res := e.run(c, g, p)
+	e.account(ph, res, start)
+	if res.Failure != nil || res.Accesses == 0 {
+		e.report(res, "replay", tok)
+		return
+	}
+	e.t.Logf("explore %s: replay of %s: no failure (%d steps)", e.s.Name, tok, res.Steps)
+}
+
+// report turns a failing execution into the report's Failure and a t.Errorf.
+func (e *explorer) report(res *sched.Result, strategy, token string) {
+	e.t.Helper()
+	f := res.Failure
+	if f == nil { // the execution completed without touching a register
+		f = &sched.Failure{Kind: ExploreNotInstrumented, G: -1, Msg: notInstrumented, Events: len(res.Events)}
+	}
+	ef := &ExploreFailure{Kind: f.Kind, Message: f.Msg, Strategy: strategy, Token: token,
+		Trace: sched.FormatTrace(res.Events[:f.Events], 0), Events: f.Events}
+	e.rep.Failure = ef
+	var b strings.Builder
+	fmt.Fprintf(&b, "verify.Explore %s: %s: %s\n", e.s, f.Kind, f.Msg)
+	fmt.Fprintf(&b, "strategy: %s (seed %d)\n", strategy, e.rep.Seed)
+	fmt.Fprintf(&b, "replay:   verify.ExploreReplay(%q)\n", token)
+	if f.Events == 0 {
+		b.WriteString("interleaving: (no events)\n")
+	} else {
+		fmt.Fprintf(&b, "interleaving (%d events, up to the failure):\n", f.Events)
+		b.WriteString(sched.FormatTrace(res.Events[:f.Events], e.cfg.tail))
+	}
+	e.t.Errorf("%s", b.String())
+}
+
+const notInstrumented = "the lock made no access through instrumented registers: " +
+	"the lock is not instrumented: run with -tags lockgen_check"
+
+// Harness event tags.
+const (
+	tagBegin = iota + 1
+	tagRBegin
+	tagEnter
+	tagREnter
+	tagCS
+	tagExit
+	tagRExit
+)
+
+// exploreHarness is the state of one execution's checks. Only the running
+// managed goroutine touches it (the scheduler hands over through channels,
+// which orders the accesses).
+type exploreHarness struct {
+	s        Subject
+	k        int
+	accesses int
+	writers  int    // holders, for a mutex or k-exclusion
+	readers  int    // readers inside
+	in       []int8 // 0 out, 1 writer/holder in, 2 reader in
+	acq      []bool // in Acquire (begun, not entered)
+	reader   []bool // the current passage reads
+	begin    []int  // event index of the current Acquire's start
+	door     []int  // event index of its doorway, -1 if none yet
+	shared   *bool  // set when two are inside at once
+}
+
+// run runs one execution of g goroutines × p passages on a fresh instance.
+func (e *explorer) run(c sched.Chooser, g, p int) *sched.Result {
+	e.t.Helper()
+	inst := e.s.New()
+	var rw RWInstance
+	if e.s.RW {
+		var ok bool
+		if rw, ok = inst.(RWInstance); !ok {
+			e.t.Fatalf("verify.Explore: subject %q is RW but its instances (%T) are not RWInstance", e.s.Name, inst)
+		}
+	}
+	h := &exploreHarness{s: e.s, k: e.s.k(), in: make([]int8, g), acq: make([]bool, g),
+		reader: make([]bool, g), begin: make([]int, g), door: make([]int, g), shared: &e.shared}
+	e.shared = false
+	bodies := make([]func(*sched.Proc), g)
+	for i := range bodies {
+		bodies[i] = func(pr *sched.Proc) {
+			// When an Acquire begins matters only to the FIFO check; for
+			// the others a scheduling point there would only repeat the one
+			// at the Acquire's first access.
+			begin := pr.Note
+			if e.s.FIFO {
+				begin = pr.Point
+			}
+			for j := 0; j < p; j++ {
+				if rw != nil && (i+j)%2 == 1 {
+					begin(tagRBegin, "RAcquire begins")
+					rw.RAcquire(i)
+					pr.Note(tagREnter, "enters the critical section (reader)")
+					pr.Yield(tagCS, "in the critical section")
+					pr.Note(tagRExit, "leaves; RRelease begins")
+					rw.RRelease(i)
+					continue
+				}
+				begin(tagBegin, "Acquire begins")
+				inst.Acquire(i)
+				pr.Note(tagEnter, "enters the critical section")
+				pr.Yield(tagCS, "in the critical section")
+				pr.Note(tagExit, "leaves; Release begins")
+				inst.Release(i)
+			}
+		}
+	}
+	return sched.Run(sched.Config{Chooser: c, MaxSteps: e.cfg.maxSteps, Stall: e.cfg.stall, Observe: h.observe}, bodies)
+}
+
+func (h *exploreHarness) observe(p *sched.Proc, ev *sched.Event) {
+	g, idx := ev.G, p.Events()-1
+	switch ev.Kind {
+	case sched.EvAccess:
+		h.accesses++
+	case sched.EvDoorway:
+		if h.acq[g] && h.door[g] < 0 {
+			h.door[g] = idx
+		}
+	case sched.EvPoint, sched.EvNote:
+		switch ev.Tag {
+		case tagBegin, tagRBegin:
+			h.acq[g], h.reader[g] = true, ev.Tag == tagRBegin
+			h.begin[g], h.door[g] = idx, -1
+		case tagEnter, tagREnter:
+			h.enter(p, g, idx)
+		case tagExit:
+			h.in[g] = 0
+			h.writers--
+		case tagRExit:
+			h.in[g] = 0
+			h.readers--
+		}
+	}
+}
+
+func (h *exploreHarness) enter(p *sched.Proc, g, idx int) {
+	if h.accesses == 0 {
+		p.Fail(ExploreNotInstrumented, "%s", notInstrumented)
+	}
+	reader := h.reader[g]
+	switch {
+	case reader && h.writers > 0:
+		p.Fail(ExploreMutualExclusion, "reader g%d entered the critical section while writer %s holds it",
+			g, h.holders(1))
+	case !reader && h.s.RW && h.readers > 0:
+		p.Fail(ExploreMutualExclusion, "writer g%d entered the critical section while reader(s) %s hold it",
+			g, h.holders(2))
+	case !reader && h.writers >= h.k:
+		who := "holds"
+		if h.writers > 1 {
+			who = "hold"
+		}
+		p.Fail(ExploreMutualExclusion, "g%d entered the critical section while %s %s it (at most %d allowed)",
+			g, h.holders(1), who, h.k)
+	}
+	if h.s.FIFO {
+		if h.door[g] < 0 {
+			p.Fail(ExploreFIFO, "the subject claims FIFO, but g%d's Acquire returned without reporting "+
+				"the end of its doorway (sched.Doorway)", g)
+		}
+		for q := range h.acq {
+			if q == g || !h.acq[q] || h.door[q] < 0 || h.door[q] >= h.begin[g] {
+				continue
+			}
+			if reader && h.reader[q] {
+				continue // readers may pass each other
+			}
+			p.Fail(ExploreFIFO, "g%d entered the critical section (event %d) before g%d, although g%d "+
+				"finished its doorway (event %d) before g%d began its Acquire (event %d)",
+				g, idx+1, q, q, h.door[q]+1, g, h.begin[g]+1)
+		}
+	}
+	h.acq[g] = false
+	if reader {
+		h.in[g] = 2
+		h.readers++
+	} else {
+		h.in[g] = 1
+		h.writers++
+	}
+	if h.readers > 1 || h.writers > 1 {
+		*h.shared = true
+	}
+}
+
+// holders lists the goroutines in the critical section in mode m (1 writer
+// or holder, 2 reader).
+func (h *exploreHarness) holders(m int8) string {
+	var s []string
+	for q, in := range h.in {
+		if in == m {
+			s = append(s, fmt.Sprintf("g%d", q))
+		}
+	}
+	return strings.Join(s, ", ")
+}

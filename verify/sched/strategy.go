@@ -1,0 +1,331 @@
+package sched
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"strconv"
+	"strings"
+)
+
+// Choice is one scheduling decision put to a Chooser. The chooser must not
+// keep it (it is reused).
+type Choice struct {
+	Step int // 1-based decision number within the execution
+	N    int // goroutines in the execution
+	// Cands are the goroutines that may run, Cur first when it may
+	// continue, then the others in increasing order.
+	Cands []int
+	// Cur is the goroutine at the scheduling point, -1 for the first
+	// decision and after a goroutine finished.
+	Cur int
+	// Preemptible: Cur may continue and stopped at an ordinary point, so
+	// choosing another goroutine preempts it. Switching after a yield, a
+	// blocked wait or a finished goroutine is free.
+	Preemptible bool
+}
+
+// A Chooser decides who runs: Choose returns an index into c.Cands, or -1 if
+// it cannot go on (a replayed schedule that no longer fits).
+type Chooser interface {
+	Choose(c *Choice) int
+}
+
+// splitmix64 derives well-spread seeds from consecutive ones.
+func splitmix64(x uint64) uint64 {
+	x += 0x9e3779b97f4a7c15
+	x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9
+	x = (x ^ (x >> 27)) * 0x94d049bb133111eb
+	return x ^ (x >> 31)
+}
+
+// Seed returns the seed of execution i of a run started with seed base.
+func Seed(base uint64, i int) uint64 { return splitmix64(base + uint64(i)) }
+
+func newRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, splitmix64(seed))) }
+
+// Random chooses uniformly among the runnable goroutines.
+type Random struct {
+	seed uint64
+	rng  *rand.Rand
+}
+
+// NewRandom returns a random chooser for one execution.
+func NewRandom(seed uint64) *Random { return &Random{seed: seed, rng: newRand(seed)} }
+
+// Choose implements Chooser.
+func (r *Random) Choose(c *Choice) int { return r.rng.IntN(len(c.Cands)) }
+
+// Token returns the replay token of the execution.
+func (r *Random) Token() string { return fmt.Sprintf("random:%d", r.seed) }
+
+// PCT is the probabilistic concurrency testing scheduler of Burckhardt,
+// Kothari, Musuvathi and Nagarakatte, "A Randomized Scheduler with
+// Probabilistic Guarantees of Finding Bugs", ASPLOS 2010. The n goroutines
+// get distinct random priorities d, ..., d+n-1; d-1 change points are drawn
+// uniformly among the first k steps; at every step the runnable goroutine
+// with the highest priority runs, and the goroutine that runs at the i-th
+// change point drops to priority d-i, below every initial one. A bug of
+// depth d (d ordering constraints between steps) is then hit with
+// probability at least 1/(n·k^(d-1)) per execution.
+//
+// Spinning is handled by the core, not here: a goroutine whose await fails
+// blocks until a write, and the fairness rule (see decide) stops a spinner
+// from starving the goroutine it waits for, so the top priority cannot spin
+// forever.
+type PCT struct {
+	seed       uint64
+	n, d, k    int
+	prio       []int
+	changeStep []int // changeStep[i-1] = k_i
+}
+
+// NewPCT returns a PCT chooser for one execution of n goroutines, bug depth
+// d >= 1, and k an estimate of the steps of an execution.
+func NewPCT(seed uint64, n, d, k int) *PCT {
+	d, k = max(d, 1), max(k, 1)
+	rng := newRand(seed)
+	p := &PCT{seed: seed, n: n, d: d, k: k, prio: make([]int, n)}
+	for i, g := range rng.Perm(n) {
+		p.prio[g] = d + i
+	}
+	for i := 1; i < d; i++ {
+		p.changeStep = append(p.changeStep, 1+rng.IntN(k))
+	}
+	return p
+}
+
+// Choose implements Chooser.
+func (p *PCT) Choose(c *Choice) int {
+	best := -1
+	for i, g := range c.Cands {
+		if g >= len(p.prio) {
+			return -1
+		}
+		if best < 0 || p.prio[g] > p.prio[c.Cands[best]] {
+			best = i
+		}
+	}
+	for i, s := range p.changeStep {
+		if s == c.Step {
+			p.prio[c.Cands[best]] = p.d - (i + 1)
+		}
+	}
+	return best
+}
+
+// Token returns the replay token of the execution.
+func (p *PCT) Token() string { return fmt.Sprintf("pct:%d:%d:%d:%d", p.seed, p.n, p.d, p.k) }
+
+// Replay follows a recorded sequence of goroutines (Result.Choices), then
+// lets the current goroutine continue (the DFS default).
+type Replay struct{ choices []int }
+
+// NewReplay returns a chooser that replays choices.
+func NewReplay(choices []int) *Replay { return &Replay{choices} }
+
+// Choose implements Chooser.
+func (r *Replay) Choose(c *Choice) int {
+	if c.Step-1 >= len(r.choices) {
+		return 0
+	}
+	return indexOf(c.Cands, r.choices[c.Step-1])
+}
+
+// Token returns the replay token of the execution.
+func (r *Replay) Token() string { return ChoicesToken(r.choices) }
+
+func indexOf(s []int, x int) int {
+	for i, y := range s {
+		if y == x {
+			return i
+		}
+	}
+	return -1
+}
+
+// DFS enumerates the schedules with at most Bound preemptions, depth first,
+// re-executing from scratch for each one (stateless): iterative context
+// bounding as in CHESS (Musuvathi and Qadeer, "Iterative Context Bounding
+// for Systematic Testing of Multithreaded Programs", PLDI 2007). A
+// preemption is a switch away from a goroutine that could have continued at
+// an ordinary point; switches at yields, blocked waits and finished
+// goroutines are free, so spin loops do not use up the bound.
+//
+// Use: for d.Next() { Run(Config{Chooser: d, ...}) }; d itself is the
+// chooser of the current execution.
+type DFS struct {
+	Bound int
+
+	prefix  []int // goroutines to replay, then the default (continue)
+	frames  []dfsFrame
+	cands   []int // the frames' candidate lists, concatenated
+	pre     int   // preemptions so far in this execution
+	execs   int
+	started bool
+	done    bool
+}
+
+type dfsFrame struct {
+	off, n      int // cands[off:off+n]
+	chosen      int
+	pre         int // preemptions before this decision
+	preemptible bool
+}
+
+// NewDFS returns a depth-first search with at most bound preemptions.
+func NewDFS(bound int) *DFS { return &DFS{Bound: bound} }
+
+// Next prepares the next schedule; false once every schedule within the
+// bound has been run.
+func (d *DFS) Next() bool {
+	if d.done {
+		return false
+	}
+	if !d.started {
+		d.started = true
+		d.reset(nil)
+		d.execs++
+		return true
+	}
+	for i := len(d.frames) - 1; i >= 0; i-- {
+		f := d.frames[i]
+		j := f.chosen + 1
+		if j >= f.n {
+			continue
+		}
+		cost := 0
+		if f.preemptible {
+			cost = 1
+		}
+		if f.pre+cost > d.Bound {
+			continue
+		}
+		prefix := make([]int, 0, i+1)
+		for _, g := range d.frames[:i] {
+			prefix = append(prefix, d.cands[g.off+g.chosen])
+		}
+		prefix = append(prefix, d.cands[f.off+j])
+		d.reset(prefix)
+		d.execs++
+		return true
+	}
+	d.done = true
+	return false
+}
+
+func (d *DFS) reset(prefix []int) {
+	d.prefix = prefix
+	d.frames = d.frames[:0]
+	d.cands = d.cands[:0]
+	d.pre = 0
+}
+
+// Choose implements Chooser.
+func (d *DFS) Choose(c *Choice) int {
+	i := len(d.frames)
+	idx := 0
+	if i < len(d.prefix) {
+		if idx = indexOf(c.Cands, d.prefix[i]); idx < 0 {
+			return -1
+		}
+	}
+	d.frames = append(d.frames, dfsFrame{off: len(d.cands), n: len(c.Cands), chosen: idx,
+		pre: d.pre, preemptible: c.Preemptible})
+	d.cands = append(d.cands, c.Cands...)
+	if c.Preemptible && idx != 0 {
+		d.pre++
+	}
+	return idx
+}
+
+// Executions returns how many schedules Next has started.
+func (d *DFS) Executions() int { return d.execs }
+
+// Exhausted reports whether every schedule within the bound has been run.
+func (d *DFS) Exhausted() bool { return d.done }
+
+// ChoicesToken encodes a choice sequence as a replay token: "choices:"
+// followed by goroutine numbers, runs written g*count, separated by dots.
+func ChoicesToken(choices []int) string {
+	var b strings.Builder
+	b.WriteString("choices:")
+	for i := 0; i < len(choices); {
+		j := i
+		for j < len(choices) && choices[j] == choices[i] {
+			j++
+		}
+		if i > 0 {
+			b.WriteByte('.')
+		}
+		b.WriteString(strconv.Itoa(choices[i]))
+		if j-i > 1 {
+			b.WriteByte('*')
+			b.WriteString(strconv.Itoa(j - i))
+		}
+		i = j
+	}
+	return b.String()
+}
+
+// ParseToken returns the chooser that replays a token made by Random.Token,
+// PCT.Token or ChoicesToken.
+func ParseToken(tok string) (Chooser, error) {
+	kind, rest, _ := strings.Cut(tok, ":")
+	bad := func(err error) (Chooser, error) {
+		return nil, fmt.Errorf("sched: bad token %q: %v", tok, err)
+	}
+	nums := func(n int) ([]uint64, error) {
+		f := strings.Split(rest, ":")
+		if len(f) != n {
+			return nil, fmt.Errorf("want %d numbers", n)
+		}
+		var out []uint64
+		for _, s := range f {
+			v, err := strconv.ParseUint(s, 10, 64)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	}
+	switch kind {
+	case "random":
+		v, err := nums(1)
+		if err != nil {
+			return bad(err)
+		}
+		return NewRandom(v[0]), nil
+	case "pct":
+		v, err := nums(4)
+		if err != nil {
+			return bad(err)
+		}
+		if v[1] == 0 || v[1] > MaxGoroutines || v[2] > 1000 || v[3] > 1<<30 {
+			return bad(fmt.Errorf("parameters out of range"))
+		}
+		return NewPCT(v[0], int(v[1]), int(v[2]), int(v[3])), nil
+	case "choices":
+		var cs []int
+		if rest != "" {
+			for _, f := range strings.Split(rest, ".") {
+				gs, cnt, rep := strings.Cut(f, "*")
+				g, err := strconv.Atoi(gs)
+				if err != nil || g < 0 || g >= MaxGoroutines {
+					return bad(fmt.Errorf("goroutine %q", gs))
+				}
+				n := 1
+				if rep {
+					if n, err = strconv.Atoi(cnt); err != nil || n < 1 || n > 1<<24 {
+						return bad(fmt.Errorf("count %q", cnt))
+					}
+				}
+				for ; n > 0; n-- {
+					cs = append(cs, g)
+				}
+			}
+		}
+		return NewReplay(cs), nil
+	}
+	return bad(fmt.Errorf("unknown strategy %q", kind))
+}

@@ -1,0 +1,205 @@
+package verify
+
+import (
+	"fmt"
+	"sync"
+)
+
+// Subject describes a lock to check: how to make a fresh instance and what
+// the lock promises. Build one with Locker, IDLocker, PerProcess or RWLocker
+// and refine it with the With methods.
+type Subject struct {
+	Name string
+	// Procs is the number of distinct processes the lock supports (ids
+	// 0..Procs-1); 0 means any number.
+	Procs int
+	// K is how many holders may be in the critical section at once (1 for
+	// a mutex). For a reader/writer lock it bounds writers only.
+	K int
+	// RW is set when instances implement RWInstance.
+	RW bool
+	// FIFO is set when the lock claims that a process which finished its
+	// doorway enters before any process that started its doorway later.
+	// The controlled scheduler checks it; stress cannot observe doorways.
+	FIFO bool
+	// New makes a fresh, unlocked instance.
+	New func() Instance
+}
+
+// Instance is one lock as verify drives it: process p (0 <= p < Procs, or
+// any p >= 0 when Procs is 0) acquires and releases. A process never calls
+// Acquire twice without a Release in between.
+type Instance interface {
+	Acquire(p int)
+	Release(p int)
+}
+
+// TryInstance is an instance with a non-blocking acquire.
+type TryInstance interface {
+	Instance
+	TryAcquire(p int) bool
+}
+
+// RWInstance is a reader/writer instance: Acquire/Release are the writer's.
+type RWInstance interface {
+	Instance
+	RAcquire(p int)
+	RRelease(p int)
+}
+
+// IDLock is a lock whose processes pass their id (0 <= id < procs).
+type IDLock interface {
+	Lock(id int)
+	Unlock(id int)
+}
+
+// RWLock is the shape of sync.RWMutex.
+type RWLock interface {
+	sync.Locker
+	RLock()
+	RUnlock()
+}
+
+// WithK returns s allowing k holders at once (k-exclusion).
+func (s Subject) WithK(k int) Subject { s.K = k; return s }
+
+// WithProcs returns s limited to n processes.
+func (s Subject) WithProcs(n int) Subject { s.Procs = n; return s }
+
+// WithFIFO returns s claiming FIFO order (checked by Explore).
+func (s Subject) WithFIFO() Subject { s.FIFO = true; return s }
+
+// String describes the subject.
+func (s Subject) String() string {
+	d := s.Name
+	if s.RW {
+		d += " (reader/writer)"
+	} else if s.K > 1 {
+		d += fmt.Sprintf(" (%d-exclusion)", s.K)
+	}
+	if s.Procs > 0 {
+		d += fmt.Sprintf(", %d processes", s.Procs)
+	}
+	return d
+}
+
+// k returns the holder bound, at least 1.
+func (s Subject) k() int {
+	if s.K < 1 {
+		return 1
+	}
+	return s.K
+}
+
+// Locker checks a sync.Locker. If the lock has a TryLock() bool method,
+// instances support TryAcquire.
+func Locker(name string, newLock func() sync.Locker) Subject {
+	return Subject{Name: name, K: 1, New: func() Instance {
+		l := newLock()
+		if t, ok := l.(interface{ TryLock() bool }); ok {
+			return tryLockerInstance{l, t}
+		}
+		return lockerInstance{l}
+	}}
+}
+
+type lockerInstance struct{ l sync.Locker }
+
+func (i lockerInstance) Acquire(int) { i.l.Lock() }
+func (i lockerInstance) Release(int) { i.l.Unlock() }
+
+type tryLockerInstance struct {
+	l sync.Locker
+	t interface{ TryLock() bool }
+}
+
+func (i tryLockerInstance) Acquire(int)         { i.l.Lock() }
+func (i tryLockerInstance) Release(int)         { i.l.Unlock() }
+func (i tryLockerInstance) TryAcquire(int) bool { return i.t.TryLock() }
+
+// IDLocker checks a lock whose processes identify themselves. If the lock
+// has a TryLock(id int) bool method, instances support TryAcquire.
+func IDLocker(name string, procs int, newLock func() IDLock) Subject {
+	return Subject{Name: name, Procs: procs, K: 1, New: func() Instance {
+		l := newLock()
+		if t, ok := l.(interface{ TryLock(int) bool }); ok {
+			return tryIDInstance{l, t}
+		}
+		return idInstance{l}
+	}}
+}
+
+type idInstance struct{ l IDLock }
+
+func (i idInstance) Acquire(p int) { i.l.Lock(p) }
+func (i idInstance) Release(p int) { i.l.Unlock(p) }
+
+type tryIDInstance struct {
+	l IDLock
+	t interface{ TryLock(int) bool }
+}
+
+func (i tryIDInstance) Acquire(p int)         { i.l.Lock(p) }
+func (i tryIDInstance) Release(p int)         { i.l.Unlock(p) }
+func (i tryIDInstance) TryAcquire(p int) bool { return i.t.TryLock(p) }
+
+// PerProcess checks a lock used through per-process objects: handles,
+// caller-owned queue nodes. newLock makes a fresh lock and returns the
+// function giving process p its Locker; verify calls it once per process and
+// instance. A Locker with TryLock() bool supports TryAcquire.
+func PerProcess(name string, newLock func() func(p int) sync.Locker) Subject {
+	return Subject{Name: name, K: 1, New: func() Instance {
+		i := &perProcInstance{of: newLock()}
+		// Process 0's Locker tells whether the lock has TryLock.
+		if _, ok := i.get(0).(interface{ TryLock() bool }); ok {
+			return tryPerProcInstance{i}
+		}
+		return i
+	}}
+}
+
+// maxPerProcess bounds the process ids of a PerProcess subject.
+const maxPerProcess = 4096
+
+// perProcInstance gives each process its own Locker, made on first use.
+// Slot p is only ever touched by process p, so no synchronisation is added
+// around the lock under test (a mutex here would hide missing
+// happens-before edges from the race detector).
+type perProcInstance struct {
+	of func(p int) sync.Locker
+	ls [maxPerProcess]sync.Locker
+}
+
+func (i *perProcInstance) get(p int) sync.Locker {
+	if p < 0 || p >= maxPerProcess {
+		panic(fmt.Sprintf("verify: process %d out of range [0,%d)", p, maxPerProcess))
+	}
+	if i.ls[p] == nil {
+		i.ls[p] = i.of(p)
+	}
+	return i.ls[p]
+}
+
+func (i *perProcInstance) Acquire(p int) { i.get(p).Lock() }
+func (i *perProcInstance) Release(p int) { i.get(p).Unlock() }
+
+// tryPerProcInstance is a perProcInstance whose Lockers have TryLock.
+type tryPerProcInstance struct{ *perProcInstance }
+
+func (i tryPerProcInstance) TryAcquire(p int) bool {
+	return i.get(p).(interface{ TryLock() bool }).TryLock()
+}
+
+// RWLocker checks a reader/writer lock with the shape of sync.RWMutex.
+func RWLocker(name string, newLock func() RWLock) Subject {
+	return Subject{Name: name, K: 1, RW: true, New: func() Instance {
+		return rwInstance{newLock()}
+	}}
+}
+
+type rwInstance struct{ l RWLock }
+
+func (i rwInstance) Acquire(int)  { i.l.Lock() }
+func (i rwInstance) Release(int)  { i.l.Unlock() }
+func (i rwInstance) RAcquire(int) { i.l.RLock() }
+func (i rwInstance) RRelease(int) { i.l.RUnlock() }
