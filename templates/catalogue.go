@@ -162,7 +162,17 @@ type Entry struct {
 	MinProcs      int    // 0: no minimum beyond 1
 	MaxProcs      int    // 0: no maximum
 	TryLock       string // "" if TryLock is supported, else why not
-	Params        []ParamSpec
+	// TryLockDoc replaces the generated TryLock doc when the algorithm's
+	// try-acquire is not the usual "without waiting" (Lamport's abortable
+	// fast mutex can still wait at R7.2).
+	TryLockDoc string
+	Params     []ParamSpec
+
+	// Timing, when set, says how the algorithm's safety depends on timing
+	// that Go cannot promise (Fischer's Δ): its generated tests require the
+	// controlled scheduler, where a delay is only a scheduling point, to
+	// find a violation, instead of stress-testing it.
+	Timing string
 
 	// Incorrect, when set, says why the algorithm is known to be wrong.
 	// Specs must opt in (allow_incorrect = true) to generate it.
@@ -209,6 +219,10 @@ func (e *Entry) PropsFor(o Options) Properties {
 	}
 	return e.Props
 }
+
+// NegativeControl reports whether verify must reject the algorithm: it is
+// known to be incorrect, or correct only under timing Go cannot promise.
+func (e *Entry) NegativeControl() bool { return e.Incorrect != "" || e.Timing != "" }
 
 // HasNodes reports whether the algorithm has per-process records.
 func (e *Entry) HasNodes() bool { return e.Nodes != nil }

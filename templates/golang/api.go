@@ -184,6 +184,9 @@ func (g *gen) verbDoc(name string) string {
 	if strings.Contains(w, "%s") {
 		w = fmt.Sprintf(w, g.waitDesc())
 	}
+	if name == "TryLock" && g.c.Entry.TryLockDoc != "" {
+		w = g.c.Entry.TryLockDoc
+	}
 	switch {
 	case g.api == apiID:
 		w += " id identifies the calling process, 0 <= id < " + g.procsConst() + "; two goroutines must never use the same id at once."

@@ -24,6 +24,12 @@ func (g *gen) opFunc(op ir.NamedCode) (jen.Code, error) {
 	g.stepReads = g.localReads(op.Code)
 
 	g.err = nil
+	g.doorwaySeen, g.doorwayCount = 0, 0
+	ir.WalkStmts(op.Code, func(s ir.Stmt) {
+		if s.Label() != "" && s.Label() == g.a.DoorwayEnd {
+			g.doorwayCount++
+		}
+	})
 	body, err := g.stmts(op.Code)
 	if err == nil {
 		err = g.err
@@ -243,7 +249,12 @@ func (g *gen) stmt(s ir.Stmt) ([]jen.Code, error) {
 		return nil, fmt.Errorf("line %s: unsupported statement %T", lbl, s)
 	}
 	if g.op == "Acquire" && lbl != "" && lbl == g.a.DoorwayEnd {
-		out = append(out, jen.Id("doorway").Call(jen.Lit(lbl)))
+		// Several statements may share the label (a read and a write of
+		// one paper line): the doorway ends after the last of them.
+		g.doorwaySeen++
+		if g.doorwaySeen == g.doorwayCount {
+			out = append(out, jen.Id("doorway").Call(jen.Lit(lbl)))
+		}
 	}
 	return out, nil
 }

@@ -92,6 +92,8 @@ type gen struct {
 	stepReads map[string]bool // locals the current operation reads
 	armed     []armedLoop     // enclosing busy loops under a park policy
 	err       error           // a lowering error found deep in an expression or loop
+
+	doorwaySeen, doorwayCount int // statements labelled DoorwayEnd: lowered so far, in all
 }
 
 func newGen(c *Config) (*gen, error) {

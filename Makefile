@@ -1,0 +1,60 @@
+# lockgen — the README's commands call these targets.
+#
+#   make demo      generate a lock from a spec and verify it (the main job)
+#   make test      everything CI runs
+#   make verify    all verification layers over the whole catalogue (long)
+#   make bench     benchmarks against sync.Mutex / sync.RWMutex
+#   make generate  regenerate every checked-in generated package
+
+GO      ?= go
+PKGS    := ./...
+GENERATED := ./generated/... ./examples/... ./bench/...
+
+.PHONY: all deps generate fresh vet test test-race test-check demo verify bench clean
+
+all: test
+
+# deps installs what the tests need beyond Go modules: SPIN (Debian package).
+deps:
+	@command -v spin >/dev/null 2>&1 || { \
+		echo "installing spin (apt-get install -y spin)"; \
+		if [ "$$(id -u)" = 0 ]; then apt-get update -qq && apt-get install -y -qq spin; \
+		else sudo apt-get update -qq && sudo apt-get install -y -qq spin; fi; }
+	@command -v gcc >/dev/null 2>&1 || { echo "gcc is required to compile SPIN's verifiers"; exit 1; }
+	$(GO) mod download
+
+generate:
+	$(GO) generate $(GENERATED)
+
+# fresh fails if regenerating changes anything that is checked in.
+fresh: generate
+	@git diff --exit-code --stat -- generated examples bench || { \
+		echo "generated code is stale: run 'make generate' and commit the result"; exit 1; }
+	@test -z "$$(git status --porcelain --untracked-files=all -- generated examples bench)" || { \
+		git status --short -- generated examples bench; \
+		echo "regeneration created files that are not committed"; exit 1; }
+
+vet:
+	$(GO) vet $(PKGS)
+	$(GO) vet -tags lockgen_check $(PKGS)
+
+test-race:
+	$(GO) test -race -count=1 $(PKGS)
+
+# The controlled scheduler needs the instrumented registers.
+test-check:
+	$(GO) test -tags lockgen_check -count=1 ./generated/... ./examples/... ./verify/...
+
+test: deps vet fresh test-race test-check
+
+demo: deps
+	$(GO) run ./cmd/lockgen generate -v -o examples/bank/ledgerlock examples/bank/locks.toml
+	$(GO) test -race -count=1 -v ./examples/bank/ledgerlock
+	$(GO) test -tags lockgen_check -count=1 -v ./examples/bank/ledgerlock
+	$(GO) run ./examples/bank
+
+bench:
+	$(GO) test -run '^$$' -bench . -benchmem ./bench/
+
+clean:
+	rm -rf templates/golang/testdata

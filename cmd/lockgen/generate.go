@@ -1,0 +1,38 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/lockgen/lockgen/gen"
+)
+
+func runGenerate(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("generate", "[-o DIR] [-v] SPEC...", stderr)
+	out := fs.String("o", "", "write the packages to `DIR` (default: each spec's directory)")
+	verbose := fs.Bool("v", false, "list the files written")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() == 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	plan, err := gen.Build(fs.Args(), gen.Options{OutDir: *out})
+	if err != nil {
+		return reportSpecErrors(err, stderr)
+	}
+	if err := plan.Write(); err != nil {
+		fmt.Fprintln(stderr, "lockgen:", err)
+		return exitFailed
+	}
+	if *verbose {
+		for _, o := range plan.Outputs {
+			fmt.Fprintln(stdout, "wrote", o.Path)
+		}
+		for _, s := range plan.Stale {
+			fmt.Fprintln(stdout, "removed", s)
+		}
+	}
+	return exitOK
+}

@@ -1,0 +1,102 @@
+// Command lockgen generates specialised Go locks from TOML specs and checks
+// them.
+//
+//	lockgen generate [-o DIR] [-v] SPEC...   write the lock packages
+//	lockgen check SPEC...                    validate specs only
+//	lockgen list                             the catalogue with its properties
+//	lockgen explain ALGORITHM                paper, steps and properties of one algorithm
+//
+// Exit status: 0 success, 1 a check or verification failed, 2 a usage or
+// spec error. From a go:generate line:
+//
+//	//go:generate go run github.com/lockgen/lockgen/cmd/lockgen generate locks.toml
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/lockgen/lockgen/spec"
+)
+
+// Exit codes.
+const (
+	exitOK     = 0
+	exitFailed = 1 // a check or verification failed
+	exitUsage  = 2 // bad usage or a bad spec
+)
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// command is one verb.
+type command struct {
+	name, args, summary string
+	run                 func(args []string, stdout, stderr io.Writer) int
+}
+
+func commands() []command {
+	return []command{
+		{"generate", "[-o DIR] [-v] SPEC...", "write the lock packages described by the specs", runGenerate},
+		{"check", "SPEC...", "validate specs without generating", runCheck},
+		{"list", "", "list the catalogue with each algorithm's properties", runList},
+		{"explain", "ALGORITHM", "show an algorithm's paper, steps, properties and options", runExplain},
+	}
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		usage(stderr)
+		if len(args) == 0 {
+			return exitUsage
+		}
+		return exitOK
+	}
+	for _, c := range commands() {
+		if c.name == args[0] {
+			return c.run(args[1:], stdout, stderr)
+		}
+	}
+	fmt.Fprintf(stderr, "lockgen: unknown command %q\n\n", args[0])
+	usage(stderr)
+	return exitUsage
+}
+
+func usage(w io.Writer) {
+	fmt.Fprintln(w, "lockgen generates specialised Go locks from TOML specs and checks them.")
+	fmt.Fprintln(w, "\nUsage:")
+	for _, c := range commands() {
+		fmt.Fprintf(w, "  lockgen %-8s %-22s %s\n", c.name, c.args, c.summary)
+	}
+	fmt.Fprintln(w, "\nExit status: 0 ok, 1 a check or verification failed, 2 usage or spec error.")
+	fmt.Fprintln(w, "Spec keys and defaults: lockgen check -keys")
+}
+
+// newFlags makes a verb's flag set that reports usage errors the same way.
+func newFlags(name, args string, stderr io.Writer) *flag.FlagSet {
+	fs := flag.NewFlagSet("lockgen "+name, flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: lockgen %s %s\n", name, args)
+		fs.PrintDefaults()
+	}
+	return fs
+}
+
+// reportSpecErrors prints spec problems, one per line, and returns the exit
+// code for err.
+func reportSpecErrors(err error, stderr io.Writer) int {
+	var se spec.Errors
+	if errors.As(err, &se) {
+		for _, e := range se {
+			fmt.Fprintln(stderr, e)
+		}
+		return exitUsage
+	}
+	fmt.Fprintln(stderr, "lockgen:", err)
+	return exitUsage
+}

@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lockgen/lockgen/templates"
+)
+
+func lockgen(args ...string) (code int, stdout, stderr string) {
+	var o, e bytes.Buffer
+	code = run(args, &o, &e)
+	return code, o.String(), e.String()
+}
+
+func TestUsageErrorsExitTwo(t *testing.T) {
+	for _, args := range [][]string{
+		{}, {"frobnicate"}, {"generate"}, {"generate", "-nope", "x.toml"}, {"check"},
+		{"explain"}, {"explain", "no-such-algorithm"}, {"list", "extra"},
+	} {
+		if code, _, stderr := lockgen(args...); code != exitUsage || stderr == "" {
+			t.Errorf("lockgen %q = %d (stderr %q), want %d with a message", args, code, stderr, exitUsage)
+		}
+	}
+	if code, _, _ := lockgen("help"); code != exitOK {
+		t.Errorf("lockgen help = %d, want 0", code)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.toml")
+	bad := filepath.Join(dir, "bad.toml")
+	os.WriteFile(good, []byte("[[lock]]\nname = \"T\"\npackage = \"p\"\nalgorithm = \"ticket\"\n"), 0o644)
+	os.WriteFile(bad, []byte("[[lock]]\nname = \"T\"\npackage = \"p\"\nalgorithm = \"ticket\"\npading = 64\n"), 0o644)
+
+	code, stdout, _ := lockgen("check", good)
+	if code != exitOK || !strings.Contains(stdout, "ok: T (ticket, mutex)") {
+		t.Errorf("check good = %d, %q", code, stdout)
+	}
+	code, _, stderr := lockgen("check", good, bad)
+	if code != exitUsage || !strings.Contains(stderr, "bad.toml:5:1:") || !strings.Contains(stderr, "padding") {
+		t.Errorf("check bad = %d, stderr %q; want exit 2 naming bad.toml:5:1 and suggesting padding", code, stderr)
+	}
+	if code, stdout, _ := lockgen("check", "-keys"); code != exitOK || !strings.Contains(stdout, "allow_incorrect") {
+		t.Errorf("check -keys = %d, %q", code, stdout)
+	}
+}
+
+func TestGenerate(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "go.mod"), []byte("module example.com/m\n\ngo 1.26\n"), 0o644)
+	specPath := filepath.Join(root, "locks.toml")
+	os.WriteFile(specPath, []byte("[[lock]]\nname = \"T\"\npackage = \"m\"\nalgorithm = \"ticket\"\n"), 0o644)
+	code, stdout, stderr := lockgen("generate", "-v", specPath)
+	if code != exitOK {
+		t.Fatalf("generate = %d: %s", code, stderr)
+	}
+	if !strings.Contains(stdout, "wrote "+filepath.Join(root, "t.go")) {
+		t.Errorf("generate -v did not list t.go: %q", stdout)
+	}
+	out := filepath.Join(root, "out")
+	if code, _, stderr := lockgen("generate", "-o", out, specPath); code != exitOK {
+		t.Fatalf("generate -o = %d: %s", code, stderr)
+	}
+	if _, err := os.Stat(filepath.Join(out, "t.go")); err != nil {
+		t.Errorf("generate -o did not write into %s: %v", out, err)
+	}
+}
+
+func TestListAndExplainCoverTheCatalogue(t *testing.T) {
+	_, list, _ := lockgen("list")
+	for _, e := range templates.All() {
+		if !strings.Contains(list, e.Name) {
+			t.Errorf("list lacks %s", e.Name)
+		}
+		code, out, _ := lockgen("explain", e.Name)
+		if code != exitOK {
+			t.Errorf("explain %s = %d", e.Name, code)
+		}
+		for _, want := range []string{"Source:", "liveness", "Algorithm", "acquire:", "release:"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("explain %s lacks %q", e.Name, want)
+			}
+		}
+	}
+}

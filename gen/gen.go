@@ -1,0 +1,387 @@
+// Package gen is lockgen's pipeline: spec files in, generated packages out.
+//
+//	spec.ParseFile ─► templates entry ─► Def (ir.Algorithm) ─► golang backend ─► Plan ─► Write
+//
+// Everything is computed in memory first (Plan); only a complete, valid plan
+// touches the disk, one file at a time through a temporary file and a
+// rename, so a bad spec never writes, creates or truncates anything.
+package gen
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/lockgen/lockgen/spec"
+	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/templates/golang"
+	"github.com/lockgen/lockgen/templates/ir"
+)
+
+// Output is one file to write.
+type Output struct {
+	Path string // absolute
+	Data []byte
+}
+
+// Plan is what a generation writes, and what it removes: files an earlier
+// run generated from the same spec for locks that no longer exist.
+type Plan struct {
+	Outputs []Output
+	Stale   []string
+}
+
+// Options control a generation.
+type Options struct {
+	// OutDir receives the packages; "" means each spec's own directory.
+	OutDir string
+}
+
+// Config turns a validated spec lock into a backend configuration. Other
+// drivers (the mutation runs) reuse it with a different definition.
+func Config(l spec.Lock, f *spec.File, specRel, importPath string) golang.Config {
+	k := l.K
+	if k == 0 {
+		k = 1
+	}
+	return golang.Config{
+		Name:       l.Name,
+		Package:    l.Package,
+		ImportPath: importPath,
+		Entry:      l.Entry,
+		Alg:        l.Entry.MustDef(templates.Options{Mode: l.Mode, Preference: l.Preference}),
+		Params:     ir.Params{N: l.Procs, K: k, Extra: l.Params},
+		Mode:       l.Mode,
+		Preference: l.Preference,
+		Nodes:      l.Nodes,
+		Padding:    l.Padding,
+		Wait:       l.Wait,
+		Spin:       l.Spin,
+		TryLock:    l.TryLock,
+		SpecPath:   specRel,
+		SpecHash:   f.Hash,
+		SpecEcho:   l.TOML(),
+	}
+}
+
+// Build parses the specs and lowers every lock, without writing anything.
+// Spec problems come back as spec.Errors (all of them, every file).
+func Build(specPaths []string, opts Options) (*Plan, error) {
+	var files []*spec.File
+	var errs spec.Errors
+	for _, p := range specPaths {
+		f, err := spec.ParseFile(p)
+		var se spec.Errors
+		switch {
+		case errors.As(err, &se):
+			errs = append(errs, se...)
+			continue
+		case err != nil:
+			return nil, err
+		}
+		files = append(files, f)
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+
+	type dirInfo struct {
+		pkg     string
+		owner   spec.Lock // the first lock placed there, for messages
+		outputs map[string]string
+	}
+	dirs := map[string]*dirInfo{}
+	plan := &Plan{}
+	for _, f := range files {
+		specAbs, err := filepath.Abs(f.Path)
+		if err != nil {
+			return nil, err
+		}
+		for _, l := range f.Locks {
+			dir := opts.OutDir
+			if dir == "" {
+				dir = filepath.Dir(specAbs)
+			}
+			dir, err := filepath.Abs(dir)
+			if err != nil {
+				return nil, err
+			}
+			d := dirs[dir]
+			if d == nil {
+				d = &dirInfo{pkg: l.Package, owner: l, outputs: map[string]string{}}
+				dirs[dir] = d
+				if err := checkDirPackage(dir, l.Package); err != nil {
+					errs = append(errs, spec.Error{Pos: l.Pos, Msg: err.Error()})
+					continue
+				}
+			}
+			if d.pkg != l.Package {
+				errs = append(errs, spec.Error{Pos: l.Pos, Msg: fmt.Sprintf(
+					"package %q: lock %s (%s) already puts package %q in %s; one directory holds one package",
+					l.Package, d.owner.Name, d.owner.Pos, d.pkg, dir)})
+				continue
+			}
+			rel, err := filepath.Rel(dir, specAbs)
+			if err != nil {
+				rel = specAbs
+			}
+			imp, err := importPath(dir)
+			if err != nil {
+				return nil, err
+			}
+			c := Config(l, f, filepath.ToSlash(rel), imp)
+			lock, err := golang.Lock(c)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", l.Pos, err)
+			}
+			tests, err := golang.Tests(c)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %v", l.Pos, err)
+			}
+			for _, out := range append([]golang.File{lock}, tests...) {
+				if prev, dup := d.outputs[out.Name]; dup {
+					errs = append(errs, spec.Error{Pos: l.Pos, Msg: fmt.Sprintf("lock %s would write %s, which %s also writes", l.Name, out.Name, prev)})
+					continue
+				}
+				d.outputs[out.Name] = l.Name
+				plan.Outputs = append(plan.Outputs, Output{Path: filepath.Join(dir, out.Name), Data: out.Data})
+			}
+		}
+		if err := plan.addStale(f, opts); err != nil {
+			return nil, err
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	for dir, d := range dirs {
+		rt, err := golang.Runtime(d.pkg)
+		if err != nil {
+			return nil, err
+		}
+		for _, out := range rt {
+			plan.Outputs = append(plan.Outputs, Output{Path: filepath.Join(dir, out.Name), Data: out.Data})
+		}
+	}
+	sort.Slice(plan.Outputs, func(i, j int) bool { return plan.Outputs[i].Path < plan.Outputs[j].Path })
+	// A stale file is one not rewritten by this plan.
+	keep := map[string]bool{}
+	for _, o := range plan.Outputs {
+		keep[o.Path] = true
+	}
+	var stale []string
+	for _, s := range plan.Stale {
+		if !keep[s] {
+			stale = append(stale, s)
+		}
+	}
+	plan.Stale = stale
+	return plan, plan.checkOverwrites()
+}
+
+// headerPrefix starts every file lockgen generates.
+const headerPrefix = "// Code generated by lockgen"
+
+// generatedFrom returns the spec path recorded in a generated file's header
+// ("" for the runtime files, which belong to no spec), and whether the file
+// was generated by lockgen at all.
+func generatedFrom(path string) (specRel string, ours bool, err error) {
+	fh, err := os.Open(path)
+	if err != nil {
+		return "", false, err
+	}
+	defer fh.Close()
+	sc := bufio.NewScanner(fh)
+	for i := 0; i < 3 && sc.Scan(); i++ {
+		line := sc.Text()
+		if !strings.HasPrefix(line, headerPrefix) {
+			continue
+		}
+		rest := strings.TrimPrefix(line, headerPrefix+" from ")
+		if rest == line {
+			return "", true, nil
+		}
+		if j := strings.Index(rest, " (sha256"); j >= 0 {
+			return rest[:j], true, nil
+		}
+		return "", true, nil
+	}
+	return "", false, sc.Err()
+}
+
+// addStale lists the files a previous run generated from f in its output
+// directory.
+func (p *Plan) addStale(f *spec.File, opts Options) error {
+	specAbs, err := filepath.Abs(f.Path)
+	if err != nil {
+		return err
+	}
+	dir := opts.OutDir
+	if dir == "" {
+		dir = filepath.Dir(specAbs)
+	}
+	dir, err = filepath.Abs(dir)
+	if err != nil {
+		return err
+	}
+	rel, _ := filepath.Rel(dir, specAbs)
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, m := range matches {
+		from, ours, err := generatedFrom(m)
+		if err != nil {
+			return err
+		}
+		if ours && from == filepath.ToSlash(rel) {
+			p.Stale = append(p.Stale, m)
+		}
+	}
+	return nil
+}
+
+// checkOverwrites refuses to replace a file lockgen did not generate.
+func (p *Plan) checkOverwrites() error {
+	for _, o := range p.Outputs {
+		if _, err := os.Stat(o.Path); err != nil {
+			continue
+		}
+		if _, ours, err := generatedFrom(o.Path); err != nil {
+			return err
+		} else if !ours {
+			return fmt.Errorf("refusing to overwrite %s: it was not generated by lockgen", o.Path)
+		}
+	}
+	return nil
+}
+
+// checkDirPackage makes sure the directory's own Go files (not lockgen's)
+// declare the same package.
+func checkDirPackage(dir, pkg string) error {
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	for _, m := range matches {
+		if strings.HasSuffix(m, "_test.go") {
+			continue
+		}
+		if _, ours, err := generatedFrom(m); err != nil || ours {
+			continue
+		}
+		data, err := os.ReadFile(m)
+		if err != nil {
+			return err
+		}
+		if got := packageClause(data); got != "" && got != pkg {
+			return fmt.Errorf("package %q: %s in the output directory declares package %q", pkg, filepath.Base(m), got)
+		}
+	}
+	return nil
+}
+
+// packageClause returns the package name a Go file declares.
+func packageClause(src []byte) string {
+	sc := bufio.NewScanner(bytes.NewReader(src))
+	inBlock := false
+	for sc.Scan() {
+		line := strings.TrimSpace(sc.Text())
+		if inBlock {
+			if i := strings.Index(line, "*/"); i >= 0 {
+				inBlock = false
+				line = strings.TrimSpace(line[i+2:])
+			} else {
+				continue
+			}
+		}
+		if strings.HasPrefix(line, "/*") {
+			inBlock = !strings.Contains(line[2:], "*/")
+			continue
+		}
+		if strings.HasPrefix(line, "package ") {
+			return strings.Fields(line)[1]
+		}
+	}
+	return ""
+}
+
+// importPath finds the import path of dir from the enclosing go.mod.
+func importPath(dir string) (string, error) {
+	for d := dir; ; d = filepath.Dir(d) {
+		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
+		if err == nil {
+			mod := modulePath(data)
+			if mod == "" {
+				return "", fmt.Errorf("%s: no module line", filepath.Join(d, "go.mod"))
+			}
+			rel, err := filepath.Rel(d, dir)
+			if err != nil {
+				return "", err
+			}
+			if rel == "." {
+				return mod, nil
+			}
+			return mod + "/" + filepath.ToSlash(rel), nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("%s is not inside a Go module (no go.mod above it): the generated tests need an import path", dir)
+		}
+	}
+}
+
+func modulePath(gomod []byte) string {
+	sc := bufio.NewScanner(bytes.NewReader(gomod))
+	for sc.Scan() {
+		f := strings.Fields(sc.Text())
+		if len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`)
+		}
+	}
+	return ""
+}
+
+// Write carries out the plan: each file through a temporary file in the
+// same directory and a rename, then the stale files are removed.
+func (p *Plan) Write() error {
+	for _, o := range p.Outputs {
+		if err := writeAtomic(o.Path, o.Data); err != nil {
+			return err
+		}
+	}
+	for _, s := range p.Stale {
+		if err := os.Remove(s); err != nil && !errors.Is(err, os.ErrNotExist) {
+			return err
+		}
+	}
+	return nil
+}
+
+func writeAtomic(path string, data []byte) error {
+	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
+		return nil // unchanged: keep the modification time
+	}
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".lockgen-*.tmp")
+	if err != nil {
+		return err
+	}
+	name := tmp.Name()
+	_, werr := tmp.Write(data)
+	cerr := tmp.Close()
+	if werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		werr = os.Chmod(name, 0o644)
+	}
+	if werr == nil {
+		werr = os.Rename(name, path)
+	}
+	if werr != nil {
+		os.Remove(name)
+		return werr
+	}
+	return nil
+}
