@@ -1,0 +1,413 @@
+// Package spin runs the SPIN model checker on Promela models produced by
+// templates/promela and reports, per property, whether the search passed,
+// found a counterexample (with the trail turned into the paper's line
+// labels), or ran out of its budget. A search that did not cover the whole
+// state space is never reported as passed.
+//
+// Check runs one model for one property: it writes the model to a
+// directory, runs spin -a, compiles pan.c with gcc (-DSAFETY for safety
+// properties, -DMEMLIM for the memory budget, -DNFAIR when weak fairness
+// needs it), runs pan (-E for assertion-only searches, -a -f -N claim for
+// liveness under weak fairness, -m for the depth bound), reads its
+// statistics, and on an error replays the trail (spin -t -p -g -l) into
+// Steps that name process, operation, paper label, statement and values.
+//
+// CheckEntry runs the standard property set of a catalogue entry for
+// n = 2, 3, 4, choosing for each property the model that covers the most
+// (see plan): exact models where the state space is finite, counters
+// checked against a bound, then bounded passages or counters modulo n+1
+// where they grow for ever. Every run says what it covered.
+package spin
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/lockgen/lockgen/templates/promela"
+)
+
+// Property is what one SPIN run checks. It decides how pan is compiled and
+// run; the model must carry the matching instrumentation (see
+// templates/promela: MutualExclusion, FIFO/StrongFIFO, Starvation,
+// DeadlockFreedom; Deadlock needs none).
+type Property string
+
+const (
+	// MutualExclusion: the model's assertions (occupancy, and the checks
+	// SPIN adds itself: array bounds, i.e. nil dereferences). Pure safety
+	// search (-DSAFETY), end states not checked.
+	MutualExclusion Property = "mutual-exclusion"
+	// Deadlock: invalid end states — every process stopped and one of them
+	// not in its remainder section (blocked in an await, in acquire or in
+	// release). Busy-wait loops never stop, so they are left to liveness.
+	Deadlock Property = "deadlock"
+	// FIFO: the model's FIFO/FCFS (or strong FIFO) assertions.
+	FIFO Property = "fifo"
+	// Starvation: the LTL claim "starvation" (every trying process
+	// eventually enters) under weak fairness (pan -a -f).
+	Starvation Property = "starvation-freedom"
+	// DeadlockFreedom: the LTL claim "deadlock_freedom" (if some process is
+	// trying, some process eventually enters) under weak fairness.
+	DeadlockFreedom Property = "deadlock-freedom"
+)
+
+// claim is the LTL claim a liveness property selects in the model.
+func (p Property) claim() string {
+	switch p {
+	case Starvation:
+		return promela.ClaimStarvation
+	case DeadlockFreedom:
+		return promela.ClaimDeadlockFreedom
+	}
+	return ""
+}
+
+// Liveness reports whether p is an LTL (acceptance-cycle) property.
+func (p Property) Liveness() bool { return p.claim() != "" }
+
+// Status is the verdict of a run.
+type Status string
+
+const (
+	Passed     Status = "passed"     // the whole state space was searched, no error
+	Failed     Status = "failed"     // a counterexample was found (see Trail)
+	Incomplete Status = "incomplete" // out of time, memory or depth: no verdict
+	Skipped    Status = "skipped"    // not run (see Result.Reason)
+)
+
+// Options bound and tune one run.
+type Options struct {
+	// Dir keeps the model, pan and the trail there; "" uses a temporary
+	// directory removed afterwards.
+	Dir string
+	// Timeout bounds the whole run (spin, gcc, pan, trail replay); 0 means
+	// only the context's deadline.
+	Timeout time.Duration
+	// MemLimitMB is pan's memory bound (-DMEMLIM); 0 means 4096.
+	MemLimitMB int
+	// MaxDepth is pan's search depth bound (-m); 0 means 1,000,000. A
+	// search that hits it is retried once with ten times the depth, then
+	// reported incomplete.
+	MaxDepth int
+	// HashBits is the hash table size (-w); 0 means 22.
+	HashBits int
+	// Collapse compresses stored states (-DCOLLAPSE): less memory, slower.
+	Collapse bool
+	// Optimize is gcc's optimisation flag; "" means -O2.
+	Optimize string
+}
+
+func (o Options) withDefaults() Options {
+	if o.MemLimitMB == 0 {
+		o.MemLimitMB = 4096
+	}
+	if o.MaxDepth == 0 {
+		o.MaxDepth = 1_000_000
+	}
+	if o.HashBits == 0 {
+		o.HashBits = 22
+	}
+	if o.Optimize == "" {
+		o.Optimize = "-O2"
+	}
+	return o
+}
+
+// Result is the outcome of one run.
+type Result struct {
+	Property Property
+	Status   Status
+	// Failure is the kind of counterexample: "assertion violated",
+	// "invalid end state", "acceptance cycle", "invalid array index".
+	Failure string
+	// Message is pan's error line, e.g. "assertion violated (g_ncs<=1)".
+	Message string
+	// Trail is the counterexample, one step per transition, in the
+	// paper's terms. For a liveness failure the steps from CycleStart on
+	// repeat for ever.
+	Trail []Step
+	// Stuck are, for an invalid end state, the processes that stopped
+	// outside their remainder section and where (Stmt is the statement
+	// they cannot pass).
+	Stuck []Step
+	// BoundExceeded: a counter left the model's bound (promela
+	// Options.Bound); the search says nothing about the property.
+	BoundExceeded bool
+	// Reason explains Incomplete and Skipped.
+	Reason string
+
+	States      int64   // states stored
+	Transitions int64   // transitions taken
+	Depth       int64   // depth reached
+	MemoryMB    float64 // pan's total actual memory usage
+	StateVector int     // bytes per state
+	SearchTime  time.Duration
+	Elapsed     time.Duration // spin + gcc + pan (+ trail replay)
+
+	CompileFlags []string
+	RunFlags     []string
+	Output       string // pan's output
+	Dir          string // where the files are, when Options.Dir was set
+}
+
+// ErrNotInstalled is returned (wrapped) when spin or gcc is missing.
+var ErrNotInstalled = errors.New("model checker toolchain not installed")
+
+// Available reports whether spin and gcc can be run, and how to install
+// them if not.
+func Available() error {
+	for _, tool := range []string{"spin", "gcc"} {
+		if _, err := exec.LookPath(tool); err != nil {
+			return fmt.Errorf("%w: %s not found in PATH; install it with `apt-get install -y spin gcc` (Debian/Ubuntu) or from https://spinroot.com", ErrNotInstalled, tool)
+		}
+	}
+	return nil
+}
+
+// Check runs SPIN on model for one property. The error is for the
+// toolchain (missing tools, a model SPIN rejects, a compile failure); a
+// property that does not hold is a Result with Status Failed.
+func Check(ctx context.Context, model string, prop Property, opts Options) (res Result, err error) {
+	res.Property = prop
+	if err := Available(); err != nil {
+		return res, err
+	}
+	opts = opts.withDefaults()
+	if opts.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, opts.Timeout)
+		defer cancel()
+	}
+	start := time.Now()
+	defer func() { res.Elapsed = time.Since(start) }()
+
+	dir := opts.Dir
+	if dir == "" {
+		d, err := os.MkdirTemp("", "lockgen-spin-")
+		if err != nil {
+			return res, err
+		}
+		defer os.RemoveAll(d)
+		dir = d
+	} else {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return res, err
+		}
+		res.Dir = dir
+	}
+	const file = "model.pml"
+	if err := os.WriteFile(filepath.Join(dir, file), []byte(model), 0o644); err != nil {
+		return res, err
+	}
+	_ = os.Remove(filepath.Join(dir, file+".trail"))
+
+	if out, err := run(ctx, dir, "spin", "-a", file); err != nil {
+		if r, done := budgetOut(ctx, res, "spin -a"); done {
+			return r, nil
+		}
+		return res, fmt.Errorf("spin rejected the model: %v\n%s", err, out)
+	} else if strings.Contains(out, "Error:") {
+		return res, fmt.Errorf("spin rejected the model:\n%s", out)
+	}
+
+	cflags := []string{"-w", opts.Optimize, fmt.Sprintf("-DMEMLIM=%d", opts.MemLimitMB), "-DVECTORSZ=4096"}
+	if !prop.Liveness() {
+		cflags = append(cflags, "-DSAFETY")
+	} else if procs := strings.Count(model, "run ") + 2; procs > 6 {
+		// Weak fairness keeps NFAIR bytes per state; pan's default (2)
+		// covers 6 processes (ours, init and the claim).
+		cflags = append(cflags, fmt.Sprintf("-DNFAIR=%d", (procs+10+7)/8))
+	}
+	if opts.Collapse {
+		cflags = append(cflags, "-DCOLLAPSE")
+	}
+	res.CompileFlags = cflags
+	args := append(append([]string{}, cflags...), "-o", "pan", "pan.c")
+	if out, err := run(ctx, dir, "gcc", args...); err != nil {
+		if r, done := budgetOut(ctx, res, "gcc"); done {
+			return r, nil
+		}
+		return res, fmt.Errorf("compiling pan.c: %v\n%s", err, out)
+	}
+
+	depth := opts.MaxDepth
+	for attempt := 0; ; attempt++ {
+		rflags := []string{fmt.Sprintf("-m%d", depth), fmt.Sprintf("-w%d", opts.HashBits)}
+		switch {
+		case prop.Liveness():
+			rflags = append(rflags, "-a", "-f", "-N", prop.claim())
+		case prop == Deadlock:
+			// End states only: the deadlock model has no assertions of its
+			// own, and SPIN's array-bound checks stay on.
+		default:
+			rflags = append(rflags, "-E")
+		}
+		res.RunFlags = rflags
+		out, err := run(ctx, dir, "./pan", rflags...)
+		res.Output = out
+		if r, done := budgetOut(ctx, res, "pan"); done {
+			return r, nil
+		}
+		if err != nil && !strings.Contains(out, "errors:") {
+			return res, fmt.Errorf("pan: %v\n%s", err, out)
+		}
+		parseStats(out, &res)
+		errs := countErrors(out)
+		if errs > 0 {
+			res.Status = Failed
+			res.Failure, res.Message = failureOf(out)
+			if strings.Contains(res.Message, promela.BoundName) {
+				// Not a property violation: the model's counter bound
+				// (promela.Options.Bound) was too small for this run.
+				res.Status = Incomplete
+				res.BoundExceeded = true
+				res.Reason = "a counter left the model's bound (" + res.Message + ")"
+				return res, nil
+			}
+			trail, stuck, terr := replay(ctx, dir, file, model)
+			if terr != nil {
+				res.Reason = "trail replay failed: " + terr.Error()
+			}
+			res.Trail = trail
+			if res.Failure == "invalid end state" {
+				res.Stuck = stuck
+			}
+			return res, nil
+		}
+		if why := incomplete(out); why != "" {
+			if strings.Contains(why, "depth") && attempt == 0 && depth < 50_000_000 {
+				depth *= 10
+				continue
+			}
+			res.Status = Incomplete
+			res.Reason = why
+			return res, nil
+		}
+		res.Status = Passed
+		return res, nil
+	}
+}
+
+// budgetOut turns a cancelled or timed-out context into an Incomplete (or
+// cancelled) result.
+func budgetOut(ctx context.Context, res Result, stage string) (Result, bool) {
+	if ctx.Err() == nil {
+		return res, false
+	}
+	res.Status = Incomplete
+	if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		res.Reason = "time budget exhausted during " + stage
+	} else {
+		res.Reason = "cancelled during " + stage
+	}
+	return res, true
+}
+
+// run runs a tool in dir; cancelling ctx kills its whole process group.
+func run(ctx context.Context, dir, name string, args ...string) (string, error) {
+	cmd := exec.CommandContext(ctx, name, args...)
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error {
+		if cmd.Process == nil {
+			return nil
+		}
+		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	}
+	cmd.WaitDelay = 2 * time.Second
+	var buf bytes.Buffer
+	cmd.Stdout = &buf
+	cmd.Stderr = &buf
+	err := cmd.Run()
+	return buf.String(), err
+}
+
+var (
+	reErrors  = regexp.MustCompile(`errors: (\d+)`)
+	reStored  = regexp.MustCompile(`(?m)^\s*([\d.e+]+) states, stored`)
+	reTrans   = regexp.MustCompile(`(?m)^\s*([\d.e+]+) transitions`)
+	reDepth   = regexp.MustCompile(`depth reached (\d+)`)
+	reVector  = regexp.MustCompile(`State-vector (\d+) byte`)
+	reMemory  = regexp.MustCompile(`(?m)^\s*([\d.]+)\s+total actual memory usage`)
+	reElapsed = regexp.MustCompile(`pan: elapsed time ([\d.e+]+) seconds`)
+	reFailure = regexp.MustCompile(`(?m)^pan:\d+: (.*?)(?: \(at depth \d+\))?$`)
+)
+
+func num(re *regexp.Regexp, s string) float64 {
+	m := re.FindStringSubmatch(s)
+	if m == nil {
+		return 0
+	}
+	f, _ := strconv.ParseFloat(m[1], 64)
+	return f
+}
+
+func parseStats(out string, r *Result) {
+	r.States = int64(num(reStored, out))
+	r.Transitions = int64(num(reTrans, out))
+	r.Depth = int64(num(reDepth, out))
+	r.StateVector = int(num(reVector, out))
+	r.MemoryMB = num(reMemory, out)
+	r.SearchTime = time.Duration(num(reElapsed, out) * float64(time.Second))
+}
+
+func countErrors(out string) int {
+	m := reErrors.FindStringSubmatch(out)
+	if m == nil {
+		return 0
+	}
+	n, _ := strconv.Atoi(m[1])
+	return n
+}
+
+// failureOf classifies pan's first error line.
+func failureOf(out string) (kind, msg string) {
+	m := reFailure.FindStringSubmatch(out)
+	if m == nil {
+		return "error", ""
+	}
+	msg = m[1]
+	switch {
+	case strings.Contains(msg, "invalid array index"), strings.Contains(msg, "indexing"):
+		kind = "invalid array index"
+	case strings.HasPrefix(msg, "assertion violated"):
+		kind = "assertion violated"
+	case strings.HasPrefix(msg, "invalid end state"):
+		kind = "invalid end state"
+	case strings.HasPrefix(msg, "acceptance cycle"):
+		kind = "acceptance cycle"
+	case strings.HasPrefix(msg, "non-progress cycle"):
+		kind = "non-progress cycle"
+	default:
+		kind = msg
+	}
+	return kind, msg
+}
+
+// incomplete returns why a search without errors did not cover the whole
+// state space, or "".
+func incomplete(out string) string {
+	switch {
+	case strings.Contains(out, "out of memory"), strings.Contains(out, "MEMLIM"):
+		return "memory budget exhausted (pan: out of memory)"
+	case strings.Contains(out, "max search depth too small"):
+		return "search depth bound reached (pan -m): the state space was truncated"
+	case strings.Contains(out, "VECTORSZ"):
+		return "state vector larger than VECTORSZ"
+	case strings.Contains(out, "Search not completed"):
+		return "pan: search not completed"
+	case !strings.Contains(out, "states, stored"):
+		return "pan printed no statistics"
+	}
+	return ""
+}

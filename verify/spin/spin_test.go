@@ -1,0 +1,392 @@
+package spin
+
+import (
+	"context"
+	"errors"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/templates/ir"
+	. "github.com/lockgen/lockgen/templates/ir/dsl"
+	"github.com/lockgen/lockgen/templates/promela"
+)
+
+// The integration tests need spin and gcc; they are skipped, saying so,
+// when either is missing. `go test ./verify/spin/` runs the n = 2, 3
+// checks and the negative controls; LOCKGEN_SPIN_LONG=1 adds n = 4 (MCS
+// starvation freedom at n = 4 alone takes minutes).
+
+func needSpin(t *testing.T) {
+	t.Helper()
+	if err := Available(); err != nil {
+		t.Skipf("skipping SPIN integration test: %v", err)
+	}
+}
+
+func long() bool { return os.Getenv("LOCKGEN_SPIN_LONG") != "" }
+
+// fast are run options for the tests' small models: gcc -O0 compiles in
+// a fraction of -O2's time, and these searches take milliseconds.
+var fast = Options{Optimize: "-O0", HashBits: 20, Timeout: 2 * time.Minute, MemLimitMB: 2048}
+
+func entryDef(t *testing.T, name string) *ir.Algorithm {
+	t.Helper()
+	e, ok := templates.Lookup(name)
+	if !ok {
+		t.Fatalf("no entry %s", name)
+	}
+	return e.MustDef(templates.Options{Mode: templates.Mutex})
+}
+
+func TestCatalogueLocksPass(t *testing.T) {
+	needSpin(t)
+	sizes := []int{2, 3}
+	if long() {
+		sizes = []int{2, 3, 4}
+	}
+	for _, name := range []string{"ticket", "mcs"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			run := fast
+			if long() {
+				run = Options{} // the suite picks -O2 and a big hash table for n = 4
+				run.Timeout = 30 * time.Minute
+			}
+			rep, err := CheckEntry(context.Background(), name, SuiteOptions{Sizes: sizes, Run: run, Log: func(s string) { t.Log(s) }})
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, _ := templates.Lookup(name)
+			want := len(StandardProperties(e, templates.Options{Mode: templates.Mutex})) * len(sizes)
+			if len(rep.Runs) != want {
+				t.Fatalf("%d runs, want %d", len(rep.Runs), want)
+			}
+			seen := map[Property]bool{}
+			for _, r := range rep.Runs {
+				seen[r.Property] = true
+				if r.Result.Status != Passed {
+					t.Errorf("%s n=%d %s: %s %s %s\n%s", name, r.N, r.Property, r.Result.Status, r.Result.Reason, r.Result.Message,
+						TrailText(Condense(r.Result.Trail)))
+				}
+				if r.Result.States == 0 || r.Coverage == "" {
+					t.Errorf("%s n=%d %s: no states or no coverage", name, r.N, r.Property)
+				}
+			}
+			for _, p := range []Property{MutualExclusion, Deadlock, Starvation, FIFO} {
+				if !seen[p] {
+					t.Errorf("%s: property %s not checked", name, p)
+				}
+			}
+			t.Logf("\n%s", rep)
+		})
+	}
+}
+
+// without returns code with every statement labelled label (at any depth)
+// of type like's dropped: the test's stand-in for the mutation engine.
+func without(code ir.Code, label string, like ir.Stmt) ir.Code {
+	out := ir.Code{}
+	for _, s := range code {
+		if s.Label() == label && sameKind(s, like) {
+			continue
+		}
+		switch x := s.(type) {
+		case ir.If:
+			x.Then, x.Else = without(x.Then, label, like), without(x.Else, label, like)
+			if len(x.Else) == 0 {
+				x.Else = nil
+			}
+			s = x
+		case ir.While:
+			x.Body = without(x.Body, label, like)
+			s = x
+		case ir.Repeat:
+			x.Body = without(x.Body, label, like)
+			s = x
+		case ir.For:
+			x.Body = without(x.Body, label, like)
+			s = x
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func sameKind(a, b ir.Stmt) bool {
+	switch a.(type) {
+	case ir.Await:
+		_, ok := b.(ir.Await)
+		return ok
+	case ir.Write:
+		_, ok := b.(ir.Write)
+		return ok
+	}
+	return false
+}
+
+func check(t *testing.T, a *ir.Algorithm, n int, o promela.Options, prop Property) Result {
+	t.Helper()
+	if err := ir.Check(a); err != nil {
+		t.Fatal(err)
+	}
+	m, err := promela.Model(a, ir.Params{N: n, K: 1}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Check(context.Background(), m, prop, fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s n=%d %s: %s %s (%d states)\n%s", a.Name, n, prop, res.Status, res.Message, res.States,
+		trailText(Condense(res.Trail), res.Stuck))
+	return res
+}
+
+func wantFailure(t *testing.T, res Result, kind string, labels ...string) {
+	t.Helper()
+	if res.Status != Failed {
+		t.Fatalf("status %s (%s), want a %s", res.Status, res.Reason, kind)
+	}
+	if res.Failure != kind {
+		t.Errorf("failure %q (%s), want %q", res.Failure, res.Message, kind)
+	}
+	if len(res.Trail) == 0 {
+		t.Error("no trail")
+	}
+	for _, l := range labels {
+		if !res.Mentions(l) {
+			t.Errorf("the counterexample does not name paper line %s; labels seen: %v", l, Labels(append(res.Trail, res.Stuck...)))
+		}
+	}
+}
+
+// MCS without line 14: a releaser that lost the CAS race at line 13 reads
+// its successor before the successor has linked itself, and follows nil.
+func TestNegativeMCSWithoutLine14(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	a := entryDef(t, "mcs")
+	a.Release = without(a.Release, "14", ir.Await{})
+	res := check(t, a, 2, promela.Options{Checks: promela.MutualExclusion}, MutualExclusion)
+	wantFailure(t, res, "invalid array index", "13", "15")
+}
+
+// The ticket lock without its release: the second process waits at T2
+// for ever while the first has gone home.
+func TestNegativeTicketWithoutRelease(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	a := entryDef(t, "ticket")
+	a.Release = without(a.Release, "T3", ir.Write{})
+	if len(a.Release) != 0 {
+		t.Fatalf("release still has %d statements", len(a.Release))
+	}
+	res := check(t, a, 2, promela.Options{Passages: 2}, Deadlock)
+	wantFailure(t, res, "invalid end state", "T1", "T2")
+	if len(res.Stuck) == 0 || res.Stuck[0].Label != "T2" {
+		t.Errorf("stuck processes %v, want one at T2", res.Stuck)
+	}
+	// Liveness sees the same, as a process trying for ever.
+	live := check(t, a, 2, promela.Options{Passages: 2, Checks: promela.Starvation}, Starvation)
+	wantFailure(t, live, "acceptance cycle", "T1")
+}
+
+// testThenSet is a test-and-set lock built from a separate load and store:
+// both processes can read L = false before either writes it.
+func testThenSet() *ir.Algorithm {
+	return &ir.Algorithm{
+		Name:   "test-then-set",
+		Shared: []ir.Shared{{Name: "L", Type: ir.TBool}},
+		Locals: []ir.Local{{Name: "busy", Type: ir.TBool}},
+		Acquire: Code(
+			BusyRepeat("A1", Not(Var("busy")), Set("A1", "busy", Read(Reg("L")))),
+			Write("A2", Reg("L"), True),
+		),
+		Release: Code(Write("R1", Reg("L"), False)),
+	}
+}
+
+func TestNegativeTestThenSet(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	res := check(t, testThenSet(), 2, promela.Options{Checks: promela.MutualExclusion}, MutualExclusion)
+	wantFailure(t, res, "assertion violated", "A1", "A2")
+	if !strings.Contains(res.Message, "g_ncs") {
+		t.Errorf("the violated assertion is not the occupancy one: %s", res.Message)
+	}
+}
+
+// barging is a correct test-and-set lock (CAS) that claims FIFO with a
+// doorway that orders nothing: a late process can win the CAS first.
+func barging() *ir.Algorithm {
+	return &ir.Algorithm{
+		Name: "barging",
+		Shared: []ir.Shared{
+			{Name: "L", Type: ir.TBool},
+			{Name: "WANT", Type: ir.TBool, Len: func(p ir.Params) int { return p.N }},
+		},
+		Locals: []ir.Local{{Name: "ok", Type: ir.TBool}},
+		Acquire: Code(
+			Write("D1", Elem("WANT", Self), True),
+			BusyRepeat("A1", Var("ok"), CAS("A1", "ok", Reg("L"), False, True)),
+		),
+		Release: Code(
+			Write("R1", Elem("WANT", Self), False),
+			Write("R2", Reg("L"), False),
+		),
+		DoorwayEnd: "D1",
+	}
+}
+
+func TestNegativeFIFO(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	a := barging()
+	// Mutual exclusion holds: only the order is wrong.
+	if res := check(t, a, 3, promela.Options{Checks: promela.MutualExclusion}, MutualExclusion); res.Status != Passed {
+		t.Fatalf("barging lock should be mutually exclusive: %s %s", res.Status, res.Message)
+	}
+	res := check(t, a, 3, promela.Options{Checks: promela.FIFO}, FIFO)
+	wantFailure(t, res, "assertion violated", "D1", "A1")
+	if !strings.Contains(res.Message, "g_ahead") {
+		t.Errorf("the violated assertion is not the FIFO one: %s", res.Message)
+	}
+}
+
+// Fischer's lock has no time in the model: delay(Δ) is a plain step and
+// mutual exclusion fails, as it can in Go.
+func TestFischerFailsWithoutTime(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	rep, err := CheckEntry(context.Background(), "fischer", SuiteOptions{Sizes: []int{2}, Properties: []Property{MutualExclusion}, Run: fast})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Runs[0]
+	if r.Result.Status != Failed || r.Result.Failure != "assertion violated" {
+		t.Fatalf("fischer: %s %s, want a mutual exclusion failure", r.Result.Status, r.Result.Message)
+	}
+	if !strings.Contains(r.Coverage, "delay") {
+		t.Errorf("coverage does not say delay is a plain step: %s", r.Coverage)
+	}
+}
+
+// Wrapping the ticket counters is sound for liveness; the wrapped model of
+// a broken ticket lock (NOW advanced by 2) still fails.
+func TestTicketWrapCatchesSkippedTicket(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	a := entryDef(t, "ticket")
+	a.Release = Code(Write("T3", Reg("NOW"), Plus(Read(Reg("NOW")), Lit(2))))
+	res := check(t, a, 2, promela.Options{Passages: 2}, Deadlock)
+	wantFailure(t, res, "invalid end state", "T2")
+}
+
+func TestBoundExceededIsIncomplete(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	a := entryDef(t, "ticket")
+	m, err := promela.Model(a, ir.Params{N: 2, K: 1}, promela.Options{Bound: 8, Checks: promela.MutualExclusion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Check(context.Background(), m, MutualExclusion, fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Incomplete || !res.BoundExceeded {
+		t.Fatalf("ticket with counters bounded by 8: %s %s, want incomplete (bound exceeded)", res.Status, res.Message)
+	}
+}
+
+func TestCancellationStopsSearch(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	a := entryDef(t, "mcs")
+	m, err := promela.Model(a, ir.Params{N: 5, K: 1}, promela.Options{Checks: promela.Starvation})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+	defer cancel()
+	start := time.Now()
+	res, err := Check(ctx, m, Starvation, Options{Optimize: "-O0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Incomplete || !strings.Contains(res.Reason, "time budget") {
+		t.Fatalf("status %s (%s), want incomplete for the time budget", res.Status, res.Reason)
+	}
+	if d := time.Since(start); d > 15*time.Second {
+		t.Errorf("cancellation took %v", d)
+	}
+}
+
+func TestMissingToolchain(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	_, err := Check(context.Background(), "init { skip }", MutualExclusion, Options{})
+	if !errors.Is(err, ErrNotInstalled) || !strings.Contains(err.Error(), "apt-get install -y spin") {
+		t.Fatalf("err = %v, want ErrNotInstalled with install instructions", err)
+	}
+}
+
+func TestModelRejected(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	_, err := Check(context.Background(), "init { this is not promela }", MutualExclusion, fast)
+	if err == nil || !strings.Contains(err.Error(), "spin rejected") {
+		t.Fatalf("err = %v, want spin's rejection", err)
+	}
+}
+
+func TestTrailNamesLabels(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	res := check(t, testThenSet(), 2, promela.Options{Checks: promela.MutualExclusion}, MutualExclusion)
+	if res.Status != Failed {
+		t.Fatal("test-then-set passed")
+	}
+	var enters int
+	for _, s := range res.Trail {
+		if s.Proc < 0 || s.Proc > 1 {
+			t.Errorf("step of process %d", s.Proc)
+		}
+		if s.Op == "CS" && strings.Contains(s.Stmt, "enter") {
+			enters++
+		}
+	}
+	if enters < 2 {
+		t.Errorf("the trail shows %d entries to the critical section, want 2:\n%s", enters, TrailText(res.Trail))
+	}
+	text := TrailText(res.Trail)
+	for _, want := range []string{"Acquire line A1", "Acquire line A2: L := true", "enter the critical section"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("trail text lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestDepthTruncationIsIncomplete(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	m, err := promela.Model(entryDef(t, "mcs"), ir.Params{N: 2, K: 1}, promela.Options{Checks: promela.MutualExclusion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := fast
+	o.MaxDepth = 10 // the search needs about 120; the retry tries 100
+	res, err := Check(context.Background(), m, MutualExclusion, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Incomplete || !strings.Contains(res.Reason, "depth") {
+		t.Fatalf("status %s (%s), want incomplete for the depth bound", res.Status, res.Reason)
+	}
+	o.MaxDepth = 20 // the retry at 200 completes
+	if res, err := Check(context.Background(), m, MutualExclusion, o); err != nil || res.Status != Passed {
+		t.Fatalf("with a retry deep enough: %v %s %s", err, res.Status, res.Reason)
+	}
+}

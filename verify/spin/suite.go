@@ -1,0 +1,450 @@
+package spin
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/templates/ir"
+	"github.com/lockgen/lockgen/templates/promela"
+)
+
+// SuiteOptions configure CheckEntry.
+type SuiteOptions struct {
+	// Sizes are the numbers of processes to try, ascending; nil means 2, 3, 4.
+	Sizes []int
+	// Properties to check; nil means StandardProperties of the variant.
+	Properties []Property
+	// Run bounds each SPIN run (time, memory); a zero Timeout means 2
+	// minutes per run.
+	Run Options
+	// Passages bounds the passages per process in models whose counters
+	// grow without bound (and for liveness when the counters cannot be
+	// wrapped); 0 means 3.
+	Passages int
+	// Mode overrides the mode checked; "" picks mutex when the entry offers
+	// it, else k-exclusion with K (default n-1), else reader/writer with
+	// Writers writers (default 1) and the rest readers.
+	Mode    templates.Mode
+	K       int
+	Writers int
+	// Preference picks a reader/writer variant; "" means the entry's first.
+	Preference templates.Preference
+	// Def, when set, replaces the entry's definition (mutants, tests).
+	Def *ir.Algorithm
+	// Extra overrides the entry's parameter defaults.
+	Extra map[string]int64
+	// Log, when set, receives a line per finished run.
+	Log func(string)
+}
+
+// Run is one property at one size.
+type Run struct {
+	N        int
+	Property Property
+	// Coverage says exactly what the model covers (bounds, abstractions).
+	Coverage string
+	Result   Result
+}
+
+// Report is the outcome of CheckEntry.
+type Report struct {
+	Entry      string
+	Mode       templates.Mode
+	Preference templates.Preference // reader/writer variant, if any
+	Runs       []Run
+	// Notes apply to the whole report (e.g. a known-incorrect entry).
+	Notes []string
+}
+
+// StandardProperties is what the catalogue entry claims and SPIN can
+// check: mutual exclusion and absence of deadlock (invalid end states)
+// always, starvation freedom or deadlock freedom as claimed, FIFO (or
+// strong FIFO) when claimed. The claims are those of the variant o
+// selects (a reader-preference lock does not claim starvation freedom).
+func StandardProperties(e *templates.Entry, o templates.Options) []Property {
+	props := e.PropsFor(o)
+	ps := []Property{MutualExclusion, Deadlock}
+	switch {
+	case strings.HasPrefix(props.Liveness, "starvation-free"):
+		ps = append(ps, Starvation)
+	case strings.HasPrefix(props.Liveness, "deadlock-free"):
+		ps = append(ps, DeadlockFreedom)
+	}
+	if props.FIFOClaim() {
+		ps = append(ps, FIFO)
+	}
+	return ps
+}
+
+// CheckEntry runs the properties of catalogue entry name for each size.
+// A property that exhausts its budget at some size is skipped at the
+// larger ones, with the reason.
+func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, error) {
+	e, ok := templates.Lookup(name)
+	if !ok {
+		return nil, fmt.Errorf("spin: no catalogue entry %q", name)
+	}
+	if err := Available(); err != nil {
+		return nil, err
+	}
+	if so.Sizes == nil {
+		so.Sizes = []int{2, 3, 4}
+	}
+	if so.Run.Timeout == 0 {
+		so.Run.Timeout = 2 * time.Minute
+	}
+	if so.Passages == 0 {
+		so.Passages = 3
+	}
+	mode := so.Mode
+	if mode == "" {
+		switch {
+		case e.SupportsMode(templates.Mutex):
+			mode = templates.Mutex
+		case e.SupportsMode(templates.KExclusion):
+			mode = templates.KExclusion
+		case e.SupportsMode(templates.RW):
+			mode = templates.RW
+		default:
+			return nil, fmt.Errorf("spin: %s offers no mode", name)
+		}
+	}
+	pref := so.Preference
+	if pref == "" && mode == templates.RW {
+		pref = firstPref(e)
+	}
+	topts := templates.Options{Mode: mode, Preference: pref}
+	if so.Properties == nil {
+		so.Properties = StandardProperties(e, topts)
+	}
+	a := so.Def
+	if a == nil {
+		a = e.Def(topts)
+	}
+	if err := ir.Check(a); err != nil {
+		return nil, err
+	}
+	rep := &Report{Entry: name, Mode: mode, Preference: pref}
+	if e.Incorrect != "" {
+		rep.Notes = append(rep.Notes, "known incorrect: "+e.Incorrect)
+	}
+	extra := map[string]int64{}
+	for _, ps := range e.Params {
+		extra[ps.Key] = ps.Default
+	}
+	for k, v := range so.Extra {
+		extra[k] = v
+	}
+	exhausted := map[Property]string{}
+	tripped := "" // why bounded-counter models are no longer tried
+	for _, n := range so.Sizes {
+		for _, prop := range so.Properties {
+			if err := ctx.Err(); err != nil {
+				return rep, err
+			}
+			r := Run{N: n, Property: prop}
+			if why, skip := exhausted[prop]; skip {
+				r.Result = Result{Property: prop, Status: Skipped, Reason: why}
+				rep.add(r, so.Log)
+				continue
+			}
+			if e.MinProcs > n || (e.MaxProcs > 0 && n > e.MaxProcs) {
+				r.Result = Result{Property: prop, Status: Skipped, Reason: fmt.Sprintf("the algorithm supports %d..%d processes", e.MinProcs, e.MaxProcs)}
+				rep.add(r, so.Log)
+				continue
+			}
+			if why := badParams(e, extra, n); why != "" {
+				r.Result = Result{Property: prop, Status: Skipped, Reason: why}
+				rep.add(r, so.Log)
+				continue
+			}
+			p := ir.Params{N: n, K: 1, Extra: extra}
+			if mode == templates.KExclusion {
+				p.K = so.K
+				if p.K == 0 {
+					p.K = max(1, n-1)
+				}
+			}
+			attempts, err := plan(a, e.PropsFor(topts), mode, prop, n, so)
+			if err != nil {
+				r.Result = Result{Property: prop, Status: Skipped, Reason: err.Error()}
+				rep.add(r, so.Log)
+				continue
+			}
+			opts := so.Run
+			if opts.Optimize == "" {
+				// Small searches finish before gcc -O2 would; big ones repay it.
+				opts.Optimize = map[bool]string{true: "-O0", false: "-O2"}[n <= 2]
+				if n == 3 {
+					opts.Optimize = "-O1"
+				}
+			}
+			if opts.HashBits == 0 {
+				opts.HashBits = 20
+				if n >= 4 {
+					opts.HashBits = 24
+				}
+			}
+			var spent time.Duration
+			var tried string
+			if tripped != "" && len(attempts) > 1 {
+				// The counters already left the bound with fewer processes
+				// or another instrumentation: go straight to the fallback.
+				attempts = attempts[1:]
+				tried = tripped
+			}
+			for i, at := range attempts {
+				low, err := promela.Lower(a, p, at.po)
+				if err != nil {
+					r.Result = Result{Property: prop, Status: Skipped, Reason: err.Error()}
+					break
+				}
+				rep.note(low.Notes)
+				res, err := Check(ctx, low.Text, prop, opts)
+				if err != nil {
+					return rep, fmt.Errorf("%s, n = %d, %s: %w", name, n, prop, err)
+				}
+				if res.BoundExceeded && i+1 < len(attempts) {
+					// The counters really grow: fall back to the next model.
+					spent += res.Elapsed
+					tried = fmt.Sprintf(" (a model looping for ever left the counter bound ±%d after %v: %s)",
+						at.po.Bound, res.Elapsed.Round(time.Millisecond), res.Message)
+					tripped = fmt.Sprintf(" (counters leave the bound ±%d: seen at n = %d, %s)", at.po.Bound, n, prop)
+					continue
+				}
+				res.Elapsed += spent
+				r.Result, r.Coverage = res, at.cov+tried
+				break
+			}
+			res := r.Result
+			if res.Status == Incomplete {
+				exhausted[prop] = fmt.Sprintf("n = %d already exceeded the budget (%s)", n, res.Reason)
+			}
+			rep.add(r, so.Log)
+		}
+	}
+	return rep, nil
+}
+
+// badParams checks the entry's parameters against n (e.g. the anonymous
+// algorithm's memory size must lie in M(n)).
+func badParams(e *templates.Entry, extra map[string]int64, n int) string {
+	for _, ps := range e.Params {
+		if ps.Check == nil {
+			continue
+		}
+		if err := ps.Check(extra[ps.Key], n); err != nil {
+			return fmt.Sprintf("parameter %s = %d is not valid for n = %d: %v", ps.Key, extra[ps.Key], n, err)
+		}
+	}
+	return ""
+}
+
+func firstPref(e *templates.Entry) templates.Preference {
+	if len(e.Preferences) > 0 {
+		return e.Preferences[0]
+	}
+	return ""
+}
+
+// note keeps the model notes the coverage lines do not already say
+// (constants represented otherwise, delays without time).
+func (rep *Report) note(notes []string) {
+	for _, n := range notes {
+		if strings.HasPrefix(n, "each process makes") || strings.HasPrefix(n, "counters ") {
+			continue
+		}
+		dup := false
+		for _, have := range rep.Notes {
+			dup = dup || have == "model: "+n
+		}
+		if !dup {
+			rep.Notes = append(rep.Notes, "model: "+n)
+		}
+	}
+}
+
+func (rep *Report) add(r Run, log func(string)) {
+	rep.Runs = append(rep.Runs, r)
+	if log != nil {
+		log(r.Line())
+	}
+}
+
+// attempt is one model for a property, with what it covers.
+type attempt struct {
+	po  promela.Options
+	cov string
+}
+
+// counterBound is the bound within which counters may roam in a model
+// where processes loop for ever: if every reachable state keeps them
+// inside it, that model is exact.
+const counterBound = 64
+
+// plan chooses the models for one property, in the order to try them:
+// their instrumentation, bounds and abstractions, and what each covers.
+// Without counters the model is exact and loops for ever. With counters,
+// first the same model with the counters asserted to stay within
+// ±counterBound (exact if they do); if they do not, safety falls back to
+// bounded passages (exact for those runs), liveness to counters kept
+// modulo n+1 where that is sound, else to bounded passages.
+func plan(a *ir.Algorithm, claims templates.Properties, mode templates.Mode, prop Property, n int, so SuiteOptions) ([]attempt, error) {
+	po := promela.Options{Mode: promela.Mode(mode)}
+	if mode == templates.RW {
+		w := so.Writers
+		if w == 0 {
+			w = 1
+		}
+		if w > n {
+			w = n
+		}
+		po.Writers, po.Readers = w, n-w
+	}
+	switch prop {
+	case MutualExclusion:
+		po.Checks = promela.MutualExclusion
+	case Deadlock:
+	case FIFO:
+		po.Checks = promela.FIFO
+		if claims.Fairness == "strong FIFO" {
+			po.Checks = promela.StrongFIFO
+		}
+		if mode == templates.RW {
+			return nil, fmt.Errorf("FIFO is checked for mutex and k-exclusion only")
+		}
+	case Starvation:
+		po.Checks = promela.Starvation
+	case DeadlockFreedom:
+		po.Checks = promela.DeadlockFreedom
+	default:
+		return nil, fmt.Errorf("unknown property %q", prop)
+	}
+	an := promela.Analyze(a)
+	head := []string{fmt.Sprintf("n = %d", n)}
+	switch mode {
+	case templates.KExclusion:
+		k := so.K
+		if k == 0 {
+			k = max(1, n-1)
+		}
+		head = append(head, fmt.Sprintf("k = %d", k))
+	case templates.RW:
+		head = append(head, fmt.Sprintf("%d writers, %d readers", po.Writers, po.Readers))
+	}
+	head = append(head, "all interleavings")
+	var tail []string
+	tail = append(tail, "a process may stop for ever in its remainder section")
+	if prop.Liveness() {
+		tail = append(tail, "weak fairness")
+	}
+	for _, op := range a.Ops() {
+		found := false
+		ir.WalkStmts(op.Code, func(s ir.Stmt) {
+			_, isDelay := s.(ir.Delay)
+			found = found || isDelay
+		})
+		if found {
+			tail = append(tail, "delay is a plain step (no time)")
+			break
+		}
+	}
+	cover := func(mid string) string {
+		return strings.Join(append(append(append([]string{}, head...), mid), tail...), "; ")
+	}
+	counters := strings.Join(an.Counters, ", ")
+	if len(an.Counters) == 0 {
+		return []attempt{{po, cover("processes loop for ever")}}, nil
+	}
+	bounded := po
+	bounded.Bound = counterBound
+	out := []attempt{{bounded, cover(fmt.Sprintf("processes loop for ever; counters %s stayed within ±%d in every reachable state, so the model is exact", counters, counterBound))}}
+	if prop.Liveness() && an.WrapSafe {
+		w := po
+		w.Wrap = n + 1
+		out = append(out, attempt{w, cover(fmt.Sprintf("processes loop for ever with counters %s kept modulo %d (abstraction: sound because they are only added to and compared for equality, and fewer than %d of their values are live at once)",
+			counters, w.Wrap, w.Wrap))})
+		return out, nil
+	}
+	b := po
+	b.Passages = so.Passages
+	c := fmt.Sprintf("at most %d passages per process (counters %s grow without bound)", so.Passages, counters)
+	if prop.Liveness() {
+		c += "; liveness only over these bounded runs: a process overtaken for ever is not covered"
+		if an.WrapBlocker != "" {
+			c += " (counters cannot be wrapped: " + an.WrapBlocker + ")"
+		}
+	}
+	return append(out, attempt{b, cover(c)}), nil
+}
+
+// Line is a one-line summary of a run.
+func (r Run) Line() string {
+	res := r.Result
+	switch res.Status {
+	case Skipped:
+		return fmt.Sprintf("n=%d %-19s skipped: %s", r.N, r.Property, res.Reason)
+	case Incomplete:
+		return fmt.Sprintf("n=%d %-19s INCOMPLETE after %v: %s (%d states)", r.N, r.Property, res.Elapsed.Round(time.Millisecond), res.Reason, res.States)
+	case Failed:
+		return fmt.Sprintf("n=%d %-19s FAILED (%s: %s) after %d states, %v", r.N, r.Property, res.Failure, res.Message, res.States, res.Elapsed.Round(time.Millisecond))
+	}
+	return fmt.Sprintf("n=%d %-19s passed: %d states, %d transitions, %.0f MB, search %v, total %v", r.N, r.Property,
+		res.States, res.Transitions, res.MemoryMB, res.SearchTime.Round(time.Millisecond), res.Elapsed.Round(time.Millisecond))
+}
+
+// String renders the report: a table, the coverage of each model, and the
+// trails of the failures.
+func (rep *Report) String() string {
+	var b strings.Builder
+	if rep.Preference != "" {
+		fmt.Fprintf(&b, "SPIN verification of %s (%s, %s preference)\n", rep.Entry, rep.Mode, rep.Preference)
+	} else {
+		fmt.Fprintf(&b, "SPIN verification of %s (%s)\n", rep.Entry, rep.Mode)
+	}
+	for _, n := range rep.Notes {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
+	fmt.Fprintln(tw, "n\tproperty\tverdict\tstates\ttransitions\tmemory\tsearch\ttotal")
+	for _, r := range rep.Runs {
+		res := r.Result
+		v := string(res.Status)
+		if res.Status == Failed {
+			v += " (" + res.Failure + ")"
+		}
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%.0f MB\t%v\t%v\n", r.N, r.Property, v, res.States, res.Transitions,
+			res.MemoryMB, res.SearchTime.Round(time.Millisecond), res.Elapsed.Round(time.Millisecond))
+	}
+	tw.Flush()
+	b.WriteString("\nWhat each run covers:\n")
+	for _, r := range rep.Runs {
+		switch r.Result.Status {
+		case Skipped, Incomplete:
+			fmt.Fprintf(&b, "  n=%d %s: %s: %s\n", r.N, r.Property, r.Result.Status, r.Result.Reason)
+		default:
+			fmt.Fprintf(&b, "  n=%d %s: %s\n", r.N, r.Property, r.Coverage)
+		}
+	}
+	for _, r := range rep.Runs {
+		if r.Result.Status == Failed {
+			fmt.Fprintf(&b, "\nCounterexample, n=%d %s (%s), %d steps, condensed:\n%s", r.N, r.Property, r.Result.Message,
+				len(r.Result.Trail), trailText(Condense(r.Result.Trail), r.Result.Stuck))
+		}
+	}
+	return b.String()
+}
+
+// Failed reports whether any run failed.
+func (rep *Report) Failed() bool {
+	for _, r := range rep.Runs {
+		if r.Result.Status == Failed {
+			return true
+		}
+	}
+	return false
+}
