@@ -15,9 +15,9 @@ func init() {
 	const (
 		waflag   = 1       // WAFLAG / WFLAG: writer active
 		rcIncr   = 2       // RC_INCR: one reader, above the flag bit
-		fairRC   = 1 << 32 // fair lock: one reader in the requests/completions words
+		fairRC   = 1 << 16 // fair lock: one reader in the requests/completions words (the paper's 16-bit fields)
 		fairWC   = 1       // fair lock: one writer
-		fairMask = 1 << 32 // fair lock: x & W_MASK = x mod 2^32
+		fairMask = 1 << 16 // fair lock: x & W_MASK = x mod 2^16
 	)
 	base := Properties{
 		Exit: "wait-free", RMRCC: "unbounded", RMRDSM: "unbounded",
@@ -46,8 +46,8 @@ func init() {
 		},
 		TryLock: "the paper's locks have no non-blocking acquire",
 		Deviations: []string{
-			"Words are 64-bit. The fair lock keeps readers above bit 32 of its counters (the paper: 16-bit fields) and adds with a plain fetch&add instead of clear_then_add: requests and completions receive the same increments, so a carry out of the writer field is the same in both and the comparisons stay exact.",
-			"\"x & W_MASK\" and \"L & WAFLAG\" are written x mod 2^32 and L mod 2 (the masks select the low bits).",
+			"Words are 64-bit. The fair lock keeps the paper's 16-bit writer field (readers count from bit 16) but adds with a plain fetch&add instead of clear_then_add: requests and completions receive the same increments, so a carry out of the writer field is the same in both, and the comparisons stay exact as long as fewer than 65536 writers are outstanding at once.",
+			"\"x & W_MASK\" and \"L & WAFLAG\" are written x mod 2^16 and L mod 2 (the masks select the low bits).",
 			"\"repeat until P\" loops that only read are awaits; \"repeat until compare_and_store(...)\" loops are busy-wait loops that retry the CAS.",
 		},
 		Def: func(o Options) *ir.Algorithm {
@@ -91,8 +91,8 @@ func init() {
 				)
 			default: // fair
 				a.Shared = []ir.Shared{
-					{Name: "REQ", Type: ir.TInt, Doc: "requests: readers × 2^32 + writers"},
-					{Name: "COMP", Type: ir.TInt, Doc: "completions: readers × 2^32 + writers"},
+					{Name: "REQ", Type: ir.TInt, Doc: "requests: readers × 2^16 + writers"},
+					{Name: "COMP", Type: ir.TInt, Doc: "completions: readers × 2^16 + writers"},
 				}
 				a.Acquire = Code(
 					FetchAdd("W1", "prev", Reg("REQ"), Named("WC_INCR", fairWC)),
@@ -101,8 +101,8 @@ func init() {
 				a.Release = Code(FetchAdd("W3", "", Reg("COMP"), Named("WC_INCR", fairWC)))
 				a.RAcquire = Code(
 					FetchAdd("R1", "prev", Reg("REQ"), Named("RC_INCR", fairRC)),
-					Set("R1", "prev", Mod(Var("prev"), Named("2^32", fairMask))),
-					Await("R2", Eq(Mod(Read(Reg("COMP")), Named("2^32", fairMask)), Var("prev"))),
+					Set("R1", "prev", Mod(Var("prev"), Named("2^16", fairMask))),
+					Await("R2", Eq(Mod(Read(Reg("COMP")), Named("2^16", fairMask)), Var("prev"))),
 				)
 				a.RRelease = Code(FetchAdd("R3", "", Reg("COMP"), Named("RC_INCR", fairRC)))
 				a.DoorwayEnd = "W1"
