@@ -15,7 +15,6 @@ func init() {
 	// LOCKED is the zero value, so fresh nodes start as the paper's
 	// {NIL, false, LOCKED}.
 	locked, unlocked := Named("LOCKED", 0), Named("UNLOCKED", 1)
-	twoNodes := "section 3.3 of seed 000 (first issue): a released node stays referenced until its successor has entered the critical section, and only the process's next-but-one passage may reuse it; "
 	register(&Entry{
 		Name:  "dvir-taubenfeld-1",
 		Title: "Dvir & Taubenfeld algorithm 1 (MCS-like queue lock with wait-free exit, two nodes per process)",
@@ -29,12 +28,12 @@ func init() {
 		},
 		Modes: []Mode{Mutex},
 		Nodes: map[NodePolicy]string{
-			Handle: "", Array: "", Heap: "",
-			Pool:   twoNodes + "a pool would hand the node to another goroutine as soon as Unlock returns, so two successors can link behind one node from two different passages and one of them waits forever.",
-			Caller: twoNodes + "a caller-owned node may be reused by another passage as soon as Unlock returns; use handles, which keep the paper's two nodes per process.",
+			Handle: "", Array: "", Heap: "", Caller: "",
+			Pool: "no process learns when one of its nodes is free again: after a release the successor may still link itself and CAS the node's status (lines 7–8), and after the successor has entered, the predecessor may still CAS it (line 13); a pool could only take nodes back at a wrong time (section 3.3 of seed 000 shows the deadlock that node reuse causes). Use handles or caller nodes, which keep the paper's two nodes per process, or heap.",
 		},
 		DefaultNodes: Handle,
 		Deviations: []string{
+			"A caller node holds the paper's q_p[0,1] and current, so reusing one node for successive passages alternates its two records exactly as a process does; a node must serve one passage at a time.",
 			"status is an integer register with LOCKED = 0 and UNLOCKED = 1, so a fresh node is the paper's {NIL, false, LOCKED}.",
 			"With nodes = \"heap\" every passage takes a fresh node (line 1) that is never reused, so the two-node alternation (lines 1, 16) is unnecessary; the garbage collector frees a node once no successor references it.",
 			"TryLock is not in the paper: it prepares the current node (lines 1–3) and enters only if a CAS of T from NIL to the node succeeds (an empty queue), then exits as usual.",

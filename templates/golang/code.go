@@ -537,7 +537,8 @@ func (g *gen) mine(m ir.Mine, lbl string) *jen.Statement {
 	rec := g.a.ProcRecs(m.Name).Rec
 	switch {
 	case g.api != apiLocker:
-		return jen.Op("&").Id("st").Dot(goIdent(m.Name)).Index(g.expr(m.Index, lbl))
+		// Parenthesised: the reference may be followed by a field (&st.q[0].next would take the field's address).
+		return jen.Parens(jen.Op("&").Id("st").Dot(goIdent(m.Name)).Index(g.expr(m.Index, lbl)))
 	case g.c.Nodes == templates.Pool:
 		return jen.Id("l").Dot("get" + exportName(goIdent(rec))).Call()
 	default: // heap

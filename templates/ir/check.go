@@ -54,7 +54,7 @@ func Check(a *Algorithm) error {
 			if l.Scope != Process || l.Type.Kind != Ref {
 				c.errf("", "local %s: InitMine needs a Process-scoped reference", l.Name)
 			}
-			c.expect(l.InitMine, l.Type, map[string]Type{})
+			c.expect(*l.InitMine, l.Type, map[string]Type{})
 		}
 	}
 	for _, op := range a.Ops() {
