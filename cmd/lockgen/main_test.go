@@ -88,3 +88,12 @@ func TestListAndExplainCoverTheCatalogue(t *testing.T) {
 		}
 	}
 }
+
+// TestCatalogueDocIsFresh keeps docs/catalogue.md in step with the catalogue.
+func TestCatalogueDocIsFresh(t *testing.T) {
+	_, want, _ := lockgen("list", "-md")
+	have, err := os.ReadFile("../../docs/catalogue.md")
+	if err != nil || string(have) != want {
+		t.Errorf("docs/catalogue.md is stale: run go run ./cmd/lockgen list -md > docs/catalogue.md")
+	}
+}
