@@ -57,6 +57,7 @@ type dt1State struct {
 //	  (16)    current := 1 - current
 //
 // Deviations from the paper:
+//   - A caller node holds the paper's q_p[0,1] and current, so reusing one node for successive passages alternates its two records exactly as a process does; a node must serve one passage at a time.
 //   - status is an integer register with LOCKED = 0 and UNLOCKED = 1, so a fresh node is the paper's {NIL, false, LOCKED}.
 //   - With nodes = "heap" every passage takes a fresh node (line 1) that is never reused, so the two-node alternation (lines 1, 16) is unnecessary; the garbage collector frees a node once no successor references it.
 //   - TryLock is not in the paper: it prepares the current node (lines 1–3) and enters only if a CAS of T from NIL to the node succeeds (an empty queue), then exits as usual.
@@ -129,7 +130,7 @@ func (l *DT1) acquire(st *dt1State, id int) {
 	var pred *dt1QNode
 	var ok bool
 	// 1: mynode := &q_i[current]
-	st.mynode = &st.q[st.current]
+	st.mynode = (&st.q[st.current])
 	// 2: mynode.next := ⊥
 	st.mynode.next.store("2", nil)
 	// 3: mynode.status := LOCKED

@@ -126,7 +126,7 @@ func (h *MCSHandle) Unlock() {
 func (l *MCS) acquire(st *mcsState, id int) {
 	var previous *mcsQNode
 	// mynode := &NODE_i[0]
-	st.mynode = &st.node[0]
+	st.mynode = (&st.node[0])
 	// 1: mynode.next := ⊥
 	if st.mynode.next.storeChanged("1", nil) {
 		st.mynode.park.wake()

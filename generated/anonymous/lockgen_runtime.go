@@ -74,8 +74,18 @@ func yield(string) { runtime.Gosched() }
 // doorway marks the end of an acquire's doorway (used by the lockgen_check build).
 func doorway(string) {}
 
-// delay stops the caller for at least d (timing-based algorithms).
-func delay(_ string, d time.Duration) { time.Sleep(d) }
+// delay stops the caller for at least d (timing-based algorithms,
+// backoff). time.Sleep rounds short delays up to tens of microseconds, far
+// coarser than a backoff wants, so short ones yield until the time is up.
+func delay(_ string, d time.Duration) {
+	if d >= 50*time.Microsecond {
+		time.Sleep(d)
+		return
+	}
+	for start := time.Now(); time.Since(start) < d; {
+		runtime.Gosched()
+	}
+}
 
 // parker blocks waiters until a write to what they wait on (the park
 // policies). A waiter announces itself (prepare), re-checks its condition,

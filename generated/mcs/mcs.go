@@ -146,7 +146,7 @@ func (h *MCSHandle) TryLock() bool {
 func (l *MCS) acquire(st *mcsState, id int) {
 	var previous *mcsQNode
 	// mynode := &NODE_i[0]
-	st.mynode = &st.node[0]
+	st.mynode = (&st.node[0])
 	// 1: mynode.next := ⊥
 	if st.mynode.next.storeChanged("1", nil) {
 		st.mynode.park.wake()
@@ -224,7 +224,7 @@ func (l *MCS) release(st *mcsState, id int) {
 func (l *MCS) tryAcquire(st *mcsState, id int) bool {
 	var ok bool
 	// mynode := &NODE_i[0]
-	st.mynode = &st.node[0]
+	st.mynode = (&st.node[0])
 	// 1: mynode.next := ⊥
 	if st.mynode.next.storeChanged("1", nil) {
 		st.mynode.park.wake()

@@ -126,7 +126,7 @@ func (h *LedgerHandle) Unlock() {
 func (l *Ledger) acquire(st *ledgerState, id int) {
 	var previous *ledgerQNode
 	// mynode := &NODE_i[0]
-	st.mynode = &st.node[0]
+	st.mynode = (&st.node[0])
 	// 1: mynode.next := ⊥
 	if st.mynode.next.storeChanged("1", nil) {
 		st.mynode.park.wake()
