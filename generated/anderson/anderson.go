@@ -67,10 +67,10 @@ type Anderson struct {
 	ticket intReg // TICKET: the next ticket (fetch&increment only)
 	_      [56]byte
 	valid  [4]struct {
-		r boolReg
-		_ [60]byte
+		r    boolReg
+		park parker
+		_    [64]byte
 	} // VALID: VALID[t mod n]: ticket t may enter
-	park   parker        // sleepers waiting on the lock's registers
 	holder andersonState // the holder's passage state (written inside the critical section)
 	held   bool          // locked (misuse checks; written inside the critical section)
 }
@@ -121,23 +121,23 @@ func (l *Anderson) acquire(st *andersonState, id int) {
 			pause("2")
 			continue
 		}
-		tok := l.park.prepare()
+		tok := l.valid[st.ticket%AndersonProcs].park.prepare()
 		if l.valid[st.ticket%AndersonProcs].r.load("2") == true {
-			l.park.cancel()
+			l.valid[st.ticket%AndersonProcs].park.cancel()
 			break
 		}
-		l.park.sleep("2", tok)
+		l.valid[st.ticket%AndersonProcs].park.sleep("2", tok)
 	}
 }
 
 func (l *Anderson) release(st *andersonState, id int) {
 	// 4: VALID[ticket mod n] := false
 	if l.valid[st.ticket%AndersonProcs].r.storeChanged("4", false) {
-		l.park.wake()
+		l.valid[st.ticket%AndersonProcs].park.wake()
 	}
 	// 5: VALID[(ticket + 1) mod n] := true
 	if l.valid[(st.ticket+1)%AndersonProcs].r.storeChanged("5", true) {
-		l.park.wake()
+		l.valid[(st.ticket+1)%AndersonProcs].park.wake()
 	}
 }
 

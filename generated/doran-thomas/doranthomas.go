@@ -70,8 +70,9 @@ type doranThomasProc struct {
 type DoranThomas struct {
 	_ [64]byte
 	c [2]struct {
-		r boolReg
-		_ [60]byte
+		r    boolReg
+		park parker
+		_    [64]byte
 	} // c: process i wants to enter or is inside
 	turn  intReg // turn: which process has priority when both want to enter
 	_     [56]byte
@@ -116,7 +117,7 @@ func (l *DoranThomas) Unlock(id int) {
 func (l *DoranThomas) acquire(st *doranThomasState, id int) {
 	// D1: c[i] := true
 	if l.c[int64(id)].r.storeChanged("D1", true) {
-		l.park.wake()
+		l.c[int64(id)].park.wake()
 	}
 	// D2: if c[1 - i] then
 	if l.c[1-int64(id)].r.load("D2") {
@@ -124,7 +125,7 @@ func (l *DoranThomas) acquire(st *doranThomasState, id int) {
 		if l.turn.load("D3") == (1 - int64(id)) {
 			// D4: c[i] := false
 			if l.c[int64(id)].r.storeChanged("D4", false) {
-				l.park.wake()
+				l.c[int64(id)].park.wake()
 			}
 			// D5: await turn = i
 			for spins := 0; !(l.turn.load("D5") == int64(id)); spins++ {
@@ -141,7 +142,7 @@ func (l *DoranThomas) acquire(st *doranThomasState, id int) {
 			}
 			// D6: c[i] := true
 			if l.c[int64(id)].r.storeChanged("D6", true) {
-				l.park.wake()
+				l.c[int64(id)].park.wake()
 			}
 		}
 		// D7: await ¬c[1 - i]
@@ -150,12 +151,12 @@ func (l *DoranThomas) acquire(st *doranThomasState, id int) {
 				pause("D7")
 				continue
 			}
-			tok := l.park.prepare()
+			tok := l.c[1-int64(id)].park.prepare()
 			if !l.c[1-int64(id)].r.load("D7") {
-				l.park.cancel()
+				l.c[1-int64(id)].park.cancel()
 				break
 			}
-			l.park.sleep("D7", tok)
+			l.c[1-int64(id)].park.sleep("D7", tok)
 		}
 	}
 }
@@ -167,6 +168,6 @@ func (l *DoranThomas) release(st *doranThomasState, id int) {
 	}
 	// D9: c[i] := false
 	if l.c[int64(id)].r.storeChanged("D9", false) {
-		l.park.wake()
+		l.c[int64(id)].park.wake()
 	}
 }

@@ -68,12 +68,12 @@ type graunkeThakkarProc struct {
 type GraunkeThakkar struct {
 	_    [64]byte
 	flag [5]struct {
-		r intReg
-		_ [56]byte
+		r    intReg
+		park parker
+		_    [64]byte
 	} // FLAG: FLAG[i], process i's flag (0 or 1), toggled at each release; FLAG[n] is the dummy
 	lock  intReg // LOCK: the last pair enqueued: who*2 + the value FLAG[who] had then
 	_     [56]byte
-	park  parker // sleepers waiting on the lock's registers
 	procs [GraunkeThakkarProcs]graunkeThakkarProc
 }
 
@@ -125,18 +125,18 @@ func (l *GraunkeThakkar) acquire(st *graunkeThakkarState, id int) {
 			pause("3")
 			continue
 		}
-		tok := l.park.prepare()
+		tok := l.flag[pred/2].park.prepare()
 		if l.flag[pred/2].r.load("3") != (pred % 2) {
-			l.park.cancel()
+			l.flag[pred/2].park.cancel()
 			break
 		}
-		l.park.sleep("3", tok)
+		l.flag[pred/2].park.sleep("3", tok)
 	}
 }
 
 func (l *GraunkeThakkar) release(st *graunkeThakkarState, id int) {
 	// 4: FLAG[i] := 1 - bit
 	if l.flag[int64(id)].r.storeChanged("4", 1-st.bit) {
-		l.park.wake()
+		l.flag[int64(id)].park.wake()
 	}
 }

@@ -72,8 +72,9 @@ type hymanProc struct {
 type Hyman struct {
 	_ [64]byte
 	b [2]struct {
-		r boolReg
-		_ [60]byte
+		r    boolReg
+		park parker
+		_    [64]byte
 	} // b: false: process i wants to enter or is inside
 	k     intReg // k: the process allowed to enter
 	_     [56]byte
@@ -120,7 +121,7 @@ func (l *Hyman) Unlock(id int) {
 func (l *Hyman) acquire(st *hymanState, id int) {
 	// C0: b[i] := false
 	if l.b[int64(id)].r.storeChanged("C0", false) {
-		l.park.wake()
+		l.b[int64(id)].park.wake()
 	}
 	// C1: while k ≠ i do
 	for l.k.load("C1") != int64(id) {
@@ -130,12 +131,12 @@ func (l *Hyman) acquire(st *hymanState, id int) {
 				pause("C2")
 				continue
 			}
-			tok := l.park.prepare()
+			tok := l.b[1-int64(id)].park.prepare()
 			if l.b[1-int64(id)].r.load("C2") {
-				l.park.cancel()
+				l.b[1-int64(id)].park.cancel()
 				break
 			}
-			l.park.sleep("C2", tok)
+			l.b[1-int64(id)].park.sleep("C2", tok)
 		}
 		// C3: k := i
 		l.k.store("C3", int64(id))
@@ -145,6 +146,6 @@ func (l *Hyman) acquire(st *hymanState, id int) {
 func (l *Hyman) release(st *hymanState, id int) {
 	// C4: b[i] := true
 	if l.b[int64(id)].r.storeChanged("C4", true) {
-		l.park.wake()
+		l.b[int64(id)].park.wake()
 	}
 }

@@ -286,6 +286,12 @@ func (g *gen) wakes(loc ir.Loc) []jen.Code {
 	if g.lockWake[key] {
 		out = append(out, jen.Id("l").Dot("park").Dot("wake").Call())
 	}
+	if v, ok := loc.(ir.Var); ok && g.elemWake[v.Name] {
+		if ir.HasLoad(v.Index) {
+			panic("golang: a write naming its element through a load to an array awaited element by element")
+		}
+		out = append(out, jen.Id("l").Dot(g.fieldNames[v.Name]).Index(g.expr(v.Index, "")).Dot("park").Dot("wake").Call())
+	}
 	return out
 }
 
@@ -293,6 +299,9 @@ func (g *gen) wakes(loc ir.Loc) []jen.Code {
 func (g *gen) parkerFor(reads []ir.Loc) *jen.Statement {
 	if ref, ok := g.oneRecord(reads); ok {
 		return g.expr(ref, "").Dot("park")
+	}
+	if v, ok := g.oneElement(reads); ok {
+		return jen.Id("l").Dot(g.fieldNames[v.Name]).Index(g.expr(v.Index, "")).Dot("park")
 	}
 	return jen.Id("l").Dot("park")
 }
@@ -447,7 +456,7 @@ func (g *gen) loc(l ir.Loc, lbl string) *jen.Statement {
 			return r
 		}
 		r = r.Index(g.expr(l.Index, lbl))
-		if g.c.Padding > 0 {
+		if g.elemStruct(l.Name) {
 			r = r.Dot("r")
 		}
 		return r

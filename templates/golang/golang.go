@@ -77,10 +77,12 @@ type gen struct {
 	low string // lower-camel form of the lock name, prefix of internal names
 
 	// Waiting analysis (park policies only).
-	nodeWake map[string]bool // "Rec.field" read by an await on one record: wake that record
-	lockWake map[string]bool // register keys read by lock-wide awaits: wake the lock
-	parkRecs map[string]bool // records that carry a parker
-	lockPark bool            // the lock carries a parker
+	nodeWake     map[string]bool // "Rec.field" read by an await on one record: wake that record
+	lockWake     map[string]bool // register keys read by lock-wide awaits: wake the lock
+	parkRecs     map[string]bool // records that carry a parker
+	elemWake     map[string]bool // shared arrays whose elements carry a parker (awaits on one element)
+	boundInWaits map[string]bool // quantifier and loop variables
+	lockPark     bool            // the lock carries a parker
 
 	stateLocals []ir.Local // Passage and Process locals, in declaration order
 	fieldNames  map[string]string
@@ -199,9 +201,26 @@ func (g *gen) nameFields() {
 // spinning stays local); any other wait parks on the lock. Every write to a
 // register some wait reads is followed by the matching wake.
 func (g *gen) analyseWaits() {
-	g.nodeWake, g.lockWake, g.parkRecs = map[string]bool{}, map[string]bool{}, map[string]bool{}
+	g.nodeWake, g.lockWake, g.parkRecs, g.elemWake = map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	if !g.c.Wait.Parks() {
 		return
+	}
+	// Variables bound inside waits (quantifiers, loops of a busy loop):
+	// an index naming one of them is not one element.
+	g.boundInWaits = map[string]bool{}
+	for _, op := range g.a.Ops() {
+		ir.WalkStmts(op.Code, func(s ir.Stmt) {
+			if f, ok := s.(ir.For); ok {
+				g.boundInWaits[f.Var] = true
+			}
+			for _, e := range ir.StmtExprs(s) {
+				ir.WalkExpr(e, func(x ir.Expr) {
+					if q, ok := x.(ir.Quant); ok {
+						g.boundInWaits[q.Var] = true
+					}
+				})
+			}
+		})
 	}
 	for _, op := range g.a.Ops() {
 		ir.WalkStmts(op.Code, func(s ir.Stmt) {
@@ -227,6 +246,10 @@ func (g *gen) analyseWaits() {
 				}
 				return
 			}
+			if v, ok := g.oneElement(reads); ok {
+				g.elemWake[v.Name] = true
+				return
+			}
 			g.lockPark = true
 			for _, l := range reads {
 				g.lockWake[g.a.LocKey(l)] = true
@@ -247,6 +270,41 @@ func loopReads(cond ir.Expr, body ir.Code) []ir.Loc {
 	})
 	return reads
 }
+
+// oneElement reports whether all reads are one element of a shared array,
+// at an index the process computes without reading shared memory (a writer
+// must be able to name the element again without an extra step): Anderson's
+// VALID[my mod n]. Such an await parks on that element.
+func (g *gen) oneElement(reads []ir.Loc) (ir.Var, bool) {
+	var first ir.Var
+	for i, l := range reads {
+		v, ok := l.(ir.Var)
+		if !ok || v.Index == nil || ir.HasLoad(v.Index) || mentionsAny(v.Index, g.boundInWaits) {
+			return ir.Var{}, false
+		}
+		if i == 0 {
+			first = v
+		} else if v.Name != first.Name || ir.FormatExpr(v.Index) != ir.FormatExpr(first.Index) {
+			return ir.Var{}, false
+		}
+	}
+	return first, len(reads) > 0
+}
+
+// mentionsAny reports whether e reads one of the locals in names.
+func mentionsAny(e ir.Expr, names map[string]bool) bool {
+	found := false
+	ir.WalkExpr(e, func(x ir.Expr) {
+		if r, ok := x.(ir.LocalRef); ok && names[r.Name] {
+			found = true
+		}
+	})
+	return found
+}
+
+// elemStruct reports whether shared array name's elements are structs
+// (padded, or carrying a parker) rather than bare registers.
+func (g *gen) elemStruct(name string) bool { return g.c.Padding > 0 || g.elemWake[name] }
 
 // oneRecord reports whether all reads are fields reached through the same
 // reference expression, returning it.

@@ -151,8 +151,17 @@ func (g *gen) types(f *jen.File) {
 		}
 		n := s.Len(g.c.Params)
 		elem := g.regType(s.Type)
-		if pad > 0 {
-			elem = jen.Struct(append([]jen.Code{jen.Id("r").Add(g.regType(s.Type))}, padField(padBytes(pad, sz))...)...)
+		if g.elemStruct(s.Name) {
+			fields := []jen.Code{jen.Id("r").Add(g.regType(s.Type))}
+			if g.elemWake[s.Name] {
+				// Awaited element by element: each has its own sleepers, so a
+				// write wakes only those waiting on it (local spinning).
+				fields = append(fields, jen.Id("park").Id("parker"))
+				fields = append(fields, padField(pad)...) // the parker's size varies by build: pad a whole line
+			} else {
+				fields = append(fields, padField(padBytes(pad, sz))...)
+			}
+			elem = jen.Struct(fields...)
 		}
 		lk = append(lk, jen.Id(name).Index(jen.Lit(n)).Add(elem).Comment(fieldDoc(s.Name, s.Doc)))
 	}
@@ -254,7 +263,7 @@ func (g *gen) constructors(f *jen.File) {
 			r := jen.Id("l").Dot(name)
 			if s.IsArray() {
 				r = r.Index(jen.Lit(i))
-				if g.c.Padding > 0 {
+				if g.elemStruct(s.Name) {
 					r = r.Dot("r")
 				}
 			}

@@ -64,7 +64,11 @@ func Tests(c Config) ([]File, error) {
 	return []File{{Name: base + "_test.go", Data: main}, {Name: base + "_check_test.go", Data: check}}, nil
 }
 
-func (g *gen) subjectName() string { return g.low + "Subject" }
+func (g *gen) subjectName() string { return SubjectFunc(g.c.Name) }
+
+// SubjectFunc names the function of a lock's generated tests that returns
+// its verify.Subject (drivers such as lockgen verify call it).
+func SubjectFunc(lockName string) string { return lowerName(lockName) + "Subject" }
 
 func negativeReason(e *templates.Entry) string {
 	if e.Incorrect != "" {
