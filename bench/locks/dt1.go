@@ -82,10 +82,8 @@ type DT1 struct {
 	_ [56]byte
 }
 
-/*
-DT1Handle is one goroutine's access to a DT1: it owns that goroutine's queue nodes.
-A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
-*/
+// DT1Handle is one goroutine's access to a DT1: it owns that goroutine's queue nodes.
+// A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
 type DT1Handle struct {
 	l  *DT1
 	st dt1State
@@ -97,10 +95,8 @@ func NewDT1() *DT1 {
 	return l
 }
 
-/*
-NewHandle returns a handle for one goroutine. Handles are cheap to keep and
-should be reused: each one owns 2 QNode record(s).
-*/
+// NewHandle returns a handle for one goroutine. Handles are cheap to keep and
+// should be reused: each one owns 2 QNode record(s).
 func (l *DT1) NewHandle() *DT1Handle {
 	h := &DT1Handle{l: l}
 	return h

@@ -79,10 +79,8 @@ type MCS struct {
 	_    [56]byte
 }
 
-/*
-MCSHandle is one goroutine's access to a MCS: it owns that goroutine's queue nodes.
-A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
-*/
+// MCSHandle is one goroutine's access to a MCS: it owns that goroutine's queue nodes.
+// A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
 type MCSHandle struct {
 	l  *MCS
 	st mcsState
@@ -94,10 +92,8 @@ func NewMCS() *MCS {
 	return l
 }
 
-/*
-NewHandle returns a handle for one goroutine. Handles are cheap to keep and
-should be reused: each one owns 1 QNode record(s).
-*/
+// NewHandle returns a handle for one goroutine. Handles are cheap to keep and
+// should be reused: each one owns 1 QNode record(s).
 func (l *MCS) NewHandle() *MCSHandle {
 	h := &MCSHandle{l: l}
 	return h

@@ -107,10 +107,8 @@ type Anonymous struct {
 	park    parker // sleepers waiting on the lock's registers
 }
 
-/*
-AnonymousHandle is one goroutine's access to a Anonymous: it owns that goroutine's queue nodes.
-A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
-*/
+// AnonymousHandle is one goroutine's access to a Anonymous: it owns that goroutine's queue nodes.
+// A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
 type AnonymousHandle struct {
 	l  *Anonymous
 	st anonymousState
@@ -122,10 +120,8 @@ func NewAnonymous() *Anonymous {
 	return l
 }
 
-/*
-NewHandle returns a handle for one goroutine. Handles are cheap to keep and
-should be reused: each one owns its passage state.
-*/
+// NewHandle returns a handle for one goroutine. Handles are cheap to keep and
+// should be reused: each one owns its passage state.
 func (l *Anonymous) NewHandle() *AnonymousHandle {
 	h := &AnonymousHandle{l: l}
 	return h

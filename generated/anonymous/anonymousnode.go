@@ -106,10 +106,8 @@ type AnonymousNode struct {
 	_       [56]byte
 }
 
-/*
-AnonymousNodeNode is a caller-owned queue node of a AnonymousNode. The zero value is ready to use.
-Pass the same node to Lock and the matching Unlock; a node may serve one passage at a time.
-*/
+// AnonymousNodeNode is a caller-owned queue node of a AnonymousNode. The zero value is ready to use.
+// Pass the same node to Lock and the matching Unlock; a node may serve one passage at a time.
 type AnonymousNodeNode struct {
 	st anonymousNodeState
 }

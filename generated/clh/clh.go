@@ -74,10 +74,8 @@ type CLH struct {
 	_    [56]byte
 }
 
-/*
-CLHHandle is one goroutine's access to a CLH: it owns that goroutine's queue nodes.
-A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
-*/
+// CLHHandle is one goroutine's access to a CLH: it owns that goroutine's queue nodes.
+// A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
 type CLHHandle struct {
 	l  *CLH
 	st clhState
@@ -89,10 +87,8 @@ func NewCLH() *CLH {
 	return l
 }
 
-/*
-NewHandle returns a handle for one goroutine. Handles are cheap to keep and
-should be reused: each one owns 2 QNode record(s).
-*/
+// NewHandle returns a handle for one goroutine. Handles are cheap to keep and
+// should be reused: each one owns 2 QNode record(s).
 func (l *CLH) NewHandle() *CLHHandle {
 	h := &CLHHandle{l: l}
 	return h

@@ -74,10 +74,8 @@ type CLHCaller struct {
 	_    [56]byte
 }
 
-/*
-CLHCallerNode is a caller-owned queue node of a CLHCaller. The zero value is ready to use.
-Pass the same node to Lock and the matching Unlock; a node may serve one passage at a time.
-*/
+// CLHCallerNode is a caller-owned queue node of a CLHCaller. The zero value is ready to use.
+// Pass the same node to Lock and the matching Unlock; a node may serve one passage at a time.
 type CLHCallerNode struct {
 	st clhCallerState
 }

@@ -190,11 +190,11 @@ func (g *gen) types(f *jen.File) {
 	switch g.api {
 	case apiHandle:
 		f.Line()
-		f.Comment(fmt.Sprintf("%s is one goroutine's access to a %s: it owns that goroutine's queue nodes.\nA handle must not be used by two goroutines at once; make one per goroutine with NewHandle.", g.handleType(), g.c.Name))
+		docLines(f, fmt.Sprintf("%s is one goroutine's access to a %s: it owns that goroutine's queue nodes.\nA handle must not be used by two goroutines at once; make one per goroutine with NewHandle.", g.handleType(), g.c.Name))
 		f.Type().Id(g.handleType()).Struct(jen.Id("l").Op("*").Id(g.c.Name), jen.Id("st").Id(g.stateType()))
 	case apiCaller:
 		f.Line()
-		f.Comment(fmt.Sprintf("%s is a caller-owned queue node of a %s. The zero value is ready to use.\nPass the same node to Lock and the matching Unlock; a node may serve one passage at a time.", g.nodeType(), g.c.Name))
+		docLines(f, fmt.Sprintf("%s is a caller-owned queue node of a %s. The zero value is ready to use.\nPass the same node to Lock and the matching Unlock; a node may serve one passage at a time.", g.nodeType(), g.c.Name))
 		f.Type().Id(g.nodeType()).Struct(jen.Id("st").Id(g.stateType()))
 	}
 }
@@ -284,7 +284,7 @@ func (g *gen) constructors(f *jen.File) {
 
 	if g.api == apiHandle {
 		f.Line()
-		f.Comment(fmt.Sprintf("NewHandle returns a handle for one goroutine. Handles are cheap to keep and\nshould be reused: each one owns %s.", g.ownsWhat()))
+		docLines(f, fmt.Sprintf("NewHandle returns a handle for one goroutine. Handles are cheap to keep and\nshould be reused: each one owns %s.", g.ownsWhat()))
 		f.Func().Params(jen.Id("l").Op("*").Id(g.c.Name)).Id("NewHandle").Params().Op("*").Id(g.handleType()).Block(
 			append(append([]jen.Code{jen.Id("h").Op(":=").Op("&").Id(g.handleType()).Values(jen.Dict{jen.Id("l"): jen.Id("l")})},
 				g.initState(jen.Id("h").Dot("st"))...), jen.Return(jen.Id("h")))...)

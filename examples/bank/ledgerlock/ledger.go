@@ -79,10 +79,8 @@ type Ledger struct {
 	_    [56]byte
 }
 
-/*
-LedgerHandle is one goroutine's access to a Ledger: it owns that goroutine's queue nodes.
-A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
-*/
+// LedgerHandle is one goroutine's access to a Ledger: it owns that goroutine's queue nodes.
+// A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
 type LedgerHandle struct {
 	l  *Ledger
 	st ledgerState
@@ -94,10 +92,8 @@ func NewLedger() *Ledger {
 	return l
 }
 
-/*
-NewHandle returns a handle for one goroutine. Handles are cheap to keep and
-should be reused: each one owns 1 QNode record(s).
-*/
+// NewHandle returns a handle for one goroutine. Handles are cheap to keep and
+// should be reused: each one owns 1 QNode record(s).
 func (l *Ledger) NewHandle() *LedgerHandle {
 	h := &LedgerHandle{l: l}
 	return h
