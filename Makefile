@@ -49,9 +49,13 @@ test: deps vet fresh test-race test-check
 
 demo: deps
 	$(GO) run ./cmd/lockgen generate -v -o examples/bank/ledgerlock examples/bank/locks.toml
-	$(GO) test -race -count=1 -v ./examples/bank/ledgerlock
-	$(GO) test -tags lockgen_check -count=1 -v ./examples/bank/ledgerlock
+	$(GO) run ./cmd/lockgen verify examples/bank/locks.toml
 	$(GO) run ./examples/bank
+
+# verify runs every layer over the whole catalogue (the negative controls
+# must be rejected) and rewrites docs/verification.md.
+verify: deps
+	$(GO) run ./cmd/lockgen verify -expect-rejections -report docs/verification.md generated/*/lock.toml
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./bench/

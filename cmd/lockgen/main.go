@@ -5,6 +5,7 @@
 //	lockgen check SPEC...                    validate specs only
 //	lockgen list                             the catalogue with its properties
 //	lockgen explain ALGORITHM                paper, steps and properties of one algorithm
+//	lockgen verify [flags] SPEC...           stress, controlled scheduler and SPIN on the specs' locks
 //
 // Exit status: 0 success, 1 a check or verification failed, 2 a usage or
 // spec error. From a go:generate line:
@@ -45,6 +46,7 @@ func commands() []command {
 		{"check", "SPEC...", "validate specs without generating", runCheck},
 		{"list", "", "list the catalogue with each algorithm's properties", runList},
 		{"explain", "ALGORITHM", "show an algorithm's paper, steps, properties and options", runExplain},
+		{"verify", "[flags] SPEC...", "check the specs' locks: stress, controlled scheduler, SPIN", runVerify},
 	}
 }
 
