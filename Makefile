@@ -10,7 +10,7 @@ GO      ?= go
 PKGS    := ./...
 GENERATED := ./generated/... ./examples/... ./bench/...
 
-.PHONY: all deps generate fresh vet test test-race test-check demo verify bench clean
+.PHONY: all deps generate fresh vet test test-race test-check test-spin demo verify bench clean
 
 all: test
 
@@ -45,7 +45,12 @@ test-race:
 test-check:
 	$(GO) test -tags lockgen_check -count=1 ./generated/... ./examples/... ./verify/...
 
-test: deps vet fresh test-race test-check
+# SPIN at n = 2 over the whole catalogue (about 2 minutes); make verify
+# goes to n = 4.
+test-spin:
+	$(GO) run ./cmd/lockgen verify -layers spin -n 2 -spin-timeout 30s -expect-rejections generated/*/lock.toml
+
+test: deps vet fresh test-race test-check test-spin
 
 demo: deps
 	$(GO) run ./cmd/lockgen generate -v -o examples/bank/ledgerlock examples/bank/locks.toml
