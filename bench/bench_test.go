@@ -11,11 +11,13 @@ package bench
 import (
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/lockgen/lockgen/bench/locks"
+	"github.com/lockgen/lockgen/spec"
 )
 
 // subject is one lock: make returns a fresh lock's per-goroutine Locker
@@ -37,33 +39,61 @@ type idLock struct {
 func (x idLock) Lock()   { x.l.Lock(x.id) }
 func (x idLock) Unlock() { x.l.Unlock(x.id) }
 
-func shared(l sync.Locker) func() func(int) sync.Locker {
-	return func() func(int) sync.Locker { return func(int) sync.Locker { return l } }
+// shared: every goroutine uses the lock itself.
+func shared(newLock func() sync.Locker) func() func(int) sync.Locker {
+	return func() func(int) sync.Locker { l := newLock(); return func(int) sync.Locker { return l } }
 }
 
-// subjects lists the baselines first, then every lock of locks.toml.
+// handles: each goroutine takes its own handle.
+func handles(newLock func() func() sync.Locker) func() func(int) sync.Locker {
+	return func() func(int) sync.Locker { h := newLock(); return func(int) sync.Locker { return h() } }
+}
+
+type idLocker interface {
+	Lock(int)
+	Unlock(int)
+}
+
+// ids: goroutine g is process g.
+func ids(newLock func() idLocker) func() func(int) sync.Locker {
+	return func() func(int) sync.Locker {
+		l := newLock()
+		return func(g int) sync.Locker { return idLock{l, g} }
+	}
+}
+
+// subjects lists the baselines first, then every lock of locks/locks.toml.
 func subjects() []subject {
 	return []subject{
-		{"sync.Mutex", func() func(int) sync.Locker { var m sync.Mutex; return shared(&m)() }},
-		{"sync.RWMutex.Lock", func() func(int) sync.Locker { var m sync.RWMutex; return shared(&m)() }},
-		{"Ticket", func() func(int) sync.Locker { return shared(locks.NewTicket())() }},
-		{"MCS", func() func(int) sync.Locker {
-			l := locks.NewMCS()
-			return func(int) sync.Locker { return l.NewHandle() }
-		}},
-		{"DT1", func() func(int) sync.Locker {
-			l := locks.NewDT1()
-			return func(int) sync.Locker { return l.NewHandle() }
-		}},
-		{"Filter", func() func(int) sync.Locker {
-			l := locks.NewFilter()
-			return func(g int) sync.Locker { return idLock{l, g} }
-		}},
-		{"Bakery", func() func(int) sync.Locker {
-			l := locks.NewBakery()
-			return func(g int) sync.Locker { return idLock{l, g} }
-		}},
-		{"RWFair.Lock", func() func(int) sync.Locker { return shared(locks.NewRWFair())() }},
+		{"sync.Mutex", shared(func() sync.Locker { return new(sync.Mutex) })},
+		{"sync.RWMutex.Lock", shared(func() sync.Locker { return new(sync.RWMutex) })},
+		{"Ticket", shared(func() sync.Locker { return locks.NewTicket() })},
+		{"MCS", handles(func() func() sync.Locker { l := locks.NewMCS(); return func() sync.Locker { return l.NewHandle() } })},
+		{"DT1", handles(func() func() sync.Locker { l := locks.NewDT1(); return func() sync.Locker { return l.NewHandle() } })},
+		{"DT2", ids(func() idLocker { return locks.NewDT2() })},
+		{"CLH", handles(func() func() sync.Locker { l := locks.NewCLH(); return func() sync.Locker { return l.NewHandle() } })},
+		{"Anderson", shared(func() sync.Locker { return locks.NewAnderson() })},
+		{"GraunkeThakkar", ids(func() idLocker { return locks.NewGraunkeThakkar() })},
+		{"TAS", shared(func() sync.Locker { return locks.NewTAS() })},
+		{"TTAS", shared(func() sync.Locker { return locks.NewTTAS() })},
+		{"ReplaceAdd", shared(func() sync.Locker { return locks.NewReplaceAdd() })},
+		{"Morris", shared(func() sync.Locker { return locks.NewMorris() })},
+		{"Filter", ids(func() idLocker { return locks.NewFilter() })},
+		{"Bakery", ids(func() idLocker { return locks.NewBakery() })},
+		{"BlackWhiteBakery", ids(func() idLocker { return locks.NewBlackWhiteBakery() })},
+		{"HehnerShyamasundar", ids(func() idLocker { return locks.NewHehnerShyamasundar() })},
+		{"Kessels", ids(func() idLocker { return locks.NewKessels() })},
+		{"LamportFast", ids(func() idLocker { return locks.NewLamportFast() })},
+		{"Dijkstra", ids(func() idLocker { return locks.NewDijkstra() })},
+		{"Knuth", ids(func() idLocker { return locks.NewKnuth() })},
+		{"DeBruijn", ids(func() idLocker { return locks.NewDeBruijn() })},
+		{"EisenbergMcGuire", ids(func() idLocker { return locks.NewEisenbergMcGuire() })},
+		{"Burns", ids(func() idLocker { return locks.NewBurns() })},
+		{"Anonymous", handles(func() func() sync.Locker {
+			l := locks.NewAnonymous()
+			return func() sync.Locker { return l.NewHandle() }
+		})},
+		{"RWFair.Lock", shared(func() sync.Locker { return locks.NewRWFair() })},
 	}
 }
 
@@ -107,16 +137,27 @@ func run(b *testing.B, s subject, g int) {
 	})
 }
 
-// TestSubjectsMatchSpec keeps the table in step with locks.toml.
+// TestSubjectsMatchSpec keeps the table in step with locks/locks.toml:
+// every lock of the spec has a row, and every row locks and unlocks for
+// 64 goroutines.
 func TestSubjectsMatchSpec(t *testing.T) {
-	// Every generated lock type has a row; the constructors above would not
-	// compile otherwise, so check the other direction: each row works.
+	f, err := spec.ParseFile("locks/locks.toml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]bool{}
 	for _, s := range subjects() {
+		rows[strings.TrimSuffix(s.name, ".Lock")] = true
 		of := s.make()
 		for g := 0; g < 64; g++ {
 			l := of(g)
 			l.Lock()
 			l.Unlock()
+		}
+	}
+	for _, l := range f.Locks {
+		if !rows[l.Name] {
+			t.Errorf("lock %s of locks.toml has no benchmark row", l.Name)
 		}
 	}
 }
