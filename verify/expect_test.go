@@ -2,6 +2,7 @@ package verify_test
 
 import (
 	"testing"
+	"time"
 
 	"github.com/lockgen/lockgen/verify"
 	"github.com/lockgen/lockgen/verify/internal/tbtest"
@@ -31,4 +32,13 @@ func TestExploreFinds(t *testing.T) {
 	if !rec.Failed() || !rec.Contains("want FIFO") {
 		t.Errorf("ExploreFinds accepted the wrong kind of violation: %v", rec.Messages())
 	}
+}
+
+// Explore mixes try-acquires into its passages: a lock whose Acquire is
+// right but whose TryLock is a separate load and store must fail.
+func TestExploreRunsTryAcquire(t *testing.T) {
+	racy := idLock("racy TryLock", 0, func() *testlocks.RacyTry { return &testlocks.RacyTry{} })
+	verify.ExploreFinds(t, racy, verify.ExploreMutualExclusion, verify.ExploreSeed(1))
+	// The same Acquire without the TryLock passes: the try passages caught it.
+	verify.Explore(t, tas, verify.ExploreSeed(1), verify.ExploreBudget(time.Second))
 }

@@ -510,6 +510,8 @@ const (
 	tagCS
 	tagExit
 	tagRExit
+	tagTryBegin
+	tagTryFail
 )
 
 // exploreHarness is the state of one execution's checks. Only the running
@@ -526,6 +528,7 @@ type exploreHarness struct {
 	reader   []bool // the current passage reads
 	begin    []int  // event index of the current Acquire's start
 	door     []int  // event index of its doorway, -1 if none yet
+	try      []bool // the current passage is a TryAcquire
 	shared   *bool  // set when two are inside at once
 }
 
@@ -541,7 +544,8 @@ func (e *explorer) run(c sched.Chooser, g, p int) *sched.Result {
 		}
 	}
 	h := &exploreHarness{s: e.s, k: e.s.k(), in: make([]int8, g), acq: make([]bool, g),
-		reader: make([]bool, g), begin: make([]int, g), door: make([]int, g), shared: &e.shared}
+		reader: make([]bool, g), begin: make([]int, g), door: make([]int, g), try: make([]bool, g), shared: &e.shared}
+	try, _ := inst.(TryInstance)
 	e.shared = false
 	bodies := make([]func(*sched.Proc), g)
 	for i := range bodies {
@@ -563,8 +567,18 @@ func (e *explorer) run(c sched.Chooser, g, p int) *sched.Result {
 					rw.RRelease(i)
 					continue
 				}
-				begin(tagBegin, "Acquire begins")
-				inst.Acquire(i)
+				if try != nil && rw == nil && (i+j)%2 == 1 {
+					// Half the passages try: a TryAcquire that wrongly
+					// succeeds breaks the same invariants.
+					begin(tagTryBegin, "TryAcquire begins")
+					if !try.TryAcquire(i) {
+						pr.Note(tagTryFail, "TryAcquire failed")
+						continue
+					}
+				} else {
+					begin(tagBegin, "Acquire begins")
+					inst.Acquire(i)
+				}
 				pr.Note(tagEnter, "enters the critical section")
 				pr.Yield(tagCS, "in the critical section")
 				pr.Note(tagExit, "leaves; Release begins")
@@ -586,9 +600,11 @@ func (h *exploreHarness) observe(p *sched.Proc, ev *sched.Event) {
 		}
 	case sched.EvPoint, sched.EvNote:
 		switch ev.Tag {
-		case tagBegin, tagRBegin:
-			h.acq[g], h.reader[g] = true, ev.Tag == tagRBegin
+		case tagBegin, tagRBegin, tagTryBegin:
+			h.acq[g], h.reader[g], h.try[g] = true, ev.Tag == tagRBegin, ev.Tag == tagTryBegin
 			h.begin[g], h.door[g] = idx, -1
+		case tagTryFail:
+			h.acq[g] = false
 		case tagEnter, tagREnter:
 			h.enter(p, g, idx)
 		case tagExit:
@@ -622,7 +638,7 @@ func (h *exploreHarness) enter(p *sched.Proc, g, idx int) {
 			g, h.holders(1), who, h.k)
 	}
 	if h.s.FIFO {
-		if h.door[g] < 0 {
+		if h.door[g] < 0 && !h.try[g] { // a try-acquire has no doorway
 			p.Fail(ExploreFIFO, "the subject claims FIFO, but g%d's Acquire returned without reporting "+
 				"the end of its doorway (sched.Doorway)", g)
 		}

@@ -305,6 +305,7 @@ func Stress(t testing.TB, s Subject, opts ...StressOption) {
 	for _, n := range r.notes {
 		t.Logf("verify.Stress: %s: %s", s.Name, n)
 	}
+	t.Logf("stress %s", &r.rep)
 }
 
 // worker states, shown when the watchdog fires.
@@ -508,6 +509,19 @@ func (r *stressRun) precheck() bool {
 				step.Store(fmt.Sprintf("calling Release(%d)", p))
 				try.Release(p)
 			}
+			if r.failed() {
+				return
+			}
+			// Free again after use: a TryAcquire that works only on a
+			// never-used lock (stale state) is as wrong as one that never
+			// works.
+			step.Store("calling TryAcquire(0) on a used, free instance")
+			if !try.TryAcquire(0) {
+				r.fail(StressTryFresh, 0, -1, "TryAcquire(0) returned false on an uncontended lock every process had released")
+				return
+			}
+			step.Store("calling Release(0) after a successful TryAcquire(0)")
+			try.Release(0)
 		}()
 		for ; held < k && held < n; held++ {
 			step.Store(fmt.Sprintf("calling TryAcquire(%d) with %d holder(s) in a lock that allows %d", held, held, k))

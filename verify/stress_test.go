@@ -396,6 +396,27 @@ func TestStressCatchesTryLockThatNeverSucceeds(t *testing.T) {
 	stressMustFail(t, Locker("never-try", func() sync.Locker { return new(neverTry) }), []StressKind{StressTryFresh})
 }
 
+// onceTry is a mutex whose TryLock succeeds only on a never-used lock (a
+// try-acquire reading stale state, like a ticket lock's TryLock that
+// forgets to read NOW).
+type onceTry struct {
+	sync.Mutex
+	used atomic.Bool
+}
+
+func (l *onceTry) Lock() { l.used.Store(true); l.Mutex.Lock() }
+func (l *onceTry) TryLock() bool {
+	if l.used.Load() {
+		return false
+	}
+	l.used.Store(true)
+	return l.Mutex.TryLock()
+}
+
+func TestStressCatchesTryLockThatWorksOnce(t *testing.T) {
+	stressMustFail(t, Locker("once-try", func() sync.Locker { return new(onceTry) }), []StressKind{StressTryFresh})
+}
+
 // alwaysTry is a mutex whose TryLock succeeds even when the lock is held.
 type alwaysTry struct{ sync.Mutex }
 

@@ -212,3 +212,17 @@ func (l *RW) RLock() {
 
 // RUnlock releases a read hold.
 func (l *RW) RUnlock() { l.state.fetchAdd("R3", -1) }
+
+// RacyTry is a correct test-and-set lock whose TryLock is a separate load
+// and store: only try-acquires can break it, a negative control for
+// exploring TryAcquire.
+type RacyTry struct{ TAS }
+
+// TryLock tests, then sets: another process can set in between.
+func (l *RacyTry) TryLock(int) bool {
+	if l.held.load("T1") {
+		return false
+	}
+	l.held.store("T2", true)
+	return true
+}
