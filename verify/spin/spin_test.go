@@ -390,3 +390,23 @@ func TestDepthTruncationIsIncomplete(t *testing.T) {
 		t.Fatalf("with a retry deep enough: %v %s %s", err, res.Status, res.Reason)
 	}
 }
+
+// The standard suite covers try-acquires: a ticket lock whose TryLock
+// writes NEXT instead of CAS-ing it lets a try enter beside a holder.
+func TestNegativeTicketTryWithoutCAS(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	a := entryDef(t, "ticket")
+	a.TryAcquire = ir.Code{
+		a.TryAcquire[0], // TT1: now := NOW
+		ir.Write{At: ir.At{L: "TT2"}, To: ir.Var{Name: "NEXT"}, Val: ir.Bin{Op: ir.Add, X: ir.LocalRef{Name: "now"}, Y: ir.Const{V: 1}}},
+	}
+	rep, err := CheckEntry(context.Background(), "ticket", SuiteOptions{Sizes: []int{2}, Properties: []Property{MutualExclusion}, Def: a})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Runs) != 1 {
+		t.Fatalf("runs = %d", len(rep.Runs))
+	}
+	wantFailure(t, rep.Runs[0].Result, "assertion violated", "TT2")
+}

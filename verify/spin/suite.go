@@ -305,10 +305,16 @@ func plan(a *ir.Algorithm, claims templates.Properties, mode templates.Mode, pro
 		}
 		po.Writers, po.Readers = w, n-w
 	}
+	// Safety covers the try-acquire too: each passage may take it instead
+	// of the acquire. (Liveness and FIFO keep plain acquires: a failed try
+	// gives up by design, and a try takes no FIFO snapshot.)
+	tries := a.TryAcquire != nil && (mode != templates.RW || a.TryRAcquire != nil)
 	switch prop {
 	case MutualExclusion:
 		po.Checks = promela.MutualExclusion
+		po.TryAcquire = tries
 	case Deadlock:
+		po.TryAcquire = tries
 	case FIFO:
 		po.Checks = promela.FIFO
 		if claims.Fairness == "strong FIFO" {
@@ -337,6 +343,9 @@ func plan(a *ir.Algorithm, claims templates.Properties, mode templates.Mode, pro
 		head = append(head, fmt.Sprintf("%d writers, %d readers", po.Writers, po.Readers))
 	}
 	head = append(head, "all interleavings")
+	if po.TryAcquire {
+		head = append(head, "each passage may use TryAcquire instead")
+	}
 	var tail []string
 	tail = append(tail, "a process may stop for ever in its remainder section")
 	if prop.Liveness() {
