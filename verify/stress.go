@@ -18,8 +18,11 @@ const (
 	// DefaultStressPassages is the number of passages (acquire, critical
 	// section, release) each goroutine makes.
 	DefaultStressPassages = 2000
-	// DefaultStressTimeout bounds a whole Stress run.
-	DefaultStressTimeout = 30 * time.Second
+	// DefaultStressTimeout is a Stress run's time budget: when it runs out
+	// while passages still complete, the goroutines stop after their
+	// current passage and the run ends early (a note says so), so a slow
+	// but live lock is not mistaken for a hung one.
+	DefaultStressTimeout = 10 * time.Second
 	// DefaultStressStall is how long the watchdog waits for any passage
 	// to complete before it declares a hang.
 	DefaultStressStall = 5 * time.Second
@@ -60,8 +63,9 @@ func StressGoroutines(n int) StressOption { return func(c *stressConfig) { c.gor
 // DefaultStressPassages).
 func StressPassages(n int) StressOption { return func(c *stressConfig) { c.passages = n } }
 
-// StressTimeout bounds the whole run (default DefaultStressTimeout); a run
-// that takes longer fails as a hang.
+// StressTimeout sets the run's time budget (default DefaultStressTimeout).
+// When it runs out, the goroutines stop after their current passage; they
+// must then all return within the stall time, or the run fails as a hang.
 func StressTimeout(d time.Duration) StressOption { return func(c *stressConfig) { c.timeout = d } }
 
 // StressStall sets how long the watchdog tolerates no passage completing
@@ -162,6 +166,9 @@ type StressReport struct {
 	MaxOccupancy int
 	MaxReaders   int
 	Duration     time.Duration
+	// OutOfTime is set when the time budget ran out while passages still
+	// completed: the goroutines stopped early, each after a whole passage.
+	OutOfTime bool
 
 	// Failures lists the violations (at most 16 kept; Dropped counts the
 	// rest). Stacks holds all goroutine stacks when the watchdog fired.
@@ -218,6 +225,9 @@ func (r *StressReport) String() string {
 	}
 	if r.Tryable {
 		fmt.Fprintf(&b, "; TryAcquire %d/%d succeeded", r.TrySuccesses, r.TryAttempts)
+	}
+	if r.OutOfTime {
+		b.WriteString("; stopped early at the time budget")
 	}
 	if n := len(r.Failures) + r.Dropped; n > 0 {
 		fmt.Fprintf(&b, "; %d failure(s)", n)
@@ -362,7 +372,8 @@ type stressRun struct {
 	occ, readers, writers atomic.Int64
 	maxOcc, maxReaders    atomic.Int64
 	progress              atomic.Int64
-	stop                  atomic.Bool
+	stop                  atomic.Bool // a failure or the watchdog ended the run
+	outOfTime             atomic.Bool // the time budget ran out: no new passages
 
 	// overlapTarget is how many holders the overlap phase waits for (0:
 	// no overlap phase); overlapSeen is set once it was reached.
@@ -460,7 +471,21 @@ func (r *stressRun) run() {
 	close(start)
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
-	if why, ok := r.watch(done, r.cfg.timeout); !ok {
+	why, outcome := r.watch(done, r.cfg.timeout)
+	if outcome == watchTimedOut {
+		// Out of time but still live: drain. Every goroutine finishes the
+		// passage it is in (a starved one gets in once the others stop
+		// competing), within the stall time.
+		r.outOfTime.Store(true)
+		r.rep.OutOfTime = true
+		passages := r.progress.Load()
+		why, outcome = r.watch(done, r.cfg.stall)
+		if outcome == watchDone {
+			r.note("time budget of %v ran out after %d passages; every goroutine then finished its current passage and stopped",
+				r.cfg.timeout, passages)
+		}
+	}
+	if outcome != watchDone {
 		r.hang(why)
 		return
 	}
@@ -541,7 +566,7 @@ func (r *stressRun) precheck() bool {
 			}
 		}
 	}()
-	if why, ok := r.watch(done, r.cfg.stall); !ok {
+	if why, outcome := r.watch(done, r.cfg.stall); outcome != watchDone {
 		r.fail(StressHang, -1, -1, "fresh-instance check stuck %s: %s", step.Load(), why)
 		r.freeze()
 		r.rep.Stacks = allStacks()
@@ -555,9 +580,19 @@ func (r *stressRun) precheck() bool {
 	return true
 }
 
-// watch waits for done. It returns false, with the reason, when no passage
-// completes for the stall time or the whole wait exceeds limit.
-func (r *stressRun) watch(done <-chan struct{}, limit time.Duration) (string, bool) {
+// watchOutcome is how a watch ended.
+type watchOutcome int
+
+const (
+	watchDone     watchOutcome = iota // done was closed
+	watchStalled                      // no passage completed for the stall time
+	watchTimedOut                     // the limit passed while passages still completed
+)
+
+// watch waits for done. It returns, with the reason when not done, how the
+// wait ended: done, no passage completing for the stall time, or limit
+// exceeded.
+func (r *stressRun) watch(done <-chan struct{}, limit time.Duration) (string, watchOutcome) {
 	deadline := time.NewTimer(limit)
 	defer deadline.Stop()
 	tick := time.NewTicker(max(r.cfg.stall/8, time.Millisecond))
@@ -566,14 +601,14 @@ func (r *stressRun) watch(done <-chan struct{}, limit time.Duration) (string, bo
 	for {
 		select {
 		case <-done:
-			return "", true
+			return "", watchDone
 		case <-deadline.C:
-			return fmt.Sprintf("not done after %v", limit), false
+			return fmt.Sprintf("not done after %v", limit), watchTimedOut
 		case now := <-tick.C:
 			if p := r.progress.Load(); p != last {
 				last, lastChange = p, now
 			} else if now.Sub(lastChange) >= r.cfg.stall {
-				return fmt.Sprintf("no passage completed for %v", r.cfg.stall), false
+				return fmt.Sprintf("no passage completed for %v", r.cfg.stall), watchStalled
 			}
 		}
 	}
@@ -622,13 +657,13 @@ func (r *stressRun) worker(w *stressWorker, start <-chan struct{}, ready, wg *sy
 	n := r.cfg.passages
 	if r.overlapTarget >= 2 {
 		for a := 0; a < overlapAttempts && int(w.done.Load()) < n; a++ {
-			if r.overlapSeen.Load() || r.stop.Load() {
+			if r.overlapSeen.Load() || r.stop.Load() || r.outOfTime.Load() {
 				break
 			}
 			r.passage(w, true)
 		}
 	}
-	for int(w.done.Load()) < n && !r.stop.Load() {
+	for int(w.done.Load()) < n && !r.stop.Load() && !r.outOfTime.Load() {
 		r.passage(w, false)
 	}
 }
@@ -820,7 +855,7 @@ func (r *stressRun) finishReport() {
 			r.note("at most %d holders were seen at once; the lock allows %d", rep.MaxOccupancy, r.k)
 		}
 	}
-	if !r.stop.Load() {
+	if !r.stop.Load() && !r.outOfTime.Load() {
 		for _, w := range r.workers {
 			if d := w.done.Load(); int(d) != r.cfg.passages {
 				r.fail(StressHang, w.idx, int(d), "goroutine returned after %d of %d passages", d, r.cfg.passages)

@@ -501,3 +501,30 @@ func TestRecorder(t *testing.T) {
 		t.Errorf("panic not recorded: %v", rec2.Messages())
 	}
 }
+
+// slowMutex is correct but takes about a millisecond to acquire.
+type slowMutex struct{ mu sync.Mutex }
+
+func (l *slowMutex) Lock()   { time.Sleep(time.Millisecond); l.mu.Lock() }
+func (l *slowMutex) Unlock() { l.mu.Unlock() }
+
+// A slow but live lock that cannot finish its passages within the time
+// budget passes: the goroutines stop after their current passage.
+func TestStressTimeBudgetEndsALiveRunEarly(t *testing.T) {
+	var rep StressReport
+	rec := tbtest.New(t)
+	rec.Run(func(tb testing.TB) {
+		Stress(tb, Locker("slow", func() sync.Locker { return new(slowMutex) }),
+			StressTimeout(300*time.Millisecond), StressStall(time.Second), StressReportTo(&rep))
+	})
+	if rec.Failed() || rep.Failed() {
+		t.Fatalf("a live lock failed at the time budget: %v", rec.Messages())
+	}
+	planned := int64(rep.Goroutines * rep.PassagesPerGoroutine)
+	if rep.Passages == 0 || rep.Passages >= planned {
+		t.Fatalf("passages = %d, want some but fewer than the %d planned", rep.Passages, planned)
+	}
+	if !rep.OutOfTime || !strings.Contains(rep.String(), "stopped early at the time budget") {
+		t.Errorf("report does not say the budget ran out:\n%s", rep.String())
+	}
+}
