@@ -112,8 +112,24 @@ type Options struct {
 	Timeout time.Duration
 	// Args are passed to the test binary (after -args).
 	Args []string
-	// Env is added to the environment.
+	// Env is added to the environment. With Race, GORACE defaults to
+	// atexit_sleep_ms=0: the race detector otherwise sleeps a second at
+	// every exit, which dominates short runs.
 	Env []string
+}
+
+// env is the environment additions of a run.
+func (o Options) env() []string {
+	env := append([]string(nil), o.Env...)
+	if !o.Race || os.Getenv("GORACE") != "" {
+		return env
+	}
+	for _, e := range env {
+		if strings.HasPrefix(e, "GORACE=") {
+			return env
+		}
+	}
+	return append(env, "GORACE=atexit_sleep_ms=0")
 }
 
 // Run runs `go test -json -count=1` with the options and collects the
@@ -136,7 +152,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	if len(o.Args) > 0 {
 		args = append(append(args, "-args"), o.Args...)
 	}
-	return execute(ctx, o.Dir, o.Env, timeout, "go", args...)
+	return execute(ctx, o.Dir, o.env(), timeout, "go", args...)
 }
 
 func buildFlags(o Options) []string {
@@ -192,7 +208,7 @@ func Build(ctx context.Context, o Options) (*Binary, error) {
 		os.RemoveAll(tmp)
 		return nil, fmt.Errorf("gotest.Build: %s has no tests (no binary written)", pkg)
 	}
-	b := &Binary{Path: bin, Dir: o.Dir, env: o.Env, tmp: tmp}
+	b := &Binary{Path: bin, Dir: o.Dir, env: o.env(), tmp: tmp}
 	list := exec.CommandContext(ctx, "go", "list", "-f", "{{.ImportPath}}\t{{.Dir}}", pkg)
 	list.Dir = o.Dir
 	list.Env = cmd.Env

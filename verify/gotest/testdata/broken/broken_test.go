@@ -1,0 +1,6 @@
+// Package broken does not compile, for gotest's own tests.
+package broken
+
+import "testing"
+
+func TestBroken(t *testing.T) { undefined() }
