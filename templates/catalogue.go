@@ -187,6 +187,46 @@ type Entry struct {
 	Def func(Options) *ir.Algorithm
 }
 
+// SmallParams are the small parameters tests check a definition with: 3
+// processes when the algorithm needs ids or an array of nodes (4 for
+// k-exclusion, so that k = 2 leaves two levels; within the entry's
+// bounds), and otherwise as SmallParamsFor.
+func (e *Entry) SmallParams(mode Mode, nodes NodePolicy) ir.Params {
+	n := 0
+	if e.NeedsProcs || nodes == Array {
+		n = max(3, e.MinProcs)
+		if mode == KExclusion {
+			n = max(4, e.MinProcs)
+		}
+		if e.MaxProcs > 0 {
+			n = min(n, e.MaxProcs)
+		}
+	}
+	return e.SmallParamsFor(mode, n)
+}
+
+// SmallParamsFor are the parameters for n processes (0: the algorithm
+// needs no n): k = 2 for k-exclusion, every extra parameter at its default
+// or, when that is invalid for n, the smallest valid value above it (a
+// duration of 0 becomes 1µs).
+func (e *Entry) SmallParamsFor(mode Mode, n int) ir.Params {
+	p := ir.Params{N: n, K: 1, Extra: map[string]int64{}}
+	if mode == KExclusion {
+		p.K = 2
+	}
+	for _, ps := range e.Params {
+		v := ps.Default
+		if ps.Duration && v == 0 {
+			v = 1000
+		}
+		for ps.Check != nil && ps.Check(v, p.N) != nil && v < 1<<20 {
+			v++
+		}
+		p.Extra[ps.Key] = v
+	}
+	return p
+}
+
 // AllOptions lists one Options per mode and, for RW, per preference.
 func (e *Entry) AllOptions() []Options {
 	var out []Options

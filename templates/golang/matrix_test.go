@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/lockgen/lockgen/templates"
-	"github.com/lockgen/lockgen/templates/ir"
 )
 
 // TestMatrix lowers every catalogue algorithm in every mode, preference,
@@ -123,37 +122,11 @@ func configs(e *templates.Entry) []Config {
 					Nodes: np, Wait: w, Spin: 16,
 					Padding: []int{0, 64, 128}[i%3],
 					TryLock: e.TryLock == "" && i%2 == 0,
-					Params:  params(e, o, np),
+					Params:  e.SmallParams(o.Mode, np),
 				}
 				out = append(out, c)
 			}
 		}
 	}
 	return out
-}
-
-// params picks small valid parameters: enough processes for k = 2, the
-// entry's bounds, and each extra parameter's default or smallest valid value.
-func params(e *templates.Entry, o templates.Options, nodes templates.NodePolicy) ir.Params {
-	p := ir.Params{K: 1, Extra: map[string]int64{}}
-	if o.Mode == templates.KExclusion {
-		p.K = 2
-	}
-	if e.NeedsProcs || nodes == templates.Array {
-		p.N = max(3, e.MinProcs)
-		if e.MaxProcs > 0 {
-			p.N = min(p.N, e.MaxProcs)
-		}
-	}
-	for _, ps := range e.Params {
-		v := ps.Default
-		if ps.Duration && v == 0 {
-			v = 1000
-		}
-		for ps.Check != nil && ps.Check(v, p.N) != nil && v < 1<<20 {
-			v++
-		}
-		p.Extra[ps.Key] = v
-	}
-	return p
 }
