@@ -1,0 +1,124 @@
+// Command mutation measures lockgen's verifier: it runs every mutant of the
+// catalogue's algorithms through stress, the controlled scheduler and SPIN,
+// and writes the report.
+//
+//	go run ./verify/mutation/cmd/mutation -o docs/mutation.md
+//	go run ./verify/mutation/cmd/mutation -alg mcs,ticket -o /tmp/m.md
+//	go run ./verify/mutation/cmd/mutation -alg mcs -only 'Release/.*@14'
+//
+// Progress goes to stderr, a line per algorithm and layer; the summary
+// table is printed there at the end. The named negative controls
+// (templates/mutate.Controls) are run and reported too (-controls=false
+// skips them). The exit status is 1 when a survivor is unclassified
+// (neither recorded as equivalent nor as a gap in
+// verify/mutation/equivalent.go), a control is not caught as recorded, or
+// the runner itself failed.
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"os/signal"
+	"regexp"
+	"strings"
+	"time"
+
+	"github.com/lockgen/lockgen/verify/mutation"
+)
+
+func main() {
+	def := mutation.DefaultConfig()
+	out := flag.String("o", "", "write the Markdown report here (default: stdout)")
+	jsonOut := flag.String("json", "", "also write every mutant's verdicts here, as JSON")
+	algs := flag.String("alg", "", "algorithms to mutate, comma-separated (name or name[variant]); default: every entry that is not a negative control")
+	only := flag.String("only", "", "keep only mutants whose ID matches this regular expression")
+	layers := flag.String("layers", "stress,explore,spin,explore-deep", "layers to run (explore-deep: survivors only)")
+	jobs := flag.Int("jobs", def.Jobs, "jobs at once (test processes, SPIN runs, builds)")
+	passages := flag.Int("stress-passages", def.Stress.Passages, "stress: passages per goroutine")
+	stall := flag.Duration("stress-stall", def.Stress.Stall, "stress: watchdog")
+	stimeout := flag.Duration("stress-timeout", def.Stress.Timeout, "stress: whole run")
+	budget := flag.Duration("explore-budget", def.Explore.Budget, "explore: budget per mutant")
+	deepBudget := flag.Duration("deep-budget", def.Deep.Budget, "explore-deep: budget per survivor (0: off)")
+	exOpts := flag.String("explore-opts", "", "explore: extra verify.ExploreOption expressions, ';'-separated (e.g. 'verify.ExplorePassages(3)')")
+	spinTimeout := flag.Duration("spin-timeout", def.Spin.Timeout, "spin: time per run at n = 2")
+	spinLarger := flag.Duration("spin-timeout-larger", def.Spin.LargerTimeout, "spin: time per run at larger n")
+	spinMem := flag.Int("spin-mem", def.Spin.MemLimitMB, "spin: memory per run, MB")
+	controls := flag.Bool("controls", true, "also run the named negative controls and report them")
+	flag.Parse()
+
+	cfg := def
+	cfg.Jobs = *jobs
+	cfg.Stress.Passages, cfg.Stress.Stall, cfg.Stress.Timeout = *passages, *stall, *stimeout
+	cfg.Explore.Budget = *budget
+	cfg.Deep.Budget = *deepBudget
+	if *exOpts != "" {
+		cfg.Explore.Options = strings.Split(*exOpts, ";")
+	}
+	cfg.Spin.Timeout, cfg.Spin.LargerTimeout, cfg.Spin.MemLimitMB = *spinTimeout, *spinLarger, *spinMem
+	if *algs != "" {
+		cfg.Algorithms = strings.Split(*algs, ",")
+	}
+	if *only != "" {
+		re, err := regexp.Compile(*only)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "mutation: -only:", err)
+			os.Exit(2)
+		}
+		cfg.Only = re
+	}
+	cfg.Layers = nil
+	for _, l := range strings.Split(*layers, ",") {
+		cfg.Layers = append(cfg.Layers, mutation.Layer(strings.TrimSpace(l)))
+	}
+	start := time.Now()
+	cfg.Log = func(s string) {
+		fmt.Fprintf(os.Stderr, "[%6s] %s\n", time.Since(start).Round(time.Second), s)
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := mutation.Run(ctx, cfg)
+	if err != nil && rep == nil {
+		fmt.Fprintln(os.Stderr, "mutation:", err)
+		os.Exit(2)
+	}
+	controlsFailed := false
+	if *controls && err == nil {
+		cfg.Log("running the named negative controls")
+		rep.Controls, err = mutation.RunControls(ctx, cfg.Module)
+		for _, c := range rep.Controls {
+			if !c.Caught() {
+				controlsFailed = true
+				cfg.Log(fmt.Sprintf("control %s NOT caught as recorded: %s", c.Control.Name, strings.Join(c.Problems, "; ")))
+			}
+		}
+	}
+	cmd := "go run ./verify/mutation/cmd/mutation " + strings.Join(os.Args[1:], " ")
+	md := rep.Markdown(strings.TrimSpace(cmd))
+	if *out == "" {
+		fmt.Print(md)
+	} else if werr := os.WriteFile(*out, []byte(md), 0o644); werr != nil {
+		fmt.Fprintln(os.Stderr, "mutation:", werr)
+		os.Exit(2)
+	}
+	if *jsonOut != "" {
+		data, jerr := json.MarshalIndent(rep.Verdicts(), "", "  ")
+		if jerr == nil {
+			jerr = os.WriteFile(*jsonOut, data, 0o644)
+		}
+		if jerr != nil {
+			fmt.Fprintln(os.Stderr, "mutation:", jerr)
+			os.Exit(2)
+		}
+	}
+	fmt.Fprint(os.Stderr, rep.SummaryTable())
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutation:", err)
+		os.Exit(1)
+	}
+	if rep.Unclassified() > 0 || rep.RunnerErrors() > 0 || controlsFailed {
+		os.Exit(1)
+	}
+}

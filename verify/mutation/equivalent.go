@@ -1,0 +1,343 @@
+package mutation
+
+import "fmt"
+
+// The survivors of the mutation runs, classified by hand: Equivalences
+// for mutants that still satisfy every property their entry claims (no
+// correct checker can kill them), Gaps for wrong mutants no layer catches.
+// Keyed by mutant ID; each reason says why. The report lists an entry that
+// is no longer a survivor as stale, and TestEquivalenceRules checks the
+// entries whose reason is a machine-checkable rule (LocalCommute).
+//
+// Reasons come in a few kinds:
+//   - the same executions: a local step moved, a redundant write, a
+//     register nobody reads in between;
+//   - still correct: the mutant changes behaviour the claims do not cover
+//     (which permutation the anonymous adversary picks, how long a backoff
+//     lasts, how eagerly a try-acquire gives up), with the argument;
+//   - exhaustively checked: a two-process algorithm whose whole state
+//     space SPIN searched for every claimed property.
+
+// Shared reasons.
+var (
+	stepZero = func(v string) string {
+		return fmt.Sprintf("redundant write: %s is a Step local, and both backends start every operation with its zero value "+
+			"(the Go backend declares it inside the operation, the Promela model resets it), so the explicit initialisation "+
+			"to that value changes nothing", v)
+	}
+	exhaustive2 = "still correct: the algorithm is for two processes only, and SPIN searched every reachable state of the mutant " +
+		"at n = 2 for every property the entry claims (mutual exclusion, no deadlock, starvation freedom under weak fairness, " +
+		"each passage possibly a try) without finding a violation"
+	tieBreak = "still correct: the tie between equal tickets is broken by the reverse order on ids (j ≠ i, so the flipped " +
+		"comparison is the strict order i > j); any strict total order on (ticket, id) pairs that both processes of a pair " +
+		"evaluate alike is all the bakery argument needs, and FCFS concerns distinct tickets only"
+	otherIDs = "the same executions: the loop ranges over the other processes only (j ≠ i), where j ≤ i and j < i agree"
+	backoff  = "still correct: the statement only shapes the backoff (how long a process that lost the exchange waits before " +
+		"trying again); delays are not part of the algorithm's correctness (it is correct with any delays, none included), " +
+		"so neither mutual exclusion nor deadlock freedom depends on them"
+	tryPrecheck = "still correct: the try-acquire's early test only decides whether to give up before its final step; " +
+		"entering is still decided by the same final check as the acquire's (made with the process's flag raised), and " +
+		"every path that gives up lowers the flags again, so the try may give up more or less eagerly under contention, " +
+		"but never lets two in, leaves nobody blocked, and still succeeds on an idle lock"
+	anonAdversary = "still correct: lines A1–A3 are not the algorithm; they only simulate the adversary that hands each " +
+		"process its permutation of the anonymous memory (the entry's first deviation), and the algorithm is correct for " +
+		"every permutation; the mutated lines still build a permutation, just another one (a sequence of transpositions " +
+		"of the identity), possibly the same for every process"
+	anonViewReset = "redundant write: myview is a Step local array, all false at the start of every acquire in both " +
+		"backends, so clearing it at line 1 (fully, partly, or after the loop that reads it) changes nothing"
+	ownNode = func(fields string) string {
+		return fmt.Sprintf("the same executions: both writes initialise fields of the process's own node (%s) before the "+
+			"FAS at line 4 publishes it; section 3.3 shows the node is reused only two passages later, after its successor "+
+			"has entered, so nobody reads either field before line 4 and their order cannot be observed", fields)
+	}
+	dt2Reinit = "the same executions: q re-initialises the node it took over at line 15 (its predecessor p's old node) " +
+		"before line 6 publishes it; the only other process that may still touch that node is p, finishing its exit at " +
+		"lines 13–14, and p reads only its next and status, which with distinct ids no longer matter to it (its CAS at " +
+		"line 13 on p's id fails once q passed line 9); so the order of these two writes cannot be observed"
+	unboundedTickets = "the mutant keeps mutual exclusion, starvation freedom and FIFO, but the color never changes any " +
+		"more, so every process draws its number among one color and numbers grow without bound, as in Lamport's bakery: " +
+		"it loses the entry's claim of bounded registers (number ∈ 0..n). SPIN sees the growth (the counters leave the " +
+		"model's ±64 bound, and it falls back to bounded passages) but no layer reports unbounded registers as a violation. " +
+		"To close: a machine-readable bounded-space claim in templates.Properties, and verify/spin reporting BoundExceeded " +
+		"as a failure for entries that claim it"
+	kTurn = "unresolved: every checked property holds (SPIN exhaustively for n = 2 and 3, stress and the controlled " +
+		"scheduler with 3 processes), but the change moves or drops an update of the turn register k, which the algorithm's " +
+		"bounded waiting rests on, and no layer checks bounded waiting or n ≥ 4. To close: a bounded-waiting (bounded " +
+		"overtaking) property in verify/spin — a ghost count of the entries that overtake a process in its waiting section, " +
+		"asserted against the entry's bound — and n = 4 where affordable"
+)
+
+// Equivalences maps mutant IDs to why they are equivalent.
+var Equivalences = map[string]string{
+	// anonymous
+	"anonymous/Acquire/swap@A1,1":              LocalCommute,
+	"anonymous/Acquire/swap@1,1":               LocalCommute,
+	"anonymous/Acquire/delete@1":               stepZero("round"),
+	"anonymous/Acquire/swap@1,1#2":             LocalCommute,
+	"anonymous/Acquire/delete@1#2":             stepZero("counter"),
+	"anonymous/Acquire/swap@1,2":               anonViewReset,
+	"anonymous/Acquire/delete@1#3":             anonViewReset,
+	"anonymous/Acquire/off-by-one-from+1@1":    anonViewReset,
+	"anonymous/Acquire/off-by-one-to-1@1":      anonViewReset,
+	"anonymous/Acquire/delete@1#4":             anonViewReset,
+	"anonymous/Acquire/swap@A1,A2":             LocalCommute,
+	"anonymous/Acquire/delete@A1#2":            anonAdversary,
+	"anonymous/Acquire/swap@A2,A2":             anonAdversary,
+	"anonymous/Acquire/off-by-one-from+1@A2":   anonAdversary + " (perm[0] is already 0, so the identity is built all the same)",
+	"anonymous/Acquire/swap@A2,A3":             LocalCommute,
+	"anonymous/Acquire/delete@A2#2":            anonAdversary,
+	"anonymous/Acquire/off-by-one-from+1@A2#2": anonAdversary,
+	"anonymous/Acquire/off-by-one-to+1@A2#2":   anonAdversary + " (the extra step swaps perm[m-1] with itself: y = x + seed mod 1 = x)",
+	"anonymous/Acquire/off-by-one-to-1@A2#2":   anonAdversary,
+	"anonymous/Acquire/swap@A2,A2#2":           anonAdversary,
+	"anonymous/Acquire/delete@A2#4":            anonAdversary,
+	"anonymous/Acquire/swap@A2,A2#3":           LocalCommute,
+	"anonymous/Acquire/delete@A2#5":            anonAdversary + " (y keeps its zero value, so every step swaps perm[x] with perm[0])",
+	"anonymous/Acquire/delete@A3": "still correct: the adversary draws the process a new permutation at every passage " +
+		"(lines A1–A3 run again); between passages the process owns no register (line 18 clears all m of them, line 1 " +
+		"resets its view), so each passage behaves as a passage of a process with that permutation, which the algorithm " +
+		"handles for every permutation",
+	"anonymous/Acquire/swap@5,11":  LocalCommute,
+	"anonymous/Acquire/swap@7,8":   LocalCommute,
+	"anonymous/Acquire/swap@13,13": LocalCommute,
+	"anonymous/Acquire/swap@13,14": LocalCommute,
+	"anonymous/Acquire/swap@14,14": LocalCommute,
+
+	// bakery and its descendants
+	"bakery/Acquire/swap@1,2":                           LocalCommute,
+	"bakery/Acquire/delete@2":                           stepZero("mine"),
+	"bakery/Acquire/flip-lt@6#2":                        tieBreak,
+	"bakery/Acquire/off-by-one-cmp-lt@6#2":              otherIDs,
+	"black-white-bakery/Acquire/swap@2,3":               LocalCommute,
+	"black-white-bakery/Acquire/delete@3":               stepZero("mine"),
+	"hehner-shyamasundar/Acquire/swap@1,2":              LocalCommute,
+	"hehner-shyamasundar/Acquire/delete@2":              stepZero("mine"),
+	"hehner-shyamasundar/Acquire/flip-lt@5#2":           tieBreak,
+	"hehner-shyamasundar/Acquire/off-by-one-cmp-lt@5#2": otherIDs,
+
+	// burns
+	"burns/Acquire/off-by-one-qto+1@L1": "the same executions: the extra element of the scan is the process's own flag, " +
+		"which only it writes and which it set to false at line L just before",
+	"burns/Acquire/swap@L,L1": "still correct: on a retry the process lowers its flag just after the scan of line L1 instead " +
+		"of just before; mutual exclusion rests on raising the flag (L2) before the scans of L3 and M, which are unchanged, " +
+		"and the lowest-numbered competitor still gets through because every higher one still lowers its flag at every " +
+		"retry (a scan later); SPIN checks it exhaustively for n = 2 and 3",
+	"burns/TryAcquire/swap@L,L1":             "the same executions: a try starts with its flag already false (every exit, successful or not, lowers it), so line L writes false over false wherever it stands",
+	"burns/TryAcquire/delete@L":              "the same executions: a try starts with its flag already false (every exit, successful or not, lowers it), so the write of line L is redundant",
+	"burns/TryAcquire/swap@L1,L2":            tryPrecheck,
+	"burns/TryAcquire/delete@L1":             tryPrecheck,
+	"burns/TryAcquire/off-by-one-qfrom+1@L1": tryPrecheck,
+	"burns/TryAcquire/off-by-one-qto+1@L1":   tryPrecheck,
+	"burns/TryAcquire/off-by-one-qto-1@L1":   tryPrecheck,
+	"burns/TryAcquire/delete@L1#2":           tryPrecheck,
+	"burns/TryAcquire/swap@L3,M": "still correct: the two final scans (lower ids at L3, higher ids at M) are both made with " +
+		"the flag raised and both must pass; their order only changes which of two conflicting processes gives up, and " +
+		"both give-up paths lower the flag",
+
+	// queue locks
+	"clh/Release/swap@6,6":                  LocalCommute,
+	"clh/Release/delete@6#2":                FreeDropped,
+	"mcs/Acquire/swap@1,2":                  LocalCommute,
+	"mcs/Release/delete@_1":                 FreeDropped,
+	"mcs/TryAcquire/swap@_3.0,_3.1":         FreeDropped + " (after the swap the free follows the give-up and is never reached)",
+	"mcs/TryAcquire/delete@_3.0":            FreeDropped,
+	"dvir-taubenfeld-1/Acquire/swap@2,3":    ownNode("next and status"),
+	"dvir-taubenfeld-1/TryAcquire/swap@2,3": ownNode("next and status"),
+	"dvir-taubenfeld-1/Release/swap@11,16":  LocalCommute,
+	"dvir-taubenfeld-2/Acquire/swap@_0,0":   LocalCommute,
+	"dvir-taubenfeld-2/Acquire/swap@1,2":    dt2Reinit,
+	"dvir-taubenfeld-2/Acquire/swap@2,3":    dt2Reinit,
+	"dvir-taubenfeld-2/Acquire/swap@3,4":    dt2Reinit,
+	"dvir-taubenfeld-2/Acquire/swap@4,5": "the same executions: q's locked is written by a predecessor (line 14) only if that " +
+		"predecessor's CAS at line 13 succeeds, which with distinct ids happens before q passes line 9 of the passage in which " +
+		"it was the successor; so in q's next passage nobody touches q's locked or its node's status before line 6 publishes " +
+		"the node, and the order of the two writes cannot be observed",
+	"dvir-taubenfeld-2/Acquire/delete@4": "redundant write: when q takes over its predecessor's node at line 15 its status is " +
+		"already ZERO (whichever of the two CASes on it succeeded — q's at line 9 or the predecessor's at line 13 — wrote " +
+		"ZERO), fresh nodes start at ZERO, and nobody else writes it before line 6 publishes the node",
+	"dvir-taubenfeld-2/Acquire/swap@5,6": "the same executions: locked is still raised before line 7 links the node behind " +
+		"the predecessor, and the predecessor can only signal q through that link (line 14), so no signal can be lost",
+	"dvir-taubenfeld-2/Acquire/swap@7,8": "the same executions: pred.pid does not change between the FAS of line 6 and q " +
+		"taking the node over at line 15 (its owner wrote it before its own FAS, and only q rewrites it, in its next " +
+		"passage), so reading it before or after linking at line 7 gives the same value",
+
+	// two-process algorithms (whole state space searched)
+	"dekker/Acquire/swap@A1,A1": "redundant write: entered is a Step local, false at the start of every acquire in both " +
+		"backends, so the loop runs as before, and after the loop the moved write is dead",
+	"dekker/Acquire/delete@A1":        stepZero("entered"),
+	"dekker/Acquire/swap@L1,L1#2":     exhaustive2,
+	"dekker/Release/swap@E1,E2":       exhaustive2,
+	"doran-thomas/Release/swap@D8,D9": exhaustive2,
+
+	// dijkstra
+	"dijkstra/Acquire/swap@4,5": "still correct: mutual exclusion rests on stage 2 (NOTN[i] lowered at line 6, then the scan " +
+		"of line 7), which is unchanged; the swap only delays the raise of NOTN[i] (withdrawing from stage 2) by one step, " +
+		"the test of line 5; SPIN checks it exhaustively for n = 2 and 3",
+	"dijkstra/Release/swap@10,10": "still correct: both writes end the holder's claims after it left the critical section; " +
+		"in either order the others' tests of line 5 and line 7 see one claim gone, then both",
+	"dijkstra/TryAcquire/swap@1,3":     tryPrecheck,
+	"dijkstra/TryAcquire/delete@1":     tryPrecheck + " (without FLAG[i] raised others may take NEXT from it; stage 2, which decides, is unchanged)",
+	"dijkstra/TryAcquire/swap@4,5":     tryPrecheck,
+	"dijkstra/TryAcquire/delete@4":     "redundant write: NOTN[i] is true whenever a try begins (initially, and after every release or give-up), so the write of line 4 changes nothing",
+	"dijkstra/TryAcquire/delete@5#2":   tryPrecheck + " (NEXT only decides who may go on to stage 2; stage 2 decides)",
+	"dijkstra/TryAcquire/swap@10,10":   "the same executions: both give-up writes happen before the try returns; their order changes nothing another process's tests depend on (line 5 reads FLAG of NEXT, which is not i on this path, and line 7 reads NOTN)",
+	"dijkstra/TryAcquire/swap@10,10#2": "the same executions: both give-up writes happen before the try returns; in either order the others see one claim gone, then both",
+	"dijkstra/TryAcquire/delete@10": "still correct: on this path NEXT ≠ i and only i can make NEXT = i, which it does in a later " +
+		"passage with FLAG[i] raised anyway; nobody reads FLAG[i] unless NEXT = i, so leaving it raised is never observed",
+	"dijkstra/TryAcquire/swap@10,5": "redundant write: on this path NOTN[i] was set to true at line 4 of the same try, so the " +
+		"reset at line 10, reached or not, rewrites the value it already holds",
+	"dijkstra/TryAcquire/delete@10#2": "redundant write: on this path NOTN[i] was set to true at line 4 of the same try",
+
+	// de Bruijn, Eisenberg-McGuire, Knuth: try-acquire pre-checks
+	"debruijn/TryAcquire/swap@L0,L1":                     tryPrecheck,
+	"debruijn/TryAcquire/delete@L0":                      tryPrecheck,
+	"debruijn/TryAcquire/swap@L1,L1":                     tryPrecheck + " (the scan uses kk = 0, its zero value)",
+	"debruijn/TryAcquire/delete@L1":                      tryPrecheck + " (the scan uses kk = 0, its zero value)",
+	"debruijn/TryAcquire/swap@L1,L2":                     tryPrecheck,
+	"debruijn/TryAcquire/delete@L1#2":                    tryPrecheck,
+	"debruijn/TryAcquire/off-by-one-qfrom+1@L1":          tryPrecheck,
+	"debruijn/TryAcquire/off-by-one-qto-1@L1":            tryPrecheck,
+	"debruijn/TryAcquire/delete@L1#3":                    tryPrecheck,
+	"eisenberg-mcguire/TryAcquire/swap@L0,L1":            tryPrecheck,
+	"eisenberg-mcguire/TryAcquire/delete@L0":             tryPrecheck,
+	"eisenberg-mcguire/TryAcquire/swap@L1,L1":            tryPrecheck + " (the scan uses kk = 0, its zero value)",
+	"eisenberg-mcguire/TryAcquire/delete@L1":             tryPrecheck + " (the scan uses kk = 0, its zero value)",
+	"eisenberg-mcguire/TryAcquire/swap@L1,L2":            tryPrecheck,
+	"eisenberg-mcguire/TryAcquire/delete@L1#2":           tryPrecheck,
+	"eisenberg-mcguire/TryAcquire/off-by-one-qfrom+1@L1": tryPrecheck,
+	"eisenberg-mcguire/TryAcquire/off-by-one-qto-1@L1":   tryPrecheck,
+	"eisenberg-mcguire/TryAcquire/delete@L1#3":           tryPrecheck,
+	"knuth/TryAcquire/swap@L0,L1":                        tryPrecheck,
+	"knuth/TryAcquire/delete@L0":                         tryPrecheck,
+	"knuth/TryAcquire/swap@L1,L1":                        tryPrecheck + " (the scan uses kk = 0, its zero value)",
+	"knuth/TryAcquire/delete@L1":                         tryPrecheck + " (the scan uses kk = 0, its zero value)",
+	"knuth/TryAcquire/swap@L1,L2":                        tryPrecheck,
+	"knuth/TryAcquire/delete@L1#2":                       tryPrecheck,
+	"knuth/TryAcquire/off-by-one-qfrom+1@L1":             tryPrecheck,
+	"knuth/TryAcquire/off-by-one-qto-1@L1":               tryPrecheck,
+	"knuth/TryAcquire/delete@L1#3":                       tryPrecheck,
+	"eisenberg-mcguire/Release/swap@L4,L4": "still correct: the scan now starts from next = 0 and its result is overwritten, " +
+		"so the turn simply advances to k + 1 even when that process is idle; an idle turn holder blocks nobody (the scans " +
+		"of L1 and L2 accept an idle k), each release still moves the turn one step on, so a waiting process gets the turn " +
+		"within n − 1 releases, as the paper's bound requires",
+	"eisenberg-mcguire/Release/swap@L4,L5": "still correct: k is set to (k + 1) mod n before the scan whose result is then " +
+		"unused, so the turn advances by one at every release; as for the scan starting from 0, an idle turn holder blocks " +
+		"nobody and a waiting process gets the turn within n − 1 releases",
+	"eisenberg-mcguire/Release/delete@L4#2": "still correct: without the scan the turn advances to (k + 1) mod n at every " +
+		"release; an idle turn holder blocks nobody and a waiting process gets the turn within n − 1 releases",
+
+	// filter
+	// kessels
+	"kessels/Acquire/off-by-one-cmp-gt@K1": "the same executions: the extra round is at the tree's non-node 0 (slots Q[0], Q[1], " +
+		"R[0], R[1], which no real node uses): every process arrives there on side 1, Q[0] is never set, so the await holds at " +
+		"once; the release starts at node 1 and never looks at path[0]",
+	"kessels/Acquire/swap@K2,K3": LocalCommute,
+
+	// lamport-fast
+	"lamport-fast/Acquire/delete@1": "still correct: X is never written, so it keeps its initial value 0 and only process 0 " +
+		"ever takes the fast path (X = i at line 5), every other process the slow one; process 0 enters fast only after " +
+		"raising its flag and finding Y = ⊥, so a slow process, which enters only after seeing every flag down and Y still " +
+		"its own, cannot be inside with it, and two slow processes exclude each other through Y as in the original",
+	"lamport-fast/TryAcquire/delete@1": "still correct: X is never written by a try, so a try that reaches line 5 takes the " +
+		"fast path only if X (written by acquires) happens to be i, and the slow path otherwise; both paths are the original's",
+
+	// mcs-rw, writer preference
+	"mcs-rw[writer]/Acquire/drop-await@W2": "still correct: writers still exclude each other and readers through the CAS on " +
+		"RCF's writer flag (W3); the await only orders writers by ticket, and the writer-preference variant claims no order " +
+		"among writers (deadlock freedom only)",
+	"mcs-rw[writer]/Release/swap@W4,W5": "still correct: the writer flag is still cleared (W4) before anyone it lets through " +
+		"can enter: a writer released early by W5 waits at W3 for the flag, a reader at R3",
+
+	// morris
+	"morris/Acquire/swap@5,6": "still correct: NM is only touched under A (line 5) or in the M phase (lines 14, 15), which " +
+		"cannot be active while this process holds A (the M phase ends by releasing A); moved after line 6 the increment " +
+		"still happens while it holds A, before it can open M at line 10",
+	"morris/Acquire/swap@9,10": "still correct: the last process through room 1 opens both doors, M (room 3) and B (room 1); " +
+		"arrivals let in by B stop at A, which stays closed until the M phase ends, so the order in which the two doors open " +
+		"changes no ordering between the rooms",
+	"morris/Acquire/swap@11,12": "still correct: opening A (room 2) before B (room 1): a process let through A then waits for " +
+		"B at line 6, which is released one step later; no room's invariant depends on the order",
+
+	// replace-add
+	"replace-add[mutex]/Acquire/swap@_0,1":      "redundant write: ok is a Step local, false at the start of every acquire in both backends, so the loop runs as before, and after it the moved write is dead",
+	"replace-add[mutex]/Acquire/delete@_0":      stepZero("ok"),
+	"replace-add[kexclusion]/Acquire/swap@_0,1": "redundant write: ok is a Step local, false at the start of every acquire in both backends, so the loop runs as before, and after it the moved write is dead",
+	"replace-add[kexclusion]/Acquire/delete@_0": stepZero("ok"),
+
+	// ttas
+	"ttas/Acquire/swap@_0,1": backoff + " (backoff starts and stays at 0: no delay at all)",
+	"ttas/Acquire/delete@_0": backoff + " (backoff starts and stays at 0: no delay at all)",
+	"ttas/Acquire/drop-await@1": "still correct: the await is the first test of test-and-test-and-set, a read-only filter " +
+		"before the exchange; without it the lock is test-and-set with backoff, the exchange alone deciding",
+	"ttas/Acquire/swap@2,3":      backoff + " (the delay follows the previous iteration's exchange)",
+	"ttas/Acquire/delete@3":      backoff,
+	"ttas/Acquire/flip-ne@3":     backoff + " (the winner delays once before leaving the loop, holding the lock)",
+	"ttas/Acquire/swap@4,5":      backoff,
+	"ttas/Acquire/delete@4":      backoff,
+	"ttas/Acquire/delete@5":      backoff,
+	"ttas/Acquire/flip-lt@5":     backoff,
+	"ttas/Acquire/delete@5#2":    backoff,
+	"ttas/Acquire/delete@5#3":    backoff,
+	"ttas/TryAcquire/delete@1":   "still correct: the test is a read-only filter before the exchange, which alone decides (as in test-and-set's try)",
+	"ttas/TryAcquire/delete@1#2": "still correct: without the give-up the try goes on to the exchange, which alone decides (as in test-and-set's try)",
+}
+
+// Gaps maps mutant IDs to why no layer catches them although they are
+// wrong (or not shown to be right), and what would catch them.
+var Gaps = map[string]string{
+	"black-white-bakery/Acquire/delete@2":    unboundedTickets + " (here every process keeps the color it read first: mc is never read again)",
+	"black-white-bakery/Release/delete@12":   unboundedTickets,
+	"black-white-bakery/Release/flip-eq@12":  unboundedTickets + " (the exit writes the color the process drew with, not the other)",
+	"black-white-bakery/Release/delete@12#2": unboundedTickets + " (the color can only turn black)",
+	"black-white-bakery/Release/delete@12#3": unboundedTickets + " (the color can only turn white)",
+	"mcs-rw[writer]/RAcquire/drop-await@R1": "a reader no longer defers to a waiting writer (R1 waits until no writer has a " +
+		"ticket out), so the writer-preference lock behaves as a reader-preference one: writers can starve while readers " +
+		"keep arriving. Every claimed property still holds — the variant claims deadlock freedom only — and no layer checks " +
+		"the preference itself. To close: a preference property (writer preference: no reader enters while a writer has " +
+		"finished its doorway and waits), as an assertion in the Promela model and a check in Explore's harness",
+	"debruijn/Release/swap@LX,L4":            kTurn,
+	"eisenberg-mcguire/Acquire/delete@L3":    kTurn,
+	"eisenberg-mcguire/Acquire/swap@L2,L2#2": kTurn + " (the second check of k is skipped: entered is still false when it is tested)",
+	"eisenberg-mcguire/Acquire/delete@L2#3":  kTurn + " (the second check of k is gone)",
+	"eisenberg-mcguire/Acquire/swap@L2,L2#3": kTurn + " (the second check of k uses the k read in the L1 loop)",
+	"eisenberg-mcguire/Acquire/delete@L2#4":  kTurn + " (the second check of k uses the k read in the L1 loop)",
+	"eisenberg-mcguire/Acquire/delete@L2#5":  kTurn + " (the second check of k is gone)",
+	"eisenberg-mcguire/TryAcquire/delete@L3": kTurn,
+	"knuth/Acquire/delete@L3":                kTurn,
+	"knuth/Release/swap@LX,L4":               kTurn,
+	"knuth/TryAcquire/swap@L2,L3":            kTurn + " (a try that gives up has already taken the turn)",
+	"knuth/TryAcquire/delete@L3":             kTurn,
+	"anonymous/Acquire/off-by-one-qfrom+1@15": "not shown correct: a process that resigned restarts once all registers but " +
+		"one are 0, possibly while a competitor still owns that one; mutual exclusion cannot break (entering needs all m " +
+		"registers), deadlock freedom may. SPIN checks n = 2 (m = 3) exhaustively; n = 3 (m = 5) is beyond the budget, and " +
+		"3 goroutines under stress and the controlled scheduler do not find a livelock. To close: SPIN at n = 3 with more " +
+		"time and memory for this algorithm",
+	"anonymous/Acquire/off-by-one-qto-1@15": "not shown correct: a process that resigned restarts once all registers but " +
+		"one are 0, possibly while a competitor still owns that one; mutual exclusion cannot break (entering needs all m " +
+		"registers), deadlock freedom may. SPIN checks n = 2 (m = 3) exhaustively; n = 3 (m = 5) is beyond the budget, and " +
+		"3 goroutines under stress and the controlled scheduler do not find a livelock. To close: SPIN at n = 3 with more " +
+		"time and memory for this algorithm",
+	"lamport-fast/Acquire/swap@N1,1": "not shown correct: X := i is written before the flag is raised, so a process that " +
+		"waits for all flags down (R7.2) can miss one that has already overwritten X; mutual exclusion still held in every " +
+		"check (SPIN exhaustive for n = 2 and 3), but the fast path's argument needs the flag up before X is written, and " +
+		"n ≥ 4 is not checked",
+	"lamport-fast/Acquire/swap@1,2": "not shown correct: X := i moves after the test of Y and the fast-path check, so it is " +
+		"written only by processes that back off; the fast path then tests an X written in an earlier attempt. Every check " +
+		"passes (SPIN exhaustive for n = 2 and 3), but the argument for the fast path no longer applies, and n ≥ 4 is not checked",
+	"lamport-fast/Acquire/drop-await@R7.4": "not shown correct: a slow-path loser retries at once instead of waiting for " +
+		"Y = ⊥; safety is untouched (it re-enters the protocol from the top), but the await is what keeps losers from " +
+		"disturbing the winner's exit; deadlock freedom held at n = 2 and 3, n ≥ 4 is not checked",
+	"lamport-fast/TryAcquire/swap@N1,1": "not shown correct: as for the acquire's swap of N1 and line 1 (X written before the flag is raised)",
+	"dvir-taubenfeld-1/Release/cas-write@13": "wrong, needs a larger configuration: the exit always signals its successor " +
+		"(line 15), even one that already entered through its CAS at line 8. If the exiting process p is delayed just " +
+		"before line 15 while that successor s finishes two more passages and, back on the same node two passages later, " +
+		"waits at line 9 behind a third process, p's late write releases s early: two processes in the critical section. " +
+		"That needs 3 processes and 3 passages: SPIN at n = 3 is beyond the budget for this algorithm, the controlled " +
+		"scheduler runs 3 × 2 (random, PCT) and 2 × 2 (DFS), and stress does not hit the window. To close: explore with " +
+		"3 passages for queue locks that reuse nodes, or SPIN at n = 3 with bounded passages",
+	"filter[kexclusion]/Acquire/off-by-one-qfrom+1@4": "wrong for larger n, not caught: the level test ignores process 0, " +
+		"which with a single level (n − k = 1 for n = 3, k = 2) cannot let a third process in; with two levels (n = 4, " +
+		"k = 2) the counting argument fails. To close: k-exclusion at n = 4 in every layer",
+	"filter[kexclusion]/Acquire/off-by-one-qto-1@4": "wrong for larger n, not caught: the level test ignores process n − 1; " +
+		"with a single level it cannot let a third process in. To close: k-exclusion at n = 4 in every layer",
+}

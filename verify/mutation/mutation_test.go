@@ -1,0 +1,171 @@
+package mutation
+
+import (
+	"context"
+	"regexp"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockgen/lockgen/verify/spin"
+)
+
+// TestRunnerOnTAS runs the whole pipeline on four mutants of the smallest
+// catalogue lock (test-and-set) and checks each layer's verdict where it
+// is deterministic.
+func TestRunnerOnTAS(t *testing.T) {
+	if err := spin.Available(); err != nil {
+		t.Skip(err)
+	}
+	cfg := Config{
+		Algorithms: []string{"tas"},
+		Only:       regexp.MustCompile(`^tas/(Acquire/fas-write@1|Release/delete@2|TryAcquire/flip-ne@1|TryAcquire/delete@1#3)$`),
+		Jobs:       3,
+		Stress:     StressSettings{Passages: 100, Timeout: 5 * time.Second, Stall: time.Second},
+		Explore:    ExploreSettings{Budget: time.Second, Stall: time.Second},
+		Spin:       SpinSettings{Sizes: []int{2}, Timeout: 30 * time.Second},
+	}
+	var logs []string
+	cfg.Log = func(s string) { logs = append(logs, s) }
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Units) != 1 {
+		t.Fatalf("%d units", len(rep.Units))
+	}
+	u := rep.Units[0]
+	for _, e := range u.Errors {
+		t.Errorf("runner error: %s", e)
+	}
+	if len(u.Results) != 4 {
+		t.Fatalf("%d mutants run, want 4", len(u.Results))
+	}
+	for _, l := range Layers {
+		if v := u.Baseline.Layer[l]; !v.Ran || v.Killed {
+			t.Errorf("the original tas: %s ran %v killed %v (%s)", l, v.Ran, v.Killed, v.Detail)
+		}
+	}
+	type want struct{ stress, explore, spin string } // "-": not checked (timing-dependent), else a kind substring
+	wants := map[string]want{
+		// The test and the set are two steps: two holders.
+		"tas/Acquire/fas-write@1": {"-", "mutual exclusion", "mutual-exclusion"},
+		// Nobody ever frees the lock.
+		"tas/Release/delete@2": {"hang", "deadlock", "deadlock"},
+		// TryLock fails on a free lock and succeeds on a held one.
+		"tas/TryAcquire/flip-ne@1": {"try-fresh", "-", "mutual-exclusion"},
+		// TryLock never gives up.
+		"tas/TryAcquire/delete@1#3": {"try-held", "-", "mutual-exclusion"},
+	}
+	for _, res := range u.Results {
+		w, ok := wants[res.Mutant.ID]
+		if !ok {
+			t.Errorf("unexpected mutant %s", res.Mutant.ID)
+			continue
+		}
+		if !res.Killed() {
+			t.Errorf("%s: no layer killed it", res.Mutant.ID)
+		}
+		for l, k := range map[Layer]string{Stress: w.stress, Explore: w.explore, SPIN: w.spin} {
+			v := res.Layer[l]
+			switch {
+			case !v.Ran:
+				t.Errorf("%s: %s did not run: %s", res.Mutant.ID, l, v.Detail)
+			case k == "-":
+			case !v.Killed:
+				t.Errorf("%s: %s let it through (%s), want %q", res.Mutant.ID, l, v.Detail, k)
+			case !strings.Contains(v.Kind, k):
+				t.Errorf("%s: %s found %q, want %q", res.Mutant.ID, l, v.Kind, k)
+			}
+		}
+	}
+	for _, l := range Layers {
+		if u.Time[l] <= 0 {
+			t.Errorf("no time recorded for %s", l)
+		}
+	}
+	md := rep.Markdown("go test")
+	for _, s := range []string{"# Mutation testing", "| tas | 4 |", "## Survivors", "## Per operator"} {
+		if !strings.Contains(md, s) {
+			t.Errorf("report lacks %q", s)
+		}
+	}
+	if !strings.Contains(strings.Join(logs, "\n"), "tas") {
+		t.Errorf("no progress logged: %v", logs)
+	}
+}
+
+func TestScoresAndClassification(t *testing.T) {
+	killed := &Result{Layer: map[Layer]*Verdict{Stress: {Ran: true, Killed: true}, Explore: {Ran: true}, SPIN: {}}}
+	survivor := &Result{Layer: map[Layer]*Verdict{Stress: {Ran: true}, Explore: {Ran: true}, SPIN: {Ran: true}}}
+	killed.Mutant.ID, survivor.Mutant.ID = "x/Acquire/delete@1", "x/Acquire/swap@1,2"
+	Equivalences["x/Acquire/swap@1,2"] = "test"
+	defer delete(Equivalences, "x/Acquire/swap@1,2")
+	ls, any, ne := Scores([]*Unit{{Results: []*Result{killed, survivor}}})
+	if ls[Stress] != (Score{1, 2}) || ls[Explore] != (Score{0, 2}) || ls[SPIN] != (Score{0, 1}) {
+		t.Errorf("layer scores %v", ls)
+	}
+	if any != (Score{1, 2}) || ne != (Score{1, 1}) {
+		t.Errorf("any %v, non-equivalent %v", any, ne)
+	}
+	if c, _ := Classify("x/Acquire/swap@1,2"); c != Equivalent {
+		t.Errorf("class %s", c)
+	}
+	if c, _ := Classify("nobody/knows"); c != Unclassified {
+		t.Errorf("class %s", c)
+	}
+}
+
+// TestClassificationsNameRealMutants: every ID in the tables is a mutant
+// the current catalogue generates (a stale entry hides nothing, but it
+// misleads a reader).
+func TestClassificationsNameRealMutants(t *testing.T) {
+	ids := map[string]bool{}
+	units, err := selectUnits(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, u := range units {
+		for _, m := range generate(u).Kept {
+			ids[m.ID] = true
+		}
+	}
+	for _, tbl := range []map[string]string{Equivalences, Gaps} {
+		for id, why := range tbl {
+			if !ids[id] {
+				t.Errorf("classified mutant %s is not generated any more", id)
+			}
+			if strings.TrimSpace(why) == "" {
+				t.Errorf("%s: no reason recorded", id)
+			}
+		}
+	}
+	for id := range Equivalences {
+		if _, both := Gaps[id]; both {
+			t.Errorf("%s is both equivalent and a gap", id)
+		}
+	}
+}
+
+// TestEquivalenceRules: an equivalence recorded with a machine-checkable
+// reason must satisfy the rule's conditions.
+func TestEquivalenceRules(t *testing.T) {
+	units, err := selectUnits(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checked := 0
+	for _, u := range units {
+		for _, m := range generate(u).Kept {
+			why, ok := Equivalences[m.ID]
+			if !ok || !strings.HasPrefix(why, LocalCommute) {
+				continue
+			}
+			checked++
+			if !commutes(m) {
+				t.Errorf("%s is recorded as a local step moved across its neighbour, but %s", m.ID, m.Change)
+			}
+		}
+	}
+	t.Logf("%d equivalences checked against their rule", checked)
+}
