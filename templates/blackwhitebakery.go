@@ -28,9 +28,10 @@ func init() {
 		Props: Properties{
 			Liveness: "starvation-free", Fairness: "FIFO", Exit: "wait-free (two writes)",
 			RMRCC: "unbounded", RMRDSM: "unbounded",
-			Space:        "3n + 1 bounded registers (choosing, mycolor, number ∈ 0..n per process; the color bit)",
-			Instructions: []string{"read", "write"},
-			Identity:     "ids",
+			Space:            "3n + 1 bounded registers (choosing, mycolor, number ∈ 0..n per process; the color bit)",
+			Instructions:     []string{"read", "write"},
+			Identity:         "ids",
+			BoundedRegisters: true,
 		},
 		Modes:      []Mode{Mutex},
 		NeedsProcs: true,

@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockgen/lockgen/templates/mutate"
 	"github.com/lockgen/lockgen/verify/spin"
 )
 
@@ -168,4 +169,47 @@ func TestEquivalenceRules(t *testing.T) {
 		}
 	}
 	t.Logf("%d equivalences checked against their rule", checked)
+}
+
+// TestUnboundedTicketsFail: the black-white bakery claims bounded
+// registers; a mutant whose color never changes draws ever larger numbers,
+// which SPIN must report as a failure (not fall back to bounded passages),
+// while the original stays within the bound.
+func TestUnboundedTicketsFail(t *testing.T) {
+	if err := spin.Available(); err != nil {
+		t.Skip(err)
+	}
+	units, err := selectUnits([]string{"black-white-bakery"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := units[0]
+	const id = "black-white-bakery/Release/delete@12"
+	var mutant *mutate.Mutant
+	for _, m := range generate(u).Kept {
+		if m.ID == id {
+			mutant = &m
+		}
+	}
+	if mutant == nil {
+		t.Fatalf("no mutant %s", id)
+	}
+	ctx := context.Background()
+	run := spin.Options{Timeout: time.Minute, Optimize: "-O0"}
+	orig, err := CheckModel(ctx, u.Entry, u.Options, u.Entry.MustDef(u.Options), 2, spin.MutualExclusion, false, 0, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if orig.Status != spin.Passed {
+		t.Fatalf("the original: %s %s %s", orig.Status, orig.Message, orig.Reason)
+	}
+	got, err := CheckModel(ctx, u.Entry, u.Options, mutant.Alg, 2, spin.MutualExclusion, false, 0, run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Status != spin.Failed || got.Failure != "unbounded register" || len(got.Trail) == 0 {
+		t.Fatalf("%s: %s %q %s (trail of %d steps), want a failure for an unbounded register with its trail",
+			id, got.Status, got.Failure, got.Message, len(got.Trail))
+	}
+	t.Logf("%s: %s: %s (%d steps)", id, got.Failure, got.Message, len(got.Trail))
 }

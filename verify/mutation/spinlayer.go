@@ -290,15 +290,19 @@ func CheckModel(ctx context.Context, e *templates.Entry, o templates.Options, a 
 		bounded.Bound, passages.Passages = 64, 3
 		attempts = []promela.Options{bounded, passages}
 	}
+	bounded := e.PropsFor(o).BoundedRegisters
 	var res spin.Result
-	for _, o := range attempts {
-		low, err := promela.Lower(a, params, o)
+	for _, at := range attempts {
+		low, err := promela.Lower(a, params, at)
 		if err != nil {
 			return res, err
 		}
 		res, err = spin.Check(ctx, low.Text, p, run)
 		if err != nil || !res.BoundExceeded {
 			return res, err
+		}
+		if bounded {
+			return spin.Unbounded(res), nil
 		}
 	}
 	return res, nil

@@ -123,6 +123,21 @@ func (o Options) withDefaults() Options {
 	return o
 }
 
+// Unbounded turns a run whose counters left the model's bound into a
+// failure, for an algorithm that claims bounded registers
+// (templates.Properties.BoundedRegisters); other results are returned as
+// they are.
+func Unbounded(r Result) Result {
+	if !r.BoundExceeded {
+		return r
+	}
+	r.Status = Failed
+	r.Failure = "unbounded register"
+	r.Message = "a register left the model's bound with processes looping for ever, although the algorithm claims bounded registers (" + r.Message + ")"
+	r.Reason = ""
+	return r
+}
+
 // Result is the outcome of one run.
 type Result struct {
 	Property Property
@@ -266,19 +281,20 @@ func Check(ctx context.Context, model string, prop Property, opts Options) (res 
 		if errs > 0 {
 			res.Status = Failed
 			res.Failure, res.Message = failureOf(out)
-			if strings.Contains(res.Message, promela.BoundName) {
-				// Not a property violation: the model's counter bound
-				// (promela.Options.Bound) was too small for this run.
-				res.Status = Incomplete
-				res.BoundExceeded = true
-				res.Reason = "a counter left the model's bound (" + res.Message + ")"
-				return res, nil
-			}
 			trail, stuck, terr := replay(ctx, dir, file, model)
 			if terr != nil {
 				res.Reason = "trail replay failed: " + terr.Error()
 			}
 			res.Trail = trail
+			if strings.Contains(res.Message, promela.BoundName) {
+				// Not a property violation: the model's counter bound
+				// (promela.Options.Bound) was too small for this run. The
+				// trail shows how the counter grew (see Unbounded).
+				res.Status = Incomplete
+				res.BoundExceeded = true
+				res.Reason = "a counter left the model's bound (" + res.Message + ")"
+				return res, nil
+			}
 			if res.Failure == "invalid end state" {
 				res.Stuck = stuck
 			}

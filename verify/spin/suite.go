@@ -169,7 +169,8 @@ func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, err
 					p.K = max(1, n-1)
 				}
 			}
-			attempts, err := plan(a, e.PropsFor(topts), mode, prop, n, so)
+			claims := e.PropsFor(topts)
+			attempts, err := plan(a, claims, mode, prop, n, so)
 			if err != nil {
 				r.Result = Result{Property: prop, Status: Skipped, Reason: err.Error()}
 				rep.add(r, so.Log)
@@ -207,6 +208,9 @@ func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, err
 				res, err := Check(ctx, low.Text, prop, opts)
 				if err != nil {
 					return rep, fmt.Errorf("%s, n = %d, %s: %w", name, n, prop, err)
+				}
+				if res.BoundExceeded && claims.BoundedRegisters {
+					res = Unbounded(res)
 				}
 				if res.BoundExceeded && i+1 < len(attempts) {
 					// The counters really grow: fall back to the next model.
