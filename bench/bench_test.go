@@ -1,20 +1,31 @@
 // Package bench compares generated locks with the standard library in one
-// run: Lock+Unlock of an empty critical section (a counter increment),
+// run: a passage through an empty critical section (a counter increment),
 // uncontended and with 8 and 64 goroutines on the machine's Ps.
 //
 //	go test -run '^$' -bench . -benchmem ./bench/
 //
+// BenchmarkLockUnlock runs every generated mutex next to sync.Mutex;
+// BenchmarkWaitPolicy, MCS under each waiting policy next to sync.Mutex;
+// BenchmarkRLockRUnlock, the read side of the reader/writer lock under its
+// three preferences next to sync.RWMutex; BenchmarkKExclusion, a
+// 2-exclusion lock next to a golang.org/x/sync/semaphore.Weighted of
+// capacity 2.
+//
 // ns/op is wall time per passage over all goroutines (a throughput
-// measure); divide by the sync.Mutex row of the same run for the ratio.
+// measure); divide by the baseline's row of the same run for the ratio.
 package bench
 
 import (
+	"context"
 	"fmt"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
+
+	"golang.org/x/sync/semaphore"
 
 	"github.com/lockgen/lockgen/bench/locks"
 	"github.com/lockgen/lockgen/spec"
@@ -97,11 +108,78 @@ func subjects() []subject {
 	}
 }
 
+// waitSubjects: MCS under every waiting policy (MCS itself has the
+// default, spin-then-park).
+func waitSubjects() []subject {
+	return []subject{
+		{"sync.Mutex", shared(func() sync.Locker { return new(sync.Mutex) })},
+		{"MCS", handles(func() func() sync.Locker { l := locks.NewMCS(); return func() sync.Locker { return l.NewHandle() } })},
+		{"MCSPark", handles(func() func() sync.Locker { l := locks.NewMCSPark(); return func() sync.Locker { return l.NewHandle() } })},
+		{"MCSSpin", handles(func() func() sync.Locker { l := locks.NewMCSSpin(); return func() sync.Locker { return l.NewHandle() } })},
+		{"MCSYield", handles(func() func() sync.Locker {
+			l := locks.NewMCSYield()
+			return func() sync.Locker { return l.NewHandle() }
+		})},
+		{"MCSSpinThenYield", handles(func() func() sync.Locker {
+			l := locks.NewMCSSpinThenYield()
+			return func() sync.Locker { return l.NewHandle() }
+		})},
+	}
+}
+
+// readLocker is the read side of a reader/writer lock as a sync.Locker.
+type readLocker struct{ l rLocker }
+
+func (r readLocker) Lock()   { r.l.RLock() }
+func (r readLocker) Unlock() { r.l.RUnlock() }
+
+type rLocker interface {
+	RLock()
+	RUnlock()
+}
+
+// readSubjects: read passages of the reader/writer locks.
+func readSubjects() []subject {
+	read := func(newLock func() rLocker) func() func(int) sync.Locker {
+		return shared(func() sync.Locker { return readLocker{newLock()} })
+	}
+	type rw = rLocker
+	return []subject{
+		{"sync.RWMutex.RLock", read(func() rw { return new(sync.RWMutex) })},
+		{"RWFair.RLock", read(func() rw { return locks.NewRWFair() })},
+		{"RWReader.RLock", read(func() rw { return locks.NewRWReader() })},
+		{"RWWriter.RLock", read(func() rw { return locks.NewRWWriter() })},
+	}
+}
+
+// weighted is a semaphore.Weighted of capacity k taken one unit at a time.
+type weighted struct{ s *semaphore.Weighted }
+
+func (w weighted) Lock() {
+	if err := w.s.Acquire(context.Background(), 1); err != nil {
+		panic(err)
+	}
+}
+func (w weighted) Unlock() { w.s.Release(1) }
+
+// kSubjects: 2-exclusion.
+func kSubjects() []subject {
+	return []subject{
+		{"semaphore.Weighted(2)", shared(func() sync.Locker { return weighted{semaphore.NewWeighted(2)} })},
+		{"ReplaceAddK2", shared(func() sync.Locker { return locks.NewReplaceAddK2() })},
+	}
+}
+
 // Goroutine counts: uncontended, then 8 and 64 goroutines.
 var goroutines = []int{1, 8, 64}
 
-func BenchmarkLockUnlock(b *testing.B) {
-	for _, s := range subjects() {
+func BenchmarkLockUnlock(b *testing.B)   { runAll(b, subjects()) }
+func BenchmarkWaitPolicy(b *testing.B)   { runAll(b, waitSubjects()) }
+func BenchmarkRLockRUnlock(b *testing.B) { runAll(b, readSubjects()) }
+func BenchmarkKExclusion(b *testing.B)   { runAll(b, kSubjects()) }
+
+func runAll(b *testing.B, subjects []subject) {
+	for _, s := range subjects {
 		for _, g := range goroutines {
 			b.Run(fmt.Sprintf("%s/goroutines=%d", s.name, g), func(b *testing.B) { run(b, s, g) })
 		}
@@ -146,8 +224,9 @@ func TestSubjectsMatchSpec(t *testing.T) {
 		t.Fatal(err)
 	}
 	rows := map[string]bool{}
-	for _, s := range subjects() {
-		rows[strings.TrimSuffix(s.name, ".Lock")] = true
+	all := slices.Concat(subjects(), waitSubjects(), readSubjects(), kSubjects())
+	for _, s := range all {
+		rows[strings.TrimSuffix(strings.TrimSuffix(s.name, ".Lock"), ".RLock")] = true
 		of := s.make()
 		for g := 0; g < 64; g++ {
 			l := of(g)
