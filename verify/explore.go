@@ -15,10 +15,10 @@ import (
 // race detector: the runs are capped by DefaultExploreBudget.
 const (
 	DefaultExploreGoroutines = 3     // random and PCT (capped by Subject.Procs)
-	DefaultExplorePassages   = 2     // per goroutine, random and PCT
+	DefaultExplorePassages   = 3     // per goroutine, random and PCT
 	DefaultExploreRandomRuns = 2000  // random executions
 	DefaultExplorePCTRuns    = 2000  // PCT executions
-	DefaultExplorePCTDepth   = 3     // PCT bug depth d
+	DefaultExplorePCTDepth   = 4     // PCT bug depth d
 	DefaultExploreDFSBound   = 2     // preemptions
 	DefaultExploreDFSSize    = 2     // goroutines and passages of the DFS configuration
 	DefaultExploreDFSLimit   = 50000 // schedules

@@ -108,7 +108,7 @@ func DefaultConfig() Config {
 		Explore: ExploreSettings{Budget: 2 * time.Second, Stall: 2 * time.Second},
 		Spin:    SpinSettings{Timeout: 30 * time.Second, LargerTimeout: 60 * time.Second, MemLimitMB: 1024},
 		Deep: ExploreSettings{Budget: 10 * time.Second, Stall: 2 * time.Second, Options: []string{
-			"verify.ExplorePassages(3)", "verify.ExploreRandom(1000000)", "verify.ExplorePCT(1000000, 4)",
+			"verify.ExplorePassages(4)", "verify.ExploreRandom(1000000)", "verify.ExplorePCT(1000000, 5)",
 			"verify.ExploreDFSSize(2, 3)", "verify.ExploreDFSLimit(1000000)",
 		}},
 	}

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/lockgen/lockgen/templates/mutate"
+	"github.com/lockgen/lockgen/verify"
 )
 
 // Class is the classification of a survivor.
@@ -113,7 +114,9 @@ func (rep *Report) Markdown(command string) string {
 	}
 	fmt.Fprintf(&b, ", watchdog %v, timeout %v.\n", cfg.Stress.Stall, cfg.Stress.Timeout)
 	fmt.Fprintf(&b, "- **explore**: each mutant in its own process, `verify.Explore` under `-tags lockgen_check` with its default strategies "+
-		"(random and PCT on 3 goroutines × 2 passages, preemption-bounded DFS on 2 × 2), budget %v", cfg.Explore.Budget)
+		"(random and PCT with depth %d on %d goroutines × %d passages, preemption-bounded DFS on %d × %d), budget %v",
+		verify.DefaultExplorePCTDepth, verify.DefaultExploreGoroutines, verify.DefaultExplorePassages,
+		verify.DefaultExploreDFSSize, verify.DefaultExploreDFSSize, cfg.Explore.Budget)
 	if len(cfg.Explore.Options) > 0 {
 		fmt.Fprintf(&b, ", options %s", strings.Join(cfg.Explore.Options, ", "))
 	}
