@@ -19,9 +19,9 @@ type Control struct {
 	Why    string // how it goes wrong, in the paper's terms
 	Change string // the change to the definition
 
-	Entry   *templates.Entry // the entry the lock is lowered as
+	Entry   *templates.Entry `json:"-"` // the entry the lock is lowered as
 	Options templates.Options
-	Alg     *ir.Algorithm
+	Alg     *ir.Algorithm `json:"-"`
 
 	// Explore: the extra verify.ExploreOption expressions (Go source)
 	// the controlled scheduler needs, the failure kind it must report and

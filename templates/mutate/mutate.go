@@ -76,9 +76,9 @@ type Mutant struct {
 	Change string
 	// Orig are the original's statements the mutation changed (two for a
 	// swap, in program order).
-	Orig []ir.Stmt
+	Orig []ir.Stmt `json:"-"`
 	// Alg is a deep copy of the algorithm with the change.
-	Alg *ir.Algorithm
+	Alg *ir.Algorithm `json:"-"`
 }
 
 // Discarded is a mutation that was not kept, and why.

@@ -25,10 +25,12 @@ package mutation
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -69,7 +71,7 @@ type Config struct {
 	// "name[mode]" or "name[preference]"; a bare name takes all variants.
 	Algorithms []string
 	// Only, when set, keeps the mutants whose ID it matches.
-	Only *regexp.Regexp
+	Only *regexp.Regexp `json:"-"`
 	// Layers to run; nil means the three layers and Deep.
 	Layers []Layer
 	// Jobs is the number of jobs run at once (test processes, SPIN runs,
@@ -84,7 +86,7 @@ type Config struct {
 	Deep ExploreSettings
 
 	// Log receives progress lines; nil discards them.
-	Log func(string)
+	Log func(string) `json:"-"`
 }
 
 // SpinSettings configure the SPIN layer.
@@ -144,8 +146,8 @@ func (r *Result) Killed() bool {
 
 // Unit is one algorithm variant: its mutants and what became of them.
 type Unit struct {
-	Name    string // "mcs", "filter[kexclusion]", "mcs-rw[writer]"
-	Entry   *templates.Entry
+	Name    string           // "mcs", "filter[kexclusion]", "mcs-rw[writer]"
+	Entry   *templates.Entry `json:"-"` // found again by Name when a saved report is loaded
 	Options templates.Options
 	Results []*Result
 	// Baseline is the unmutated definition run through the same layers
@@ -169,13 +171,34 @@ type Unit struct {
 
 // Report is a whole run.
 type Report struct {
-	Started time.Time
-	Elapsed time.Duration
-	Config  Config
-	Units   []*Unit
+	Command  string // how the run was started (shown in the report)
+	Platform string // "linux/amd64, 2 CPUs"
+	Started  time.Time
+	Elapsed  time.Duration
+	Config   Config
+	Units    []*Unit
 	// Controls are the named negative controls' results, when run
 	// (RunControls).
 	Controls []*ControlResult
+}
+
+// LoadReport reads a report saved as JSON (the command's -save), so that
+// it can be rendered again with the current classifications without
+// running the mutants again. Entries are found again by unit name.
+func LoadReport(data []byte) (*Report, error) {
+	var rep Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return nil, err
+	}
+	for _, u := range rep.Units {
+		name, _, _ := strings.Cut(u.Name, "[")
+		e, ok := templates.Lookup(name)
+		if !ok {
+			return nil, fmt.Errorf("saved report: unit %s: no catalogue entry %q", u.Name, name)
+		}
+		u.Entry = e
+	}
+	return &rep, nil
 }
 
 // Run mutates the configured algorithms and runs every mutant through the
@@ -227,7 +250,8 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 	if err != nil {
 		return nil, err
 	}
-	rep := &Report{Started: time.Now(), Config: cfg, Units: units}
+	rep := &Report{Started: time.Now(), Config: cfg, Units: units,
+		Platform: fmt.Sprintf("%s/%s, %d CPUs", runtime.GOOS, runtime.GOARCH, runtime.NumCPU())}
 	r := &runner{cfg: cfg, modPath: modPath, q: newQueue()}
 	for i, u := range units {
 		r.prepare(i, u)

@@ -2,6 +2,7 @@ package mutation
 
 import (
 	"context"
+	"encoding/json"
 	"regexp"
 	"strings"
 	"testing"
@@ -85,11 +86,23 @@ func TestRunnerOnTAS(t *testing.T) {
 			t.Errorf("no time recorded for %s", l)
 		}
 	}
-	md := rep.Markdown("go test")
+	md := rep.Markdown()
 	for _, s := range []string{"# Mutation testing", "| tas | 4 |", "## Survivors", "## Per operator"} {
 		if !strings.Contains(md, s) {
 			t.Errorf("report lacks %q", s)
 		}
+	}
+	// A saved run renders the same report again.
+	data, err := json.Marshal(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	loaded, err := LoadReport(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again := loaded.Markdown(); again != md {
+		t.Errorf("a saved and loaded run renders differently:\n%s\n---\n%s", again, md)
 	}
 	if !strings.Contains(strings.Join(logs, "\n"), "tas") {
 		t.Errorf("no progress logged: %v", logs)

@@ -5,6 +5,12 @@
 //	go run ./verify/mutation/cmd/mutation -o docs/mutation.md
 //	go run ./verify/mutation/cmd/mutation -alg mcs,ticket -o /tmp/m.md
 //	go run ./verify/mutation/cmd/mutation -alg mcs -only 'Release/.*@14'
+//	go run ./verify/mutation/cmd/mutation -o docs/mutation.md -save /tmp/run.json
+//	go run ./verify/mutation/cmd/mutation -render /tmp/run.json -o docs/mutation.md
+//
+// -render writes the report of a saved run again, with the survivors
+// classified by the current verify/mutation/equivalent.go, without running
+// anything (the header still names the run's command and date).
 //
 // Progress goes to stderr, a line per algorithm and layer; the summary
 // table is printed there at the end. The named negative controls
@@ -47,7 +53,12 @@ func main() {
 	spinLarger := flag.Duration("spin-timeout-larger", def.Spin.LargerTimeout, "spin: time per run at larger n")
 	spinMem := flag.Int("spin-mem", def.Spin.MemLimitMB, "spin: memory per run, MB")
 	controls := flag.Bool("controls", true, "also run the named negative controls and report them")
+	save := flag.String("save", "", "also save the whole run here, as JSON, for -render")
+	render := flag.String("render", "", "render the run saved in this file (by -save) instead of running")
 	flag.Parse()
+	if *render != "" {
+		os.Exit(renderSaved(*render, *out))
+	}
 
 	cfg := def
 	cfg.Jobs = *jobs
@@ -95,20 +106,19 @@ func main() {
 			}
 		}
 	}
-	cmd := "go run ./verify/mutation/cmd/mutation " + strings.Join(os.Args[1:], " ")
-	md := rep.Markdown(strings.TrimSpace(cmd))
-	if *out == "" {
-		fmt.Print(md)
-	} else if werr := os.WriteFile(*out, []byte(md), 0o644); werr != nil {
+	rep.Command = strings.TrimSpace("go run ./verify/mutation/cmd/mutation " + strings.Join(os.Args[1:], " "))
+	if *save != "" {
+		if serr := writeJSON(*save, rep); serr != nil {
+			fmt.Fprintln(os.Stderr, "mutation:", serr)
+			os.Exit(2)
+		}
+	}
+	if werr := writeReport(rep, *out); werr != nil {
 		fmt.Fprintln(os.Stderr, "mutation:", werr)
 		os.Exit(2)
 	}
 	if *jsonOut != "" {
-		data, jerr := json.MarshalIndent(rep.Verdicts(), "", "  ")
-		if jerr == nil {
-			jerr = os.WriteFile(*jsonOut, data, 0o644)
-		}
-		if jerr != nil {
+		if jerr := writeJSON(*jsonOut, rep.Verdicts()); jerr != nil {
 			fmt.Fprintln(os.Stderr, "mutation:", jerr)
 			os.Exit(2)
 		}
@@ -121,4 +131,41 @@ func main() {
 	if rep.Unclassified() > 0 || rep.RunnerErrors() > 0 || controlsFailed {
 		os.Exit(1)
 	}
+}
+
+func writeJSON(path string, v any) error {
+	data, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		return err
+	}
+	return os.WriteFile(path, data, 0o644)
+}
+
+// writeReport writes the Markdown report to path, or to stdout for "".
+func writeReport(rep *mutation.Report, path string) error {
+	md := rep.Markdown()
+	if path == "" {
+		_, err := fmt.Print(md)
+		return err
+	}
+	return os.WriteFile(path, []byte(md), 0o644)
+}
+
+// renderSaved writes the report of a saved run; it returns the exit status.
+func renderSaved(path, out string) int {
+	data, err := os.ReadFile(path)
+	if err == nil {
+		var rep *mutation.Report
+		if rep, err = mutation.LoadReport(data); err == nil {
+			if err = writeReport(rep, out); err == nil {
+				fmt.Fprint(os.Stderr, rep.SummaryTable())
+				if rep.Unclassified() > 0 {
+					return 1
+				}
+				return 0
+			}
+		}
+	}
+	fmt.Fprintln(os.Stderr, "mutation:", err)
+	return 2
 }
