@@ -64,81 +64,26 @@ func copyCode(c ir.Code) ir.Code {
 }
 
 func copyStmt(s ir.Stmt) ir.Stmt {
+	s = mapStmtExprs(s, copyExpr)
 	switch s := s.(type) {
-	case ir.Write:
-		s.To, s.Val = copyLoc(s.To), copyExpr(s.Val)
-		return s
-	case ir.Set:
-		s.Index, s.Val = copyExpr(s.Index), copyExpr(s.Val)
-		return s
-	case ir.Swap:
-		s.To, s.Val = copyLoc(s.To), copyExpr(s.Val)
-		return s
-	case ir.CAS:
-		s.To, s.Old, s.New = copyLoc(s.To), copyExpr(s.Old), copyExpr(s.New)
-		return s
-	case ir.FetchAdd:
-		s.To, s.Delta = copyLoc(s.To), copyExpr(s.Delta)
-		return s
 	case ir.If:
-		s.Cond, s.Then, s.Else = copyExpr(s.Cond), copyCode(s.Then), copyCode(s.Else)
+		s.Then, s.Else = copyCode(s.Then), copyCode(s.Else)
 		return s
 	case ir.While:
-		s.Cond, s.Body = copyExpr(s.Cond), copyCode(s.Body)
+		s.Body = copyCode(s.Body)
 		return s
 	case ir.Repeat:
-		s.Body, s.Until = copyCode(s.Body), copyExpr(s.Until)
+		s.Body = copyCode(s.Body)
 		return s
 	case ir.For:
-		s.From, s.To, s.Body = copyExpr(s.From), copyExpr(s.To), copyCode(s.Body)
-		return s
-	case ir.Await:
-		s.Cond = copyExpr(s.Cond)
-		return s
-	case ir.Delay:
-		s.Dur = copyExpr(s.Dur)
-		return s
-	case ir.FreeRecord:
-		s.Ref = copyExpr(s.Ref)
+		s.Body = copyCode(s.Body)
 		return s
 	}
-	return s // Succeed, Fail: no sub-parts
+	return s
 }
 
-func copyLoc(l ir.Loc) ir.Loc {
-	switch l := l.(type) {
-	case ir.Var:
-		l.Index = copyExpr(l.Index)
-		return l
-	case ir.Fld:
-		l.Ref = copyExpr(l.Ref)
-		return l
-	}
-	return l
-}
-
+// copyExpr rebuilds e node by node: expressions are values, so the copy
+// shares nothing with e.
 func copyExpr(e ir.Expr) ir.Expr {
-	switch e := e.(type) {
-	case nil:
-		return nil
-	case ir.LocalRef:
-		e.Index = copyExpr(e.Index)
-		return e
-	case ir.Load:
-		e.From = copyLoc(e.From)
-		return e
-	case ir.Mine:
-		e.Index = copyExpr(e.Index)
-		return e
-	case ir.Bin:
-		e.X, e.Y = copyExpr(e.X), copyExpr(e.Y)
-		return e
-	case ir.Not:
-		e.X = copyExpr(e.X)
-		return e
-	case ir.Quant:
-		e.From, e.To, e.Body = copyExpr(e.From), copyExpr(e.To), copyExpr(e.Body)
-		return e
-	}
-	return e // constants, parameters, Self, Nil
+	return mapExpr(e, func(ir.Expr) (ir.Expr, bool) { return nil, false })
 }

@@ -696,25 +696,19 @@ func countIn(e ir.Expr, match func(ir.Expr) bool) int {
 
 // rewriteNth returns s with the k-th matching expression node replaced.
 func rewriteNth(s ir.Stmt, match func(ir.Expr) bool, k int, f func(ir.Expr) ir.Expr) ir.Stmt {
-	seen := 0
-	rw := func(e ir.Expr) ir.Expr {
-		return mapExpr(e, func(x ir.Expr) (ir.Expr, bool) {
-			if !match(x) {
-				return nil, false
-			}
-			seen++
-			if seen-1 == k {
-				return f(x), true
-			}
-			return nil, false
-		})
-	}
-	return mapStmtExprs(copyStmt(s), rw)
+	r := replaceNth(match, k, f)
+	return mapStmtExprs(copyStmt(s), func(e ir.Expr) ir.Expr { return mapExpr(e, r) })
 }
 
 func rewriteExprNth(e ir.Expr, match func(ir.Expr) bool, k int, f func(ir.Expr) ir.Expr) ir.Expr {
+	return mapExpr(copyExpr(e), replaceNth(match, k, f))
+}
+
+// replaceNth is a mapExpr function that replaces the k-th node (counting
+// from 0, in mapExpr's order) that match accepts by f of it.
+func replaceNth(match func(ir.Expr) bool, k int, f func(ir.Expr) ir.Expr) func(ir.Expr) (ir.Expr, bool) {
 	seen := 0
-	return mapExpr(copyExpr(e), func(x ir.Expr) (ir.Expr, bool) {
+	return func(x ir.Expr) (ir.Expr, bool) {
 		if !match(x) {
 			return nil, false
 		}
@@ -723,7 +717,7 @@ func rewriteExprNth(e ir.Expr, match func(ir.Expr) bool, k int, f func(ir.Expr) 
 			return f(x), true
 		}
 		return nil, false
-	})
+	}
 }
 
 // mapStmtExprs applies rw to each of s's own expressions, in ir.StmtExprs

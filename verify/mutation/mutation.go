@@ -723,16 +723,27 @@ func (r *runner) stressJob(ctx context.Context, u *Unit, bin *gotest.Binary, res
 	case strings.Contains(tr.Output, "WARNING: DATA RACE") || strings.Contains(tr.Output, "race detected"):
 		v.Killed, v.Kind = true, "data race"
 		v.Detail = raceSummary(tr.Output)
-	case tr.Outcome == gotest.Killed:
-		v.Killed, v.Kind = true, "hang (process killed)"
-		v.Detail = tail(tr.Output+out.Output, 12)
 	default:
-		v.Killed, v.Kind = true, "crash"
-		v.Detail = tail(tr.Output+out.Output, 12)
+		died(v, tr, out)
 	}
-	r.addTime(u, Stress, v.Elapsed)
+	r.record(u, res, Stress, v)
+}
+
+// died records a test process that ended without a verdict of its own:
+// killed at its timeout (a hang) or crashed.
+func died(v *Verdict, tr gotest.Test, out *gotest.Result) {
+	v.Killed, v.Kind = true, "crash"
+	if tr.Outcome == gotest.Killed {
+		v.Kind = "hang (process killed)"
+	}
+	v.Detail = tail(tr.Output+out.Output, 12)
+}
+
+// record stores a layer's verdict on a mutant and its time.
+func (r *runner) record(u *Unit, res *Result, layer Layer, v *Verdict) {
+	r.addTime(u, layer, v.Elapsed)
 	r.mu.Lock()
-	res.Layer[Stress] = v
+	res.Layer[layer] = v
 	r.mu.Unlock()
 }
 
@@ -762,17 +773,10 @@ func (r *runner) exploreJob(ctx context.Context, u *Unit, bin *gotest.Binary, re
 	case finding(tr.Output, &f) && f.Kind != "":
 		v.Killed, v.Kind = true, f.Kind
 		v.Detail = fmt.Sprintf("%s (%s; replay %s)\n%s", f.Message, f.Strategy, f.Token, tail(f.Trace, 16))
-	case tr.Outcome == gotest.Killed:
-		v.Killed, v.Kind = true, "hang (process killed)"
-		v.Detail = tail(tr.Output+out.Output, 12)
 	default:
-		v.Killed, v.Kind = true, "crash"
-		v.Detail = tail(tr.Output+out.Output, 12)
+		died(v, tr, out)
 	}
-	r.addTime(u, layer, v.Elapsed)
-	r.mu.Lock()
-	res.Layer[layer] = v
-	r.mu.Unlock()
+	r.record(u, res, layer, v)
 }
 
 func trail(res spin.Result) string {
