@@ -216,13 +216,26 @@ func TestUnboundedTicketsFail(t *testing.T) {
 	if orig.Status != spin.Passed {
 		t.Fatalf("the original: %s %s %s", orig.Status, orig.Message, orig.Reason)
 	}
-	got, err := CheckModel(ctx, u.Entry, u.Options, mutant.Alg, 2, spin.MutualExclusion, false, 0, run)
+	// Both ways the runner checks a mutant: CheckModel (the try-acquire
+	// models) and spin.CheckEntry (the entry's standard properties).
+	viaModel, err := CheckModel(ctx, u.Entry, u.Options, mutant.Alg, 2, spin.MutualExclusion, false, 0, run)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Status != spin.Failed || got.Failure != "unbounded register" || len(got.Trail) == 0 {
-		t.Fatalf("%s: %s %q %s (trail of %d steps), want a failure for an unbounded register with its trail",
-			id, got.Status, got.Failure, got.Message, len(got.Trail))
+	rep, err := spin.CheckEntry(ctx, u.Entry.Name, spin.SuiteOptions{Sizes: []int{2},
+		Properties: []spin.Property{spin.MutualExclusion}, Def: mutant.Alg, Run: run})
+	if err != nil {
+		t.Fatal(err)
 	}
-	t.Logf("%s: %s: %s (%d steps)", id, got.Failure, got.Message, len(got.Trail))
+	if len(rep.Runs) != 1 {
+		t.Fatalf("spin.CheckEntry made %d runs, want 1", len(rep.Runs))
+	}
+	for how, got := range map[string]spin.Result{"CheckModel": viaModel, "CheckEntry": rep.Runs[0].Result} {
+		if got.Status != spin.Failed || got.Failure != "unbounded register" || len(got.Trail) == 0 {
+			t.Errorf("%s via %s: %s %q %s (trail of %d steps), want a failure for an unbounded register with its trail",
+				id, how, got.Status, got.Failure, got.Message, len(got.Trail))
+			continue
+		}
+		t.Logf("%s via %s: %s: %s (%d steps)", id, how, got.Failure, got.Message, len(got.Trail))
+	}
 }
