@@ -33,6 +33,7 @@ const (
 	overlapWait          = 2 * time.Millisecond
 	overlapYields        = 64
 	stressTryEvery       = 4 // 1 in N exclusive passages starts with TryAcquire
+	tryProcs             = 4 // processes whose TryAcquire the precheck tries on a free lock
 	stressWriteEvery     = 4 // 1 in N passages of a reader/writer lock writes
 )
 
@@ -547,6 +548,25 @@ func (r *stressRun) precheck() bool {
 			}
 			step.Store("calling Release(0) after a successful TryAcquire(0)")
 			try.Release(0)
+			// Every process, not only the last holder: a try whose early
+			// test depends on who held the lock last (a turn register)
+			// must still succeed on a free lock.
+			m := tryProcs
+			if r.s.Procs > 0 {
+				m = min(m, r.s.Procs)
+			}
+			for p := 1; p < m; p++ {
+				step.Store(fmt.Sprintf("calling Acquire(%d), Release(%d)", p-1, p-1))
+				try.Acquire(p - 1)
+				try.Release(p - 1)
+				step.Store(fmt.Sprintf("calling TryAcquire(%d) on a free instance process %d released last", p, p-1))
+				if !try.TryAcquire(p) {
+					r.fail(StressTryFresh, p, -1, "TryAcquire(%d) returned false on an uncontended lock that process %d had just released", p, p-1)
+					return
+				}
+				step.Store(fmt.Sprintf("calling Release(%d) after a successful TryAcquire(%d)", p, p))
+				try.Release(p)
+			}
 		}()
 		for ; held < k && held < n; held++ {
 			step.Store(fmt.Sprintf("calling TryAcquire(%d) with %d holder(s) in a lock that allows %d", held, held, k))

@@ -54,12 +54,6 @@ var (
 		"before line 6 publishes it; the only other process that may still touch that node is p, finishing its exit at " +
 		"lines 13–14, and p reads only its next and status, which with distinct ids no longer matter to it (its CAS at " +
 		"line 13 on p's id fails once q passed line 9); so the order of these two writes cannot be observed"
-	unboundedTickets = "the mutant keeps mutual exclusion, starvation freedom and FIFO, but the color never changes any " +
-		"more, so every process draws its number among one color and numbers grow without bound, as in Lamport's bakery: " +
-		"it loses the entry's claim of bounded registers (number ∈ 0..n). SPIN sees the growth (the counters leave the " +
-		"model's ±64 bound, and it falls back to bounded passages) but no layer reports unbounded registers as a violation. " +
-		"To close: a machine-readable bounded-space claim in templates.Properties, and verify/spin reporting BoundExceeded " +
-		"as a failure for entries that claim it"
 	kTurn = "unresolved: every checked property holds (SPIN exhaustively for n = 2 and 3, stress and the controlled " +
 		"scheduler with 3 processes), but the change moves or drops an update of the turn register k, which the algorithm's " +
 		"bounded waiting rests on, and no layer checks bounded waiting or n ≥ 4. To close: a bounded-waiting (bounded " +
@@ -124,7 +118,6 @@ var Equivalences = map[string]string{
 		"retry (a scan later); SPIN checks it exhaustively for n = 2 and 3",
 	"burns/TryAcquire/swap@L,L1":             "the same executions: a try starts with its flag already false (every exit, successful or not, lowers it), so line L writes false over false wherever it stands",
 	"burns/TryAcquire/delete@L":              "the same executions: a try starts with its flag already false (every exit, successful or not, lowers it), so the write of line L is redundant",
-	"burns/TryAcquire/swap@L1,L2":            tryPrecheck,
 	"burns/TryAcquire/delete@L1":             tryPrecheck,
 	"burns/TryAcquire/off-by-one-qfrom+1@L1": tryPrecheck,
 	"burns/TryAcquire/off-by-one-qto+1@L1":   tryPrecheck,
@@ -285,11 +278,6 @@ var Equivalences = map[string]string{
 // Gaps maps mutant IDs to why no layer catches them although they are
 // wrong (or not shown to be right), and what would catch them.
 var Gaps = map[string]string{
-	"black-white-bakery/Acquire/delete@2":    unboundedTickets + " (here every process keeps the color it read first: mc is never read again)",
-	"black-white-bakery/Release/delete@12":   unboundedTickets,
-	"black-white-bakery/Release/flip-eq@12":  unboundedTickets + " (the exit writes the color the process drew with, not the other)",
-	"black-white-bakery/Release/delete@12#2": unboundedTickets + " (the color can only turn black)",
-	"black-white-bakery/Release/delete@12#3": unboundedTickets + " (the color can only turn white)",
 	"mcs-rw[writer]/RAcquire/drop-await@R1": "a reader no longer defers to a waiting writer (R1 waits until no writer has a " +
 		"ticket out), so the writer-preference lock behaves as a reader-preference one: writers can starve while readers " +
 		"keep arriving. Every claimed property still holds — the variant claims deadlock freedom only — and no layer checks " +
@@ -303,10 +291,21 @@ var Gaps = map[string]string{
 	"eisenberg-mcguire/Acquire/delete@L2#4":  kTurn + " (the second check of k uses the k read in the L1 loop)",
 	"eisenberg-mcguire/Acquire/delete@L2#5":  kTurn + " (the second check of k is gone)",
 	"eisenberg-mcguire/TryAcquire/delete@L3": kTurn,
-	"knuth/Acquire/delete@L3":                kTurn,
-	"knuth/Release/swap@LX,L4":               kTurn,
-	"knuth/TryAcquire/swap@L2,L3":            kTurn + " (a try that gives up has already taken the turn)",
-	"knuth/TryAcquire/delete@L3":             kTurn,
+	// A try's second check at L2 ((kk = i) ∨ (control[kk] = idle)) is
+	// the turn test: these mutants skip it, run it on a stale k, or
+	// ignore its result; the first check (no other process in-cs), which
+	// mutual exclusion rests on, is intact.
+	"eisenberg-mcguire/TryAcquire/swap@L2,L2#2": kTurn + " (the try's turn test is skipped: entered is still false when it is tested)",
+	"eisenberg-mcguire/TryAcquire/delete@L2#3":  kTurn + " (the try's turn test is gone)",
+	"eisenberg-mcguire/TryAcquire/swap@L2,L2#3": kTurn + " (the try decides before its turn test, whose result is then unused)",
+	"eisenberg-mcguire/TryAcquire/swap@L2,L2#4": kTurn + " (the try's turn test uses the k read at L1)",
+	"eisenberg-mcguire/TryAcquire/delete@L2#5":  kTurn + " (the try's turn test uses the k read at L1)",
+	"eisenberg-mcguire/TryAcquire/delete@L2#6":  kTurn + " (the try's turn test is gone)",
+	"eisenberg-mcguire/TryAcquire/swap@L2,L3":   kTurn + " (a try that then gives up has already taken the turn, leaving it to an idle process, which blocks nobody)",
+	"knuth/Acquire/delete@L3":                   kTurn,
+	"knuth/Release/swap@LX,L4":                  kTurn,
+	"knuth/TryAcquire/swap@L2,L3":               kTurn + " (a try that gives up has already taken the turn)",
+	"knuth/TryAcquire/delete@L3":                kTurn,
 	"anonymous/Acquire/off-by-one-qfrom+1@15": "not shown correct: a process that resigned restarts once all registers but " +
 		"one are 0, possibly while a competitor still owns that one; mutual exclusion cannot break (entering needs all m " +
 		"registers), deadlock freedom may. SPIN checks n = 2 (m = 3) exhaustively; n = 3 (m = 5) is beyond the budget, and " +
@@ -328,13 +327,6 @@ var Gaps = map[string]string{
 		"Y = ⊥; safety is untouched (it re-enters the protocol from the top), but the await is what keeps losers from " +
 		"disturbing the winner's exit; deadlock freedom held at n = 2 and 3, n ≥ 4 is not checked",
 	"lamport-fast/TryAcquire/swap@N1,1": "not shown correct: as for the acquire's swap of N1 and line 1 (X written before the flag is raised)",
-	"dvir-taubenfeld-1/Release/cas-write@13": "wrong, needs a larger configuration: the exit always signals its successor " +
-		"(line 15), even one that already entered through its CAS at line 8. If the exiting process p is delayed just " +
-		"before line 15 while that successor s finishes two more passages and, back on the same node two passages later, " +
-		"waits at line 9 behind a third process, p's late write releases s early: two processes in the critical section. " +
-		"That needs 3 processes and 3 passages: SPIN at n = 3 is beyond the budget for this algorithm, the controlled " +
-		"scheduler runs 3 × 2 (random, PCT) and 2 × 2 (DFS), and stress does not hit the window. To close: explore with " +
-		"3 passages for queue locks that reuse nodes, or SPIN at n = 3 with bounded passages",
 	"filter[kexclusion]/Acquire/off-by-one-qfrom+1@4": "wrong for larger n, not caught: the level test ignores process 0, " +
 		"which with a single level (n − k = 1 for n = 3, k = 2) cannot let a third process in; with two levels (n = 4, " +
 		"k = 2) the counting argument fails. To close: k-exclusion at n = 4 in every layer",
