@@ -63,7 +63,7 @@ demo: deps
 # verify runs every layer over the whole catalogue (the negative controls
 # must be rejected) and rewrites docs/verification.md.
 verify: deps
-	$(GO) run ./cmd/lockgen verify -expect-rejections -report docs/verification.md generated/*/lock.toml
+	$(GO) run ./cmd/lockgen verify -expect-rejections -spin-timeout 30s -report docs/verification.md generated/*/lock.toml
 
 # mutation runs every mutant of every catalogue algorithm through stress,
 # the controlled scheduler and SPIN (about an hour on 2 cores) and rewrites
