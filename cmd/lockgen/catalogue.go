@@ -150,9 +150,13 @@ func explain(w io.Writer, e *templates.Entry) {
 	p := e.Props
 	fmt.Fprintln(w, "\nProperties (as the paper claims them):")
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+	space := p.Space
+	if p.BoundedRegisters {
+		space += " (checked: SPIN fails a model whose counters grow)"
+	}
 	for _, kv := range [][2]string{
 		{"liveness", p.Liveness}, {"fairness", p.Fairness}, {"exit code", p.Exit},
-		{"RMR, CC model", p.RMRCC}, {"RMR, DSM model", p.RMRDSM}, {"space", p.Space},
+		{"RMR, CC model", p.RMRCC}, {"RMR, DSM model", p.RMRDSM}, {"space", space},
 		{"instructions", strings.Join(p.Instructions, ", ")}, {"identity", p.Identity},
 	} {
 		fmt.Fprintf(tw, "  %s\t%s\n", kv[0], kv[1])
