@@ -104,11 +104,12 @@ type Properties struct {
 	Space        string   // shared space
 	Instructions []string // atomic operations used: read, write, swap, CAS, fetch&add ...
 	Identity     string   // "ids" (needs process ids), "symmetric", "anonymous", "none"
-	// BoundedRegisters claims that every register stays within a bound
-	// that depends on n only (the point of a bounded-ticket algorithm).
-	// SPIN checks it: a model whose counters leave ±64 for a small n
-	// fails instead of falling back to bounded passages.
-	BoundedRegisters bool
+	// BoundedRegistersUpTo, when > 0, claims that every register stays
+	// within a bound that depends on n only (the point of a
+	// bounded-ticket algorithm), for n up to this value: SPIN then fails
+	// a model whose counters leave ±64 instead of falling back to bounded
+	// passages. Larger n is not claimed (see the entry's notes).
+	BoundedRegistersUpTo int
 }
 
 // FIFOClaim reports whether the algorithm claims an order between doorway

@@ -151,8 +151,8 @@ func explain(w io.Writer, e *templates.Entry) {
 	fmt.Fprintln(w, "\nProperties (as the paper claims them):")
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	space := p.Space
-	if p.BoundedRegisters {
-		space += " (checked: SPIN fails a model whose counters grow)"
+	if p.BoundedRegistersUpTo > 0 {
+		space += fmt.Sprintf(" (checked for n ≤ %d: SPIN fails a model whose counters grow)", p.BoundedRegistersUpTo)
 	}
 	for _, kv := range [][2]string{
 		{"liveness", p.Liveness}, {"fairness", p.Fairness}, {"exit code", p.Exit},

@@ -320,7 +320,7 @@ func spinLayer(ctx context.Context, l spec.Lock, o verifyOptions) layerResult {
 			states += run.Result.States
 		case spin.Failed:
 			failed++
-			failures = append(failures, fmt.Sprintf("n=%d %s: %s\n%s", run.N, run.Property, run.Result.Message, indent(spin.TrailText(spin.Condense(run.Result.Trail)), "  ")))
+			failures = append(failures, fmt.Sprintf("n=%d %s: %s\n%s", run.N, run.Property, run.Result.Message, indent(trailTail(run.Result.Trail), "  ")))
 		case spin.Skipped:
 			skipped++
 		default:
@@ -463,4 +463,17 @@ func writeReport(path string, results []layerResult, files []*spec.File, o verif
 		fmt.Fprintf(&b, "- %s (`%s`): %s\n", lock, alg[lock], verdict)
 	}
 	return os.WriteFile(path, []byte(b.String()), 0o644)
+}
+
+// trailShown is how many steps of a SPIN trail a failure shows: the end,
+// where the violation is (a long trail would bury the summary).
+const trailShown = 80
+
+// trailTail renders the last trailShown steps of a condensed trail.
+func trailTail(trail []spin.Step) string {
+	steps := spin.Condense(trail)
+	if len(steps) <= trailShown {
+		return spin.TrailText(steps)
+	}
+	return fmt.Sprintf("… (%d earlier steps not shown)\n%s", len(steps)-trailShown, spin.TrailText(steps[len(steps)-trailShown:]))
 }

@@ -290,7 +290,7 @@ func CheckModel(ctx context.Context, e *templates.Entry, o templates.Options, a 
 		bounded.Bound, passages.Passages = 64, 3
 		attempts = []promela.Options{bounded, passages}
 	}
-	bounded := e.PropsFor(o).BoundedRegisters
+	bounded := n <= e.PropsFor(o).BoundedRegistersUpTo
 	var res spin.Result
 	for _, at := range attempts {
 		low, err := promela.Lower(a, params, at)

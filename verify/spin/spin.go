@@ -125,7 +125,7 @@ func (o Options) withDefaults() Options {
 
 // Unbounded turns a run whose counters left the model's bound into a
 // failure, for an algorithm that claims bounded registers
-// (templates.Properties.BoundedRegisters); other results are returned as
+// (templates.Properties.BoundedRegistersUpTo); other results are returned as
 // they are.
 func Unbounded(r Result) Result {
 	if !r.BoundExceeded {
