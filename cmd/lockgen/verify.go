@@ -386,9 +386,13 @@ func control(files []*spec.File, lock string) string {
 // failed; a negative control (with -expect-rejections) when one did.
 func outcome(rs []layerResult, ctl string, o verifyOptions) (string, bool) {
 	rejected := false
+	var open []string // layers that gave no verdict
 	for _, r := range rs {
-		if r.verdict == verdictFail {
+		switch r.verdict {
+		case verdictFail:
 			rejected = true
+		case verdictIncomplete:
+			open = append(open, r.layer)
 		}
 	}
 	switch {
@@ -398,6 +402,8 @@ func outcome(rs []layerResult, ctl string, o verifyOptions) (string, bool) {
 		return "NOT rejected (" + ctl + "): the checker missed it", false
 	case rejected:
 		return "FAILED", false
+	case len(open) > 0:
+		return "no failure; no verdict from " + strings.Join(open, ", ") + " (incomplete)", true
 	}
 	return "verified", true
 }
