@@ -130,7 +130,7 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 			if err != nil {
 				rel = specAbs
 			}
-			imp, err := importPath(dir)
+			imp, err := ImportPath(dir)
 			if err != nil {
 				return nil, err
 			}
@@ -305,8 +305,8 @@ func packageClause(src []byte) string {
 	return ""
 }
 
-// importPath finds the import path of dir from the enclosing go.mod.
-func importPath(dir string) (string, error) {
+// ImportPath finds the import path of dir from the enclosing go.mod.
+func ImportPath(dir string) (string, error) {
 	for d := dir; ; d = filepath.Dir(d) {
 		data, err := os.ReadFile(filepath.Join(d, "go.mod"))
 		if err == nil {

@@ -146,9 +146,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	}
 	code := summarize(stdout, results, files, o, time.Since(start))
 	if *report != "" {
-		var used []string
-		fs.Visit(func(f *flag.Flag) { used = append(used, "-"+f.Name+" "+f.Value.String()) })
-		o.command = strings.ReplaceAll(strings.Join(append([]string{"lockgen verify"}, used...), " "), " -expect-rejections true", " -expect-rejections")
+		o.command = commandLine(fs)
 		if err := writeReport(*report, results, files, o, time.Since(start)); err != nil {
 			fmt.Fprintln(stderr, "lockgen verify:", err)
 			return exitFailed
@@ -325,7 +323,7 @@ func spinLayer(ctx context.Context, l spec.Lock, o verifyOptions) layerResult {
 			states += run.Result.States
 		case spin.Failed:
 			failed++
-			failures = append(failures, fmt.Sprintf("n=%d %s: %s\n%s", run.N, run.Property, run.Result.Message, indent(trailTail(run.Result.Trail), "  ")))
+			failures = append(failures, fmt.Sprintf("n=%d %s: %s\n%s", run.N, run.Property, run.Result.Message, indent(spin.Counterexample(run.Result, trailShown), "  ")))
 		case spin.Skipped:
 			skipped++
 		default:
@@ -479,11 +477,16 @@ func writeReport(path string, results []layerResult, files []*spec.File, o verif
 // where the violation is (a long trail would bury the summary).
 const trailShown = 80
 
-// trailTail renders the last trailShown steps of a condensed trail.
-func trailTail(trail []spin.Step) string {
-	steps := spin.Condense(trail)
-	if len(steps) <= trailShown {
-		return spin.TrailText(steps)
-	}
-	return fmt.Sprintf("… (%d earlier steps not shown)\n%s", len(steps)-trailShown, spin.TrailText(steps[len(steps)-trailShown:]))
+// commandLine renders a command with the flags that were set (a true
+// boolean flag as its bare name), for a report that says how it was made.
+func commandLine(fs *flag.FlagSet) string {
+	parts := []string{fs.Name()}
+	fs.Visit(func(f *flag.Flag) {
+		if b, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && b.IsBoolFlag() && f.Value.String() == "true" {
+			parts = append(parts, "-"+f.Name)
+			return
+		}
+		parts = append(parts, "-"+f.Name+" "+f.Value.String())
+	})
+	return strings.Join(parts, " ")
 }

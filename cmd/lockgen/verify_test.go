@@ -1,8 +1,10 @@
 package main
 
 import (
+	"io"
 	"strings"
 	"testing"
+	"time"
 )
 
 // TestVerify runs the Go layers on a correct lock and on Hyman's: the
@@ -39,5 +41,18 @@ func TestVerifyUsage(t *testing.T) {
 		if code, _, stderr := lockgen(args...); code != exitUsage || stderr == "" {
 			t.Errorf("lockgen %q = %d (%q), want %d", args, code, stderr, exitUsage)
 		}
+	}
+}
+
+func TestCommandLineNamesTheFlagsSet(t *testing.T) {
+	fs := newFlags("verify", "", io.Discard)
+	fs.String("n", "2,3,4", "")
+	fs.Bool("expect-rejections", false, "")
+	fs.Duration("spin-timeout", time.Minute, "")
+	if err := fs.Parse([]string{"-expect-rejections", "-n", "2,3", "a.toml"}); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := commandLine(fs), "lockgen verify -expect-rejections -n 2,3"; got != want {
+		t.Errorf("commandLine = %q, want %q", got, want)
 	}
 }

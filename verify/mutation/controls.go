@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockgen/lockgen/gen"
 	"github.com/lockgen/lockgen/templates/mutate"
 	"github.com/lockgen/lockgen/verify/gotest"
 	"github.com/lockgen/lockgen/verify/spin"
@@ -51,7 +52,7 @@ func RunControls(ctx context.Context, mod string) ([]*ControlResult, error) {
 			return nil, err
 		}
 	}
-	modPath, err := modulePath(mod)
+	modPath, err := gen.ImportPath(mod)
 	if err != nil {
 		return nil, err
 	}
@@ -84,10 +85,7 @@ func RunControls(ctx context.Context, mod string) ([]*ControlResult, error) {
 				return
 			}
 			cr.Spin = res
-			cr.SpinText = spin.TrailText(res.Trail)
-			for _, s := range res.Stuck {
-				cr.SpinText += "     stuck: " + s.String() + "\n"
-			}
+			cr.SpinText = spin.Counterexample(res, 0)
 		}()
 	}
 	gres, gerr := gotest.Run(ctx, gotest.Options{Dir: pkg.Dir, Tags: []string{"lockgen_check"}, Run: "^TestLGExplore",

@@ -36,10 +36,10 @@ import (
 	"sync"
 	"time"
 
+	"github.com/lockgen/lockgen/gen"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/mutate"
 	"github.com/lockgen/lockgen/verify/gotest"
-	"github.com/lockgen/lockgen/verify/spin"
 )
 
 // Layer is a verification layer.
@@ -242,7 +242,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		cfg.Module = m
 	}
-	modPath, err := modulePath(cfg.Module)
+	modPath, err := gen.ImportPath(cfg.Module)
 	if err != nil {
 		return nil, err
 	}
@@ -278,19 +278,6 @@ func FindModule() (string, error) {
 		}
 		dir = up
 	}
-}
-
-func modulePath(root string) (string, error) {
-	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
-	if err != nil {
-		return "", err
-	}
-	for _, line := range strings.Split(string(data), "\n") {
-		if f := strings.Fields(line); len(f) == 2 && f[0] == "module" {
-			return f[1], nil
-		}
-	}
-	return "", fmt.Errorf("mutation: no module line in %s/go.mod", root)
 }
 
 // selectUnits resolves the algorithm names to variants.
@@ -777,19 +764,6 @@ func (r *runner) exploreJob(ctx context.Context, u *Unit, bin *gotest.Binary, re
 		died(v, tr, out)
 	}
 	r.record(u, res, layer, v)
-}
-
-func trail(res spin.Result) string {
-	return strings.TrimRight(spinTrail(res), "\n")
-}
-
-// spinTrail renders the condensed counterexample with the stuck processes.
-func spinTrail(res spin.Result) string {
-	s := spin.TrailText(spin.Condense(res.Trail))
-	for _, st := range res.Stuck {
-		s += "     stuck: " + st.String() + "\n"
-	}
-	return s
 }
 
 func firstLine(s string) string {

@@ -197,7 +197,7 @@ func (r *runner) spinJob(ctx context.Context, u *Unit, res *Result, plan []spinS
 		case spin.Failed:
 			v.Ran, v.Killed = true, true
 			v.Kind = fmt.Sprintf("%s: %s (n=%d)", st.Check, sr.Failure, st.N)
-			v.Detail = fmt.Sprintf("%s\n%s", sr.Message, tail(trail(sr), 16))
+			v.Detail = fmt.Sprintf("%s\n%s", sr.Message, strings.TrimRight(spin.Counterexample(sr, 16), "\n"))
 			return
 		case spin.Passed:
 			v.Ran = true
@@ -290,7 +290,7 @@ func CheckModel(ctx context.Context, e *templates.Entry, o templates.Options, a 
 		bounded.Bound, passages.Passages = 64, 3
 		attempts = []promela.Options{bounded, passages}
 	}
-	bounded := n <= e.PropsFor(o).BoundedRegistersUpTo
+	bounded := e.PropsFor(o).BoundedAt(n)
 	var res spin.Result
 	for _, at := range attempts {
 		low, err := promela.Lower(a, params, at)

@@ -3,6 +3,7 @@ package spin
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -409,4 +410,49 @@ func TestNegativeTicketTryWithoutCAS(t *testing.T) {
 		t.Fatalf("runs = %d", len(rep.Runs))
 	}
 	wantFailure(t, rep.Runs[0].Result, "assertion violated", "TT2")
+}
+
+// The black-white bakery's open question (its catalogue note): the paper
+// bounds every number by n, but at n = 3 the model of this transcription
+// reaches a number beyond 64. The entry therefore claims bounded registers
+// for n ≤ 2 only; when this test fails, the transcription (or the model)
+// changed and the claim may be raised. It also checks that a run leaving
+// the bound comes with the trail that shows how.
+func TestBlackWhiteBakeryNumbersPass64AtThree(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	e, _ := templates.Lookup("black-white-bakery")
+	if e.Props.BoundedRegistersUpTo >= 3 {
+		t.Fatalf("the entry claims bounded registers up to n = %d, which this test refutes", e.Props.BoundedRegistersUpTo)
+	}
+	a := entryDef(t, "black-white-bakery")
+	m, err := promela.Model(a, ir.Params{N: 3, K: 1}, promela.Options{Bound: 64, Checks: promela.MutualExclusion})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Check(context.Background(), m, MutualExclusion, Options{Timeout: 2 * time.Minute, Optimize: "-O0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.BoundExceeded || len(res.Trail) == 0 {
+		t.Fatalf("n = 3: %s %s %s (trail of %d steps), want the counter bound exceeded, with a trail", res.Status, res.Message, res.Reason, len(res.Trail))
+	}
+	t.Logf("n = 3: %s after %d states; trail of %d steps", res.Message, res.States, len(res.Trail))
+}
+
+func TestCounterexampleShowsTheEnd(t *testing.T) {
+	var res Result
+	for i := range 5 {
+		res.Trail = append(res.Trail, Step{Proc: i % 2, Label: fmt.Sprint(i), Stmt: fmt.Sprintf("x := %d", i)})
+	}
+	res.Stuck = []Step{{Proc: 1, Label: "9", Stmt: "await x = 9"}}
+	all, end := Counterexample(res, 0), Counterexample(res, 2)
+	for _, want := range []string{"x := 0", "x := 4", "stuck:", "await x = 9"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("whole counterexample lacks %q:\n%s", want, all)
+		}
+	}
+	if strings.Contains(end, "x := 2") || !strings.Contains(end, "x := 4") || !strings.Contains(end, "3 earlier steps not shown") || !strings.Contains(end, "stuck:") {
+		t.Errorf("the last 2 steps:\n%s", end)
+	}
 }

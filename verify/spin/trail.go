@@ -60,6 +60,18 @@ func TrailText(steps []Step) string {
 	return trailText(steps, nil)
 }
 
+// Counterexample renders a failed run's trail, condensed, and the
+// processes stuck in an invalid end state. With last > 0 only the last
+// steps are shown (where the violation is), after a line counting the
+// steps left out.
+func Counterexample(res Result, last int) string {
+	steps := Condense(res.Trail)
+	if last <= 0 || len(steps) <= last {
+		return trailText(steps, res.Stuck)
+	}
+	return fmt.Sprintf("     … (%d earlier steps not shown)\n%s", len(steps)-last, trailText(steps[len(steps)-last:], res.Stuck))
+}
+
 func trailText(steps, stuck []Step) string {
 	var b strings.Builder
 	for i, s := range steps {
