@@ -512,13 +512,21 @@ func (r *stressRun) precheck() bool {
 			return
 		}
 		r.tryable.Store(true)
-		step.Store("calling TryAcquire(0) on a fresh instance")
-		if !try.TryAcquire(0) {
-			r.fail(StressTryFresh, 0, -1, "TryAcquire(0) on a fresh, uncontended instance returned false")
+		// tryFree: a TryAcquire(p) on a free lock (in the state described)
+		// must succeed; it is then released.
+		tryFree := func(p int, state string) bool {
+			step.Store(fmt.Sprintf("calling TryAcquire(%d) on %s", p, state))
+			if !try.TryAcquire(p) {
+				r.fail(StressTryFresh, p, -1, "TryAcquire(%d) returned false on %s", p, state)
+				return false
+			}
+			step.Store(fmt.Sprintf("calling Release(%d) after a successful TryAcquire(%d)", p, p))
+			try.Release(p)
+			return true
+		}
+		if !tryFree(0, "a fresh, uncontended instance") {
 			return
 		}
-		step.Store("calling Release(0) after a successful TryAcquire(0)")
-		try.Release(0)
 		// Fill the lock: process 0 with Acquire, the others (k > 1) with
 		// TryAcquire, which must succeed while the lock is not full; then
 		// one more TryAcquire, which must fail.
@@ -541,13 +549,9 @@ func (r *stressRun) precheck() bool {
 			// Free again after use: a TryAcquire that works only on a
 			// never-used lock (stale state) is as wrong as one that never
 			// works.
-			step.Store("calling TryAcquire(0) on a used, free instance")
-			if !try.TryAcquire(0) {
-				r.fail(StressTryFresh, 0, -1, "TryAcquire(0) returned false on an uncontended lock every process had released")
+			if !tryFree(0, "an uncontended lock every process had released") {
 				return
 			}
-			step.Store("calling Release(0) after a successful TryAcquire(0)")
-			try.Release(0)
 			// Every process, not only the last holder: a try whose early
 			// test depends on who held the lock last (a turn register)
 			// must still succeed on a free lock.
@@ -559,13 +563,9 @@ func (r *stressRun) precheck() bool {
 				step.Store(fmt.Sprintf("calling Acquire(%d), Release(%d)", p-1, p-1))
 				try.Acquire(p - 1)
 				try.Release(p - 1)
-				step.Store(fmt.Sprintf("calling TryAcquire(%d) on a free instance process %d released last", p, p-1))
-				if !try.TryAcquire(p) {
-					r.fail(StressTryFresh, p, -1, "TryAcquire(%d) returned false on an uncontended lock that process %d had just released", p, p-1)
+				if !tryFree(p, fmt.Sprintf("an uncontended lock that process %d had just released", p-1)) {
 					return
 				}
-				step.Store(fmt.Sprintf("calling Release(%d) after a successful TryAcquire(%d)", p, p))
-				try.Release(p)
 			}
 		}()
 		for ; held < k && held < n; held++ {

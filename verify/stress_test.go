@@ -417,6 +417,29 @@ func TestStressCatchesTryLockThatWorksOnce(t *testing.T) {
 	stressMustFail(t, Locker("once-try", func() sync.Locker { return new(onceTry) }), []StressKind{StressTryFresh})
 }
 
+// turnTry is an id mutex whose TryLock succeeds only for the process that
+// held the lock last (a try that tests a turn register it should not).
+type turnTry struct {
+	idMutex
+	last atomic.Int64
+}
+
+func (l *turnTry) Unlock(id int) { l.last.Store(int64(id)); l.idMutex.Unlock(id) }
+func (l *turnTry) TryLock(id int) bool {
+	if int64(id) != l.last.Load() {
+		return false
+	}
+	return l.idMutex.TryLock(id)
+}
+
+func TestStressCatchesTryLockOnlyForTheLastHolder(t *testing.T) {
+	s := IDLocker("turn-try", 4, func() IDLock { return &turnTry{idMutex: idMutex{procs: 4, owner: -1}} })
+	_, msg := stressMustFail(t, s, []StressKind{StressTryFresh})
+	if !strings.Contains(msg, "had just released") {
+		t.Errorf("caught, but not by the every-process check:\n%s", msg)
+	}
+}
+
 // alwaysTry is a mutex whose TryLock succeeds even when the lock is held.
 type alwaysTry struct{ sync.Mutex }
 
