@@ -47,7 +47,7 @@ func init() {
 			"Bounded numbers are checked for n = 2 only. The paper bounds every number by n; SPIN confirms it for n = 2 " +
 				"(in every reachable state of processes looping for ever, numbers stay within ±64) and fails mutants that " +
 				"break it (the color never flipping). For n = 3 it finds an execution in which a number passes 64 " +
-				"(lockgen verify generated/black-white-bakery/lock.toml; the trail runs to about 457,000 steps): either this " +
+				"(go test -run TestBlackWhiteBakeryNumbersPass64AtThree ./verify/spin/; the trail runs to about 460,000 steps): either this " +
 				"transcription departs from the paper in a way not yet found, or the bound rests on an assumption the model " +
 				"does not make (line 2's read of color and write of mycolor[i] as one step, say). Until that is settled the " +
 				"bound is claimed, and checked, for n ≤ 2; the Go registers are int64, so numbers cannot overflow in practice.",

@@ -112,6 +112,10 @@ type Properties struct {
 	BoundedRegistersUpTo int
 }
 
+// BoundedAt reports whether the claims include bounded registers for n
+// processes.
+func (p Properties) BoundedAt(n int) bool { return n <= p.BoundedRegistersUpTo }
+
 // FIFOClaim reports whether the algorithm claims an order between doorway
 // completion and entry that verify should check.
 func (p Properties) FIFOClaim() bool {

@@ -209,7 +209,7 @@ func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, err
 				if err != nil {
 					return rep, fmt.Errorf("%s, n = %d, %s: %w", name, n, prop, err)
 				}
-				if res.BoundExceeded && n <= claims.BoundedRegistersUpTo {
+				if res.BoundExceeded && claims.BoundedAt(n) {
 					res = Unbounded(res) // a violation: no fallback
 				} else if res.BoundExceeded && i+1 < len(attempts) {
 					// The counters really grow: fall back to the next model.
