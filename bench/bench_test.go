@@ -143,12 +143,11 @@ func readSubjects() []subject {
 	read := func(newLock func() rLocker) func() func(int) sync.Locker {
 		return shared(func() sync.Locker { return readLocker{newLock()} })
 	}
-	type rw = rLocker
 	return []subject{
-		{"sync.RWMutex.RLock", read(func() rw { return new(sync.RWMutex) })},
-		{"RWFair.RLock", read(func() rw { return locks.NewRWFair() })},
-		{"RWReader.RLock", read(func() rw { return locks.NewRWReader() })},
-		{"RWWriter.RLock", read(func() rw { return locks.NewRWWriter() })},
+		{"sync.RWMutex.RLock", read(func() rLocker { return new(sync.RWMutex) })},
+		{"RWFair.RLock", read(func() rLocker { return locks.NewRWFair() })},
+		{"RWReader.RLock", read(func() rLocker { return locks.NewRWReader() })},
+		{"RWWriter.RLock", read(func() rLocker { return locks.NewRWWriter() })},
 	}
 }
 
