@@ -85,7 +85,8 @@ type Config struct {
 	// turns it off.
 	Deep ExploreSettings
 
-	// Log receives progress lines; nil discards them.
+	// Log receives progress lines, one call at a time (the runner
+	// serialises them across its workers); nil discards them.
 	Log func(string) `json:"-"`
 }
 
@@ -333,9 +334,15 @@ type runner struct {
 	modPath string
 	q       *queue
 	mu      sync.Mutex // guards Units' Time, Errors, Discarded and Results
+	logMu   sync.Mutex // serialises cfg.Log
 }
 
-func (r *runner) log(format string, args ...any) { r.cfg.Log(fmt.Sprintf(format, args...)) }
+func (r *runner) log(format string, args ...any) {
+	line := fmt.Sprintf(format, args...)
+	r.logMu.Lock()
+	defer r.logMu.Unlock()
+	r.cfg.Log(line)
+}
 
 func (r *runner) wants(l Layer) bool {
 	for _, x := range r.cfg.Layers {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -28,7 +29,15 @@ func TestRunnerOnTAS(t *testing.T) {
 		Spin:       SpinSettings{Sizes: []int{2}, Timeout: 30 * time.Second},
 	}
 	var logs []string
-	cfg.Log = func(s string) { logs = append(logs, s) }
+	var inLog atomic.Int32
+	cfg.Log = func(s string) { // not safe for concurrent use: Run must serialise it
+		if inLog.Add(1) != 1 {
+			t.Errorf("Log called concurrently (%q)", s)
+		}
+		time.Sleep(time.Millisecond) // widen the window an overlap would need
+		logs = append(logs, s)
+		inLog.Add(-1)
+	}
 	rep, err := Run(context.Background(), cfg)
 	if err != nil {
 		t.Fatal(err)
