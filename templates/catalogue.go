@@ -110,6 +110,19 @@ type Properties struct {
 	// a model whose counters leave ±64 instead of falling back to bounded
 	// passages. Larger n is not claimed (see the entry's notes).
 	BoundedRegistersUpTo int
+	// Overtakes, when set, is the bounded-waiting claim behind a Fairness
+	// of "bounded waiting: ...": a process that has finished its doorway
+	// (ir.Algorithm.DoorwayEnd) is overtaken by at most Overtakes(n)
+	// entries of other processes before it enters.
+	Overtakes func(n int) int
+	// OvertakesAcquireOnly limits the bounded-waiting claim to runs
+	// without TryLock: a try that gives up can void the bound (the entry's
+	// notes say how). Otherwise the bound is checked with tries mixed in.
+	OvertakesAcquireOnly bool
+	// WriterPriority (reader/writer locks) claims that a reader whose
+	// RLock begins after a writer has finished its doorway
+	// (ir.Algorithm.DoorwayEnd) enters after that writer.
+	WriterPriority bool
 }
 
 // BoundedAt reports whether the claims include bounded registers for n

@@ -22,6 +22,7 @@ func init() {
 		},
 		Props: Properties{
 			Liveness: "starvation-free", Fairness: "bounded waiting: at most n(n-1)/2 turns", Exit: "wait-free",
+			Overtakes: func(n int) int { return n * (n - 1) / 2 }, OvertakesAcquireOnly: true,
 			RMRCC: "unbounded", RMRDSM: "unbounded", Space: "n SWMR 3-valued registers + 1 MWMR register (k)",
 			Instructions: []string{"read", "write"},
 			Identity:     "ids",
@@ -33,6 +34,7 @@ func init() {
 			"The jumps are loops, as in the entry knuth: the outer loop back to L0 and L1 are busy-wait loops, an iteration of L1 being one whole cyclic scan from k (read once) down to, not including, i; L2's scan runs control[n-1], ..., control[0], skipping i.",
 			"The exit reads k once: the paper's \"if control[k] = 0 or k = i then k := (if k = 1 then N else k - 1)\" names k up to three times, but only the process in its critical section writes k (de Bruijn removed Knuth's L3), so the reads agree. Its label LX is ours.",
 			"TryLock is ours: one pass of L0–L2 in which, where the algorithm would restart L1 or go back to L0, the process writes control[i] := 0 (L4) and fails.",
+			"The n(n-1)/2 bound is claimed for Lock only. The paper's argument covers processes that, once they have raised their control, compete until they enter; a TryLock that gives up does not, and with TryLock calls mixed in SPIN finds a process overtaken more than 10 times at n = 3, where the bound is 3 (go test -run TestDeBruijnTryLockVoidsBound ./verify/spin/).",
 		},
 		Notes: []string{
 			"A failed TryLock leaves control[i] = 0, the value of a process in its remainder section; k then moves past it at the next exit, and no process waits for it.",
@@ -46,7 +48,8 @@ func init() {
 			l2Alone := ForAll("d", Lit(0), top,
 				Or(Eq(Minus(top, d), Self), Ne(Read(Elem("control", Minus(top, d))), Lit(2))))
 			return &ir.Algorithm{
-				Name: "debruijn",
+				Name:       "debruijn",
+				DoorwayEnd: "L0",
 				Shared: []ir.Shared{
 					{Name: "control", Type: ir.TInt, Len: func(p ir.Params) int { return p.N }, Owner: "proc",
 						Doc: "0: remainder; 1: scanning (L0–L1); 2: claiming or inside (L2–L4)"},

@@ -20,7 +20,8 @@ func init() {
 		},
 		Props: Properties{
 			Liveness: "starvation-free", Fairness: "bounded waiting: at most n-1 turns", Exit: "wait-free (at most n reads, one write of k)",
-			RMRCC: "unbounded", RMRDSM: "unbounded", Space: "n SWMR 3-valued registers + 1 MWMR register (k)",
+			Overtakes: func(n int) int { return n - 1 },
+			RMRCC:     "unbounded", RMRDSM: "unbounded", Space: "n SWMR 3-valued registers + 1 MWMR register (k)",
 			Instructions: []string{"read", "write"},
 			Identity:     "ids",
 		},
@@ -47,7 +48,8 @@ func init() {
 			alone := ForAllOthers("j", Lit(0), Minus(N, Lit(1)), Ne(Read(Elem("control", j)), inCS))
 			turnFree := Or(Eq(kk, Self), Eq(Read(Elem("control", kk)), idle))
 			return &ir.Algorithm{
-				Name: "eisenberg-mcguire",
+				Name:       "eisenberg-mcguire",
+				DoorwayEnd: "L0",
 				Shared: []ir.Shared{
 					{Name: "control", Type: ir.TInt, Len: func(p ir.Params) int { return p.N }, Owner: "proc",
 						Doc: "idle (0), want-in (1: scanning) or in-cs (2: claiming or inside)"},

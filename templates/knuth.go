@@ -22,7 +22,8 @@ func init() {
 		},
 		Props: Properties{
 			Liveness: "starvation-free", Fairness: "bounded waiting: at most 2^(n-1) - 1 turns", Exit: "wait-free",
-			RMRCC: "unbounded", RMRDSM: "unbounded", Space: "n SWMR 3-valued registers + 1 MWMR register (k)",
+			Overtakes: func(n int) int { return 1<<min(n-1, 62) - 1 }, // saturates: 2^62 - 1 is no bound in practice
+			RMRCC:     "unbounded", RMRDSM: "unbounded", Space: "n SWMR 3-valued registers + 1 MWMR register (k)",
 			Instructions: []string{"read", "write"},
 			Identity:     "ids",
 		},
@@ -49,7 +50,8 @@ func init() {
 			l2Alone := ForAll("d", Lit(0), top,
 				Or(Eq(Minus(top, d), Self), Ne(Read(Elem("control", Minus(top, d))), Lit(2))))
 			return &ir.Algorithm{
-				Name: "knuth",
+				Name:       "knuth",
+				DoorwayEnd: "L0",
 				Shared: []ir.Shared{
 					{Name: "control", Type: ir.TInt, Len: func(p ir.Params) int { return p.N }, Owner: "proc",
 						Doc: "0: remainder; 1: scanning (L0–L1); 2: claiming or inside (L2–L4)"},

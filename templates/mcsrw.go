@@ -42,7 +42,12 @@ func init() {
 		PrefProps: map[Preference]Properties{
 			FairPref:   withProps("starvation-free", "FCFS between conflicting requests", "2 counters"),
 			ReaderPref: withProps("deadlock-free (writers may starve while readers keep arriving)", "none", "1 word"),
-			WriterPref: withProps("deadlock-free (readers may starve while writers keep arriving)", "none", "3 counters"),
+			WriterPref: func() Properties {
+				p := withProps("deadlock-free (readers may starve while writers keep arriving)",
+					"writer priority: a reader arriving after a writer's request (W1) enters after that writer", "3 counters")
+				p.WriterPriority = true
+				return p
+			}(),
 		},
 		TryLock: "the paper's locks have no non-blocking acquire",
 		Deviations: []string{
@@ -89,6 +94,7 @@ func init() {
 					FetchAdd("W4", "", Reg("RCF"), Named("-WFLAG", -waflag)),
 					FetchAdd("W5", "", Reg("WCOMP"), Lit(1)),
 				)
+				a.DoorwayEnd = "W1" // the request: readers arriving later defer to it
 			default: // fair
 				a.Shared = []ir.Shared{
 					{Name: "REQ", Type: ir.TInt, Doc: "requests: readers × 2^16 + writers"},

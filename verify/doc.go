@@ -17,8 +17,9 @@
 //	verify.Locker("sem", newSemaphoreLocker).WithK(3)                          // k-exclusion: at most 3 holders
 //
 // WithProcs limits the number of processes; WithFIFO claims first-come,
-// first-served order (checked by the controlled scheduler). A TryLock
-// method is picked up when present and checked too.
+// first-served order and WithBoundedWaiting a bound on how often a waiting
+// process is overtaken (both checked by the controlled scheduler). A
+// TryLock method is picked up when present and checked too.
 //
 // # Checking it
 //

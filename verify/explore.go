@@ -32,6 +32,8 @@ const (
 const (
 	ExploreMutualExclusion sched.FailKind = "mutual exclusion"
 	ExploreFIFO            sched.FailKind = "FIFO"
+	ExploreBoundedWaiting  sched.FailKind = "bounded waiting"
+	ExploreWriterPriority  sched.FailKind = "writer priority"
 	ExploreNotInstrumented sched.FailKind = "not instrumented"
 )
 
@@ -225,15 +227,18 @@ func (r *ExploreReport) String() string {
 //
 // A switch at a failed await, at the yield inside the critical section or
 // at a Delay costs no preemption. When a goroutine begins an Acquire is a
-// scheduling point only for a FIFO subject (elsewhere it would repeat the
-// Acquire's first access).
+// scheduling point only for a FIFO or writer-priority subject (elsewhere
+// it would repeat the Acquire's first access).
 //
 // At every step it checks mutual exclusion (at most s.K holders; for a
 // reader/writer lock a writer is alone and readers may share), deadlock (an
 // await blocks its goroutine until another one writes what it read, so
 // everyone waiting is detected), a bound on the steps of an execution
-// (livelock, starvation), panics, and if s.FIFO that a process which
-// finished its doorway before another began its Acquire enters first.
+// (livelock, starvation), panics, if s.FIFO that a process which
+// finished its doorway before another began its Acquire enters first, and
+// if s.BoundedWaiting that no process is overtaken more than s.Overtakes
+// times between its doorway and its entry, and if s.WriterPriority that no
+// reader that began after a writer's doorway enters before that writer.
 //
 // The first failing execution is reported through t.Errorf with the
 // strategy, a replay token (ExploreReplay) and the interleaving as numbered
@@ -529,6 +534,8 @@ type exploreHarness struct {
 	begin    []int  // event index of the current Acquire's start
 	door     []int  // event index of its doorway, -1 if none yet
 	try      []bool // the current passage is a TryAcquire
+	overtook []int  // entries of others since the doorway of the current Acquire
+	gaveUp   bool   // a TryAcquire has failed in this execution
 	shared   *bool  // set when two are inside at once
 }
 
@@ -544,7 +551,8 @@ func (e *explorer) run(c sched.Chooser, g, p int) *sched.Result {
 		}
 	}
 	h := &exploreHarness{s: e.s, k: e.s.k(), in: make([]int8, g), acq: make([]bool, g),
-		reader: make([]bool, g), begin: make([]int, g), door: make([]int, g), try: make([]bool, g), shared: &e.shared}
+		reader: make([]bool, g), begin: make([]int, g), door: make([]int, g), try: make([]bool, g), overtook: make([]int, g),
+		shared: &e.shared}
 	try, _ := inst.(TryInstance)
 	e.shared = false
 	bodies := make([]func(*sched.Proc), g)
@@ -554,7 +562,7 @@ func (e *explorer) run(c sched.Chooser, g, p int) *sched.Result {
 			// the others a scheduling point there would only repeat the one
 			// at the Acquire's first access.
 			begin := pr.Note
-			if e.s.FIFO {
+			if e.s.FIFO || e.s.WriterPriority {
 				begin = pr.Point
 			}
 			for j := 0; j < p; j++ {
@@ -602,9 +610,9 @@ func (h *exploreHarness) observe(p *sched.Proc, ev *sched.Event) {
 		switch ev.Tag {
 		case tagBegin, tagRBegin, tagTryBegin:
 			h.acq[g], h.reader[g], h.try[g] = true, ev.Tag == tagRBegin, ev.Tag == tagTryBegin
-			h.begin[g], h.door[g] = idx, -1
+			h.begin[g], h.door[g], h.overtook[g] = idx, -1, 0
 		case tagTryFail:
-			h.acq[g] = false
+			h.acq[g], h.gaveUp = false, true
 		case tagEnter, tagREnter:
 			h.enter(p, g, idx)
 		case tagExit:
@@ -652,6 +660,28 @@ func (h *exploreHarness) enter(p *sched.Proc, g, idx int) {
 			p.Fail(ExploreFIFO, "g%d entered the critical section (event %d) before g%d, although g%d "+
 				"finished its doorway (event %d) before g%d began its Acquire (event %d)",
 				g, idx+1, q, q, h.door[q]+1, g, h.begin[g]+1)
+		}
+	}
+	if h.s.WriterPriority && reader {
+		for q := range h.acq {
+			if q != g && h.acq[q] && !h.reader[q] && h.door[q] >= 0 && h.door[q] < h.begin[g] {
+				p.Fail(ExploreWriterPriority, "reader g%d entered the critical section (event %d) before writer g%d, although g%d "+
+					"finished its doorway (event %d) before g%d began its RAcquire (event %d)",
+					g, idx+1, q, q, h.door[q]+1, g, h.begin[g]+1)
+			}
+		}
+	}
+	if h.s.BoundedWaiting && !(h.s.OvertakesLockOnly && h.gaveUp) {
+		for q := range h.acq {
+			if q == g || !h.acq[q] || h.door[q] < 0 {
+				continue
+			}
+			h.overtook[q]++
+			if h.overtook[q] > h.s.Overtakes {
+				p.Fail(ExploreBoundedWaiting, "g%d entered the critical section (event %d), overtaking g%d for the %d. time "+
+					"since g%d finished its doorway (event %d); the lock claims at most %d",
+					g, idx+1, q, h.overtook[q], q, h.door[q]+1, h.s.Overtakes)
+			}
 		}
 	}
 	h.acq[g] = false

@@ -47,6 +47,8 @@ func TestExploreCorrectLocks(t *testing.T) {
 		bound int // of the exhaustive search, kept small where the space is large
 	}{
 		{peterson.WithFIFO(), 2}, {ticket.WithFIFO(), 1}, {mcs.WithFIFO(), 1}, {mcs, 2}, {tas, 3},
+		// FIFO with 3 goroutines: a process past its doorway waits for at most 2.
+		{ticket.WithBoundedWaiting(2, false), 1},
 		{sem2.WithK(2), 2}, {rwSpin, 3},
 	} {
 		s := c.s
@@ -83,6 +85,8 @@ func TestExploreNegativeControls(t *testing.T) {
 		{idLock("ticket, release forgets to serve", 0, func() *testlocks.Ticket { return &testlocks.Ticket{Forget: true} }),
 			sched.FailDeadlock},
 		{tas.WithFIFO(), verify.ExploreFIFO},
+		{tas.WithBoundedWaiting(1, false), verify.ExploreBoundedWaiting}, // TAS bounds nothing
+		{rwSpin.WithWriterPriority(), verify.ExploreWriterPriority},      // readers never defer to a waiting writer
 		{idLock("Fischer", 0, func() *testlocks.Fischer { return &testlocks.Fischer{} }),
 			verify.ExploreMutualExclusion},
 		{sem2, verify.ExploreMutualExclusion}, // a 2-exclusion lock claimed as a mutex
@@ -109,6 +113,15 @@ func TestExploreNegativeControls(t *testing.T) {
 					f.Kind, rep.Executions, f.Message, f.Token, f.Events)
 			})
 		}
+	}
+}
+
+// The bounded-waiting check is tight: the ticket lock overtakes a process
+// twice with 3 goroutines (it passes with 2 in TestExploreCorrectLocks).
+func TestExploreBoundedWaitingTight(t *testing.T) {
+	rep := exploreFailing(t, ticket.WithBoundedWaiting(1, false), fixed(3, verify.ExploreRandom(2000), verify.ExplorePCT(0, 0), verify.ExploreDFS(-1))...)
+	if rep.Failure.Kind != verify.ExploreBoundedWaiting || !strings.Contains(rep.Failure.Message, "for the 2. time") {
+		t.Fatalf("%s: %s, want a second overtaking", rep.Failure.Kind, rep.Failure.Message)
 	}
 }
 

@@ -22,6 +22,18 @@ type Subject struct {
 	// doorway enters before any process that started its doorway later.
 	// The controlled scheduler checks it; stress cannot observe doorways.
 	FIFO bool
+	// BoundedWaiting is set when the lock claims that a process which
+	// finished its doorway is overtaken by at most Overtakes entries of
+	// other processes before it enters (Explore checks it). With
+	// OvertakesLockOnly the claim covers Lock only: once a TryAcquire has
+	// given up in an execution, Explore stops counting there.
+	BoundedWaiting    bool
+	Overtakes         int
+	OvertakesLockOnly bool
+	// WriterPriority is set when a reader/writer lock claims that a reader
+	// whose RAcquire began after a writer finished its doorway enters
+	// after that writer (Explore checks it).
+	WriterPriority bool
 	// New makes a fresh, unlocked instance.
 	New func() Instance
 }
@@ -68,6 +80,18 @@ func (s Subject) WithProcs(n int) Subject { s.Procs = n; return s }
 
 // WithFIFO returns s claiming FIFO order (checked by Explore).
 func (s Subject) WithFIFO() Subject { s.FIFO = true; return s }
+
+// WithWriterPriority returns s claiming writer priority (reader/writer
+// locks: readers arriving after a writer's doorway enter after it).
+func (s Subject) WithWriterPriority() Subject { s.WriterPriority = true; return s }
+
+// WithBoundedWaiting returns s claiming bounded waiting: at most overtakes
+// entries of others between a process's doorway and its entry; lockOnly
+// limits the claim to executions in which no TryAcquire gives up.
+func (s Subject) WithBoundedWaiting(overtakes int, lockOnly bool) Subject {
+	s.BoundedWaiting, s.Overtakes, s.OvertakesLockOnly = true, overtakes, lockOnly
+	return s
+}
 
 // String describes the subject.
 func (s Subject) String() string {

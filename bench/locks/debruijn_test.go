@@ -13,7 +13,7 @@ import (
 func deBruijnSubject() verify.Subject {
 	return verify.IDLocker("DeBruijn", locks.DeBruijnProcs, func() verify.IDLock {
 		return locks.NewDeBruijn()
-	})
+	}).WithBoundedWaiting(2016, true)
 }
 
 // TestDeBruijnStress checks mutual exclusion, progress and the critical-section

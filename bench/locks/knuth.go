@@ -135,6 +135,7 @@ func (l *Knuth) acquire(st *knuthState, id int) {
 		if l.control[int64(id)].r.storeChanged("L0", 1) {
 			l.park.wake()
 		}
+		doorway("L0")
 		// L1: repeat
 		for spins := 0; ; spins++ {
 			armed1 := spins >= 100

@@ -13,7 +13,7 @@ import (
 func knuthSubject() verify.Subject {
 	return verify.IDLocker("Knuth", locks.KnuthProcs, func() verify.IDLock {
 		return locks.NewKnuth()
-	})
+	}).WithBoundedWaiting(4611686018427387903, false)
 }
 
 // TestKnuthStress checks mutual exclusion, progress and the critical-section

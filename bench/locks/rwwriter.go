@@ -13,7 +13,7 @@ type rwWriterState struct{}
 //
 // Properties claimed by the paper:
 //   - liveness: deadlock-free (readers may starve while writers keep arriving)
-//   - fairness: none
+//   - fairness: writer priority: a reader arriving after a writer's request (W1) enters after that writer
 //   - exit code: wait-free
 //   - RMR complexity: unbounded (CC), unbounded (DSM)
 //   - space: 3 counters
@@ -110,6 +110,7 @@ func (l *RWWriter) acquire(st *rwWriterState, id int) {
 	// W1: prev := fetch&add(WREQ, 1)
 	prev = l.wreq.fetchAdd("W1", 1)
 	l.park.wake()
+	doorway("W1")
 	// W2: await WCOMP = prev
 	for spins := 0; !(l.wcomp.load("W2") == prev); spins++ {
 		if spins < 100 {

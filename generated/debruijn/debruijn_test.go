@@ -13,7 +13,7 @@ import (
 func deBruijnSubject() verify.Subject {
 	return verify.IDLocker("DeBruijn", debruijn.DeBruijnProcs, func() verify.IDLock {
 		return debruijn.NewDeBruijn()
-	})
+	}).WithBoundedWaiting(6, true)
 }
 
 // TestDeBruijnStress checks mutual exclusion, progress and the critical-section

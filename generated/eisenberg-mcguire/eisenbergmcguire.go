@@ -168,6 +168,7 @@ func (l *EisenbergMcGuire) acquire(st *eisenbergMcGuireState, id int) {
 		if l.control[int64(id)].r.storeChanged("L0", 1) {
 			l.park.wake()
 		}
+		doorway("L0")
 		// L1: repeat
 		for spins := 0; ; spins++ {
 			armed1 := spins >= 100

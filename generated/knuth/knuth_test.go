@@ -13,7 +13,7 @@ import (
 func knuthSubject() verify.Subject {
 	return verify.IDLocker("Knuth", knuth.KnuthProcs, func() verify.IDLock {
 		return knuth.NewKnuth()
-	})
+	}).WithBoundedWaiting(7, false)
 }
 
 // TestKnuthStress checks mutual exclusion, progress and the critical-section

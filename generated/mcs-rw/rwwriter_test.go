@@ -13,7 +13,7 @@ import (
 func rwWriterSubject() verify.Subject {
 	return verify.RWLocker("RWWriter", func() verify.RWLock {
 		return mcsrw.NewRWWriter()
-	})
+	}).WithWriterPriority()
 }
 
 // TestRWWriterStress checks mutual exclusion, progress and the critical-section

@@ -26,7 +26,7 @@ func (g *gen) opFunc(op ir.NamedCode) (jen.Code, error) {
 	g.err = nil
 	g.doorwaySeen, g.doorwayCount = 0, 0
 	ir.WalkStmts(op.Code, func(s ir.Stmt) {
-		if s.Label() != "" && s.Label() == g.a.DoorwayEnd {
+		if g.a.EndsDoorway(s) {
 			g.doorwayCount++
 		}
 	})
@@ -248,7 +248,7 @@ func (g *gen) stmt(s ir.Stmt) ([]jen.Code, error) {
 	default:
 		return nil, fmt.Errorf("line %s: unsupported statement %T", lbl, s)
 	}
-	if g.op == "Acquire" && lbl != "" && lbl == g.a.DoorwayEnd {
+	if g.op == "Acquire" && g.a.EndsDoorway(s) {
 		// Several statements may share the label (a read and a write of
 		// one paper line): the doorway ends after the last of them.
 		g.doorwaySeen++

@@ -115,6 +115,12 @@ func (g *gen) subjectFunc(f *jen.File) {
 	if g.props().FIFOClaim() {
 		subj = subj.Dot("WithFIFO").Call()
 	}
+	if g.props().WriterPriority {
+		subj = subj.Dot("WithWriterPriority").Call()
+	}
+	if p := g.props(); p.Overtakes != nil {
+		subj = subj.Dot("WithBoundedWaiting").Call(jen.Lit(p.Overtakes(c.Params.N)), jen.Lit(p.OvertakesAcquireOnly))
+	}
 	f.Comment(fmt.Sprintf("%s describes a %s to verify.", g.subjectName(), c.Name))
 	f.Func().Id(g.subjectName()).Params().Qual(verifyPath, "Subject").Block(jen.Return(subj))
 }

@@ -174,8 +174,25 @@ type Algorithm struct {
 
 	// DoorwayEnd is the label of the last statement of the doorway (the
 	// wait-free prefix of Acquire); "" when the algorithm has no doorway.
-	// The FIFO/FCFS checks compare doorway order with entry order.
+	// The FIFO/FCFS checks compare doorway order with entry order; the
+	// bounded-waiting check counts the entries that overtake a process
+	// after its doorway. Only simple statements end it (see EndsDoorway):
+	// a loop that carries its first line's label does not.
 	DoorwayEnd string
+}
+
+// EndsDoorway reports whether s is a statement of the label DoorwayEnd
+// that the doorway ends with. A doorway inside a loop (Knuth's L0, redone
+// on every retry) ends each time round; the checks count from the first.
+func (a *Algorithm) EndsDoorway(s Stmt) bool {
+	if a.DoorwayEnd == "" || s.Label() != a.DoorwayEnd {
+		return false
+	}
+	switch s.(type) {
+	case If, While, Repeat, For:
+		return false
+	}
+	return true
 }
 
 // Code is a statement list.

@@ -54,6 +54,15 @@ const (
 	// DeadlockFreedom adds the LTL claim "deadlock_freedom": if some process
 	// is trying, eventually some process is in the CS.
 	DeadlockFreedom
+	// BoundedWaiting asserts that, from the end of its doorway
+	// (Algorithm.DoorwayEnd, the first time round) until it enters, a
+	// process sees at most Options.Overtakes entries of other processes
+	// (bounded bypass, the "n-1 turns" of Eisenberg & McGuire).
+	BoundedWaiting
+	// WriterPriority (rw mode) asserts that a reader whose RAcquire began
+	// after a writer finished its doorway (Algorithm.DoorwayEnd) enters
+	// after that writer: arriving readers defer to waiting writers.
+	WriterPriority
 )
 
 // Options choose what the model contains.
@@ -89,6 +98,8 @@ type Options struct {
 	// NoHalt forbids a process to stop for ever in its remainder section
 	// (by default it may: a valid end state).
 	NoHalt bool
+	// Overtakes is the bound of the BoundedWaiting check.
+	Overtakes int
 }
 
 // Lowered is a model with what the lowering decided.
@@ -264,8 +275,8 @@ func newLower(a *ir.Algorithm, p ir.Params, o Options) (*lower, error) {
 		if o.Readers+o.Writers != l.n || o.Readers < 0 || o.Writers < 0 {
 			return nil, fmt.Errorf("rw mode: %d readers + %d writers, but n = %d", o.Readers, o.Writers, l.n)
 		}
-		if o.Checks&(FIFO|StrongFIFO) != 0 {
-			return nil, fmt.Errorf("FIFO instrumentation is not supported in rw mode (doorways are the writer's only)")
+		if o.Checks&(FIFO|StrongFIFO|BoundedWaiting) != 0 {
+			return nil, fmt.Errorf("FIFO and bounded-waiting instrumentation are not supported in rw mode (doorways are the writer's only)")
 		}
 		if o.Writers > 0 {
 			l.roles = append(l.roles, role{name: "Writer", count: o.Writers, writer: true, acquire: a.Acquire, release: a.Release,
@@ -289,13 +300,19 @@ func newLower(a *ir.Algorithm, p ir.Params, o Options) (*lower, error) {
 			l.roles[i].try = nil
 		}
 	}
-	if o.Checks&(FIFO|StrongFIFO) != 0 {
+	if o.Checks&(FIFO|StrongFIFO|BoundedWaiting|WriterPriority) != 0 {
 		if a.DoorwayEnd == "" {
-			return nil, fmt.Errorf("FIFO instrumentation needs Algorithm.DoorwayEnd")
+			return nil, fmt.Errorf("FIFO, bounded-waiting and writer-priority instrumentation need Algorithm.DoorwayEnd")
 		}
 		if l.n > 8 {
-			return nil, fmt.Errorf("FIFO instrumentation supports at most 8 processes")
+			return nil, fmt.Errorf("FIFO, bounded-waiting and writer-priority instrumentation support at most 8 processes")
 		}
+	}
+	if o.Checks&WriterPriority != 0 && o.Mode != RW {
+		return nil, fmt.Errorf("writer-priority instrumentation needs rw mode")
+	}
+	if o.Checks&BoundedWaiting != 0 && (o.Overtakes < 0 || o.Overtakes > 254) {
+		return nil, fmt.Errorf("bounded waiting: Overtakes = %d, want 0..254", o.Overtakes)
 	}
 	if o.Checks&Starvation != 0 && o.Checks&DeadlockFreedom != 0 {
 		return nil, fmt.Errorf("one LTL claim per model: choose Starvation or DeadlockFreedom")
@@ -927,11 +944,17 @@ func (l *lower) stmt(s ir.Stmt) {
 	defer func() { l.mark = saveMark; l.label = "" }()
 
 	var ghost []string
-	if l.op == l.curAcquire && s.Label() != "" && s.Label() == l.a.DoorwayEnd && l.o.Checks&(FIFO|StrongFIFO) != 0 {
+	if l.op == l.curAcquire && l.a.EndsDoorway(s) {
 		if l.o.Checks&StrongFIFO != 0 {
 			ghost = append(ghost, "g_ahead[lg_me] = g_dw")
 		}
-		ghost = append(ghost, "g_dw = g_dw | (1 << lg_me)")
+		if l.o.Checks&(FIFO|StrongFIFO|WriterPriority) != 0 {
+			ghost = append(ghost, "g_dw = g_dw | (1 << lg_me)")
+		}
+		if l.o.Checks&BoundedWaiting != 0 {
+			// Idempotent: a doorway redone on a retry does not restart the count.
+			ghost = append(ghost, "g_bw = g_bw | (1 << lg_me)")
+		}
 	}
 	gh := strings.Join(ghost, "; ")
 	l.checkMine(s)
@@ -1402,9 +1425,13 @@ func (l *lower) ghosts() {
 		l.raw(fmt.Sprintf("bool g_trying[%d];\t/* in acquire */", l.n))
 		l.raw(fmt.Sprintf("bool g_incs[%d];\t/* in the CS */", l.n))
 	}
-	if c&(FIFO|StrongFIFO) != 0 {
+	if c&(FIFO|StrongFIFO|WriterPriority) != 0 {
 		l.raw("byte g_dw;\t/* processes past their doorway, not yet in the CS (bit i) */")
 		l.raw(fmt.Sprintf("byte g_ahead[%d];\t/* who must enter before process i */", l.n))
+	}
+	if c&BoundedWaiting != 0 {
+		l.raw("byte g_bw;\t/* processes past their doorway, not yet in the CS (bit i) */")
+		l.raw(fmt.Sprintf("byte g_ovt[%d];\t/* entries of others since process i finished its doorway */", l.n))
 	}
 }
 
@@ -1497,7 +1524,7 @@ func (l *lower) proctype(r *role) error {
 	if c&(Starvation|DeadlockFreedom) != 0 {
 		begin = append(begin, "g_trying[lg_me] = 1")
 	}
-	if c&FIFO != 0 && c&StrongFIFO == 0 {
+	if (c&FIFO != 0 && c&StrongFIFO == 0) || (c&WriterPriority != 0 && !r.writer) {
 		begin = append(begin, "g_ahead[lg_me] = g_dw")
 	}
 	l.raw("end_ncs:")
@@ -1549,10 +1576,25 @@ func (l *lower) proctype(r *role) error {
 		enter = append(enter, "g_trying[lg_me] = 0", "g_incs[lg_me] = 1")
 		leave = append(leave, "g_incs[lg_me] = 0")
 	}
-	if c&(FIFO|StrongFIFO) != 0 {
+	switch {
+	case c&(FIFO|StrongFIFO) != 0:
 		enter = append(enter, "assert(g_ahead[lg_me] == 0)", "g_dw = g_dw & ~(1 << lg_me)")
 		for j := 0; j < l.n; j++ {
 			enter = append(enter, fmt.Sprintf("g_ahead[%d] = g_ahead[%d] & ~(1 << lg_me)", j, j))
+		}
+	case c&WriterPriority != 0 && !r.writer:
+		enter = append(enter, "assert(g_ahead[lg_me] == 0)")
+	case c&WriterPriority != 0:
+		enter = append(enter, "g_dw = g_dw & ~(1 << lg_me)")
+		for j := 0; j < l.n; j++ {
+			enter = append(enter, fmt.Sprintf("g_ahead[%d] = g_ahead[%d] & ~(1 << lg_me)", j, j))
+		}
+	}
+	if c&BoundedWaiting != 0 {
+		// This entry overtakes every process past its doorway.
+		enter = append(enter, "g_bw = g_bw & ~(1 << lg_me)", "g_ovt[lg_me] = 0")
+		for j := 0; j < l.n; j++ {
+			enter = append(enter, fmt.Sprintf("if :: (g_bw & (1 << %d)) -> g_ovt[%d]++; assert(g_ovt[%d] <= %d) :: else fi", j, j, j, l.o.Overtakes))
 		}
 	}
 	if rs := l.resets(acqLocals, l.gotoCS || l.gotoEnd, ir.Step); rs != "" {

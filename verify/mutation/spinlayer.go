@@ -261,25 +261,13 @@ func (r *runner) spinRun(ctx context.Context, u *Unit, a *ir.Algorithm, n int, c
 // exact if they stay within ±64), else the passages are (3 per process).
 func CheckModel(ctx context.Context, e *templates.Entry, o templates.Options, a *ir.Algorithm, n int, p spin.Property, try bool, passages int, run spin.Options) (spin.Result, error) {
 	params := e.SmallParamsFor(o.Mode, n)
-	po := promela.Options{Mode: promela.Mode(o.Mode), TryAcquire: try}
+	po, err := p.Instrument(e.PropsFor(o), n)
+	if err != nil {
+		return spin.Result{}, err
+	}
+	po.Mode, po.TryAcquire = promela.Mode(o.Mode), try
 	if po.Mode == "" {
 		po.Mode = promela.Mutex
-	}
-	switch p {
-	case spin.MutualExclusion:
-		po.Checks = promela.MutualExclusion
-	case spin.Deadlock:
-	case spin.FIFO:
-		po.Checks = promela.FIFO
-		if e.PropsFor(o).Fairness == "strong FIFO" {
-			po.Checks = promela.StrongFIFO
-		}
-	case spin.Starvation:
-		po.Checks = promela.Starvation
-	case spin.DeadlockFreedom:
-		po.Checks = promela.DeadlockFreedom
-	default:
-		return spin.Result{}, fmt.Errorf("unknown property %q", p)
 	}
 	attempts := []promela.Options{po}
 	if passages > 0 {

@@ -33,6 +33,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/promela"
 )
 
@@ -59,7 +60,47 @@ const (
 	// DeadlockFreedom: the LTL claim "deadlock_freedom" (if some process is
 	// trying, some process eventually enters) under weak fairness.
 	DeadlockFreedom Property = "deadlock-freedom"
+	// BoundedWaiting: the model's bounded-bypass assertions (a process past
+	// its doorway is overtaken at most the claimed number of times).
+	BoundedWaiting Property = "bounded-waiting"
+	// WriterPriority: the model's writer-priority assertions (reader/writer
+	// locks: a reader arriving after a writer's doorway enters after it).
+	WriterPriority Property = "writer-priority"
 )
+
+// Instrument returns the model options that check p for an algorithm with
+// these claims at n processes: the instrumentation (promela.Options.Checks)
+// and its parameters. Mode, sizes and bounds are the caller's.
+func (p Property) Instrument(claims templates.Properties, n int) (promela.Options, error) {
+	var po promela.Options
+	switch p {
+	case MutualExclusion:
+		po.Checks = promela.MutualExclusion
+	case Deadlock:
+	case FIFO:
+		po.Checks = promela.FIFO
+		if claims.Fairness == "strong FIFO" {
+			po.Checks = promela.StrongFIFO
+		}
+	case Starvation:
+		po.Checks = promela.Starvation
+	case DeadlockFreedom:
+		po.Checks = promela.DeadlockFreedom
+	case BoundedWaiting:
+		if claims.Overtakes == nil {
+			return po, fmt.Errorf("bounded waiting is not claimed")
+		}
+		po.Checks, po.Overtakes = promela.BoundedWaiting, claims.Overtakes(n)
+	case WriterPriority:
+		if !claims.WriterPriority {
+			return po, fmt.Errorf("writer priority is not claimed")
+		}
+		po.Checks = promela.WriterPriority
+	default:
+		return po, fmt.Errorf("unknown property %q", p)
+	}
+	return po, nil
+}
 
 // claim is the LTL claim a liveness property selects in the model.
 func (p Property) claim() string {

@@ -456,3 +456,89 @@ func TestCounterexampleShowsTheEnd(t *testing.T) {
 		t.Errorf("the last 2 steps:\n%s", end)
 	}
 }
+
+// Bounded waiting: each claimed bound holds at n = 3 (with TryLock mixed
+// in where the entry claims it for tries too), and is tight there: one
+// less fails, so the check would notice a lock that lets one more entry
+// through.
+func TestBoundedWaitingIsTight(t *testing.T) {
+	needSpin(t)
+	for _, name := range []string{"eisenberg-mcguire", "knuth", "debruijn"} {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			e, _ := templates.Lookup(name)
+			const n = 3
+			bound := e.Props.Overtakes(n)
+			a := entryDef(t, name)
+			po := promela.Options{Checks: promela.BoundedWaiting, TryAcquire: !e.Props.OvertakesAcquireOnly}
+			po.Overtakes = bound
+			if res := runModel(t, a, n, po, BoundedWaiting); res.Status != Passed {
+				t.Fatalf("bound %d at n = %d: %s %s %s", bound, n, res.Status, res.Message, res.Reason)
+			}
+			po.Overtakes = bound - 1
+			res := runModel(t, a, n, po, BoundedWaiting)
+			if res.Status != Failed || !strings.Contains(res.Message, "g_ovt") || !res.Mentions("L0") {
+				t.Fatalf("bound %d at n = %d: %s %s, want the g_ovt assertion violated with a trail through L0", bound-1, n, res.Status, res.Message)
+			}
+		})
+	}
+}
+
+// de Bruijn's bound is claimed for Lock only (its catalogue note): with
+// TryLock calls mixed in, a process is overtaken more than 10 times at
+// n = 3. When this test fails, the claim may cover TryLock too.
+func TestDeBruijnTryLockVoidsBound(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	e, _ := templates.Lookup("debruijn")
+	if !e.Props.OvertakesAcquireOnly {
+		t.Fatal("the entry claims its bound with TryLock too, which this test refutes")
+	}
+	res := runModel(t, entryDef(t, "debruijn"), 3, promela.Options{Checks: promela.BoundedWaiting, Overtakes: 10, TryAcquire: true}, BoundedWaiting)
+	if res.Status != Failed || !strings.Contains(res.Message, "g_ovt") {
+		t.Fatalf("%s %s, want more than 10 overtakings", res.Status, res.Message)
+	}
+}
+
+// runModel checks one model without logging its trail (these run to
+// thousands of steps).
+func runModel(t *testing.T, a *ir.Algorithm, n int, o promela.Options, prop Property) Result {
+	t.Helper()
+	m, err := promela.Model(a, ir.Params{N: n, K: 1}, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Check(context.Background(), m, prop, fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return res
+}
+
+// Writer priority bites: the writer-preference lock passes it, and fails
+// it without the reader's deference to requesting writers (R1), as does
+// the reader-preference lock, which never claims it.
+func TestWriterPriority(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	e, _ := templates.Lookup("mcs-rw")
+	po := promela.Options{Mode: promela.RW, Writers: 1, Readers: 1, Checks: promela.WriterPriority, Passages: 3}
+	writer := e.MustDef(templates.Options{Mode: templates.RW, Preference: templates.WriterPref})
+	if res := runModel(t, writer, 2, po, WriterPriority); res.Status != Passed {
+		t.Fatalf("writer preference: %s %s %s", res.Status, res.Message, res.Reason)
+	}
+	noDefer := *writer
+	noDefer.RAcquire = writer.RAcquire[1:] // drop R1
+	reader := e.MustDef(templates.Options{Mode: templates.RW, Preference: templates.ReaderPref})
+	reader.DoorwayEnd = "W1" // its one-line acquire, as the request
+	for name, a := range map[string]*ir.Algorithm{"writer preference without R1": &noDefer, "reader preference": reader} {
+		res := runModel(t, a, 2, po, WriterPriority)
+		if res.Status != Failed || !strings.Contains(res.Message, "g_ahead") || !res.Mentions("W1") {
+			t.Errorf("%s: %s %s, want the writer-priority assertion violated after W1", name, res.Status, res.Message)
+		}
+	}
+	if e.PropsFor(templates.Options{Mode: templates.RW, Preference: templates.ReaderPref}).WriterPriority ||
+		e.PropsFor(templates.Options{Mode: templates.RW, Preference: templates.FairPref}).WriterPriority {
+		t.Error("only the writer-preference lock claims writer priority")
+	}
+}

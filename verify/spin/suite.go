@@ -63,7 +63,7 @@ type Report struct {
 // StandardProperties is what the catalogue entry claims and SPIN can
 // check: mutual exclusion and absence of deadlock (invalid end states)
 // always, starvation freedom or deadlock freedom as claimed, FIFO (or
-// strong FIFO) when claimed. The claims are those of the variant o
+// strong FIFO), bounded waiting and writer priority when claimed. The claims are those of the variant o
 // selects (a reader-preference lock does not claim starvation freedom).
 func StandardProperties(e *templates.Entry, o templates.Options) []Property {
 	props := e.PropsFor(o)
@@ -76,6 +76,12 @@ func StandardProperties(e *templates.Entry, o templates.Options) []Property {
 	}
 	if props.FIFOClaim() {
 		ps = append(ps, FIFO)
+	}
+	if props.Overtakes != nil {
+		ps = append(ps, BoundedWaiting)
+	}
+	if props.WriterPriority {
+		ps = append(ps, WriterPriority)
 	}
 	return ps
 }
@@ -297,7 +303,11 @@ const counterBound = 64
 // bounded passages (exact for those runs), liveness to counters kept
 // modulo n+1 where that is sound, else to bounded passages.
 func plan(a *ir.Algorithm, claims templates.Properties, mode templates.Mode, prop Property, n int, so SuiteOptions) ([]attempt, error) {
-	po := promela.Options{Mode: promela.Mode(mode)}
+	po, err := prop.Instrument(claims, n)
+	if err != nil {
+		return nil, err
+	}
+	po.Mode = promela.Mode(mode)
 	if mode == templates.RW {
 		w := so.Writers
 		if w == 0 {
@@ -308,30 +318,22 @@ func plan(a *ir.Algorithm, claims templates.Properties, mode templates.Mode, pro
 		}
 		po.Writers, po.Readers = w, n-w
 	}
-	// Safety covers the try-acquire too: each passage may take it instead
-	// of the acquire. (Liveness and FIFO keep plain acquires: a failed try
-	// gives up by design, and a try takes no FIFO snapshot.)
+	// Safety and bounded waiting cover the try-acquire too: each passage
+	// may take it instead of the acquire (a try that succeeds overtakes
+	// like any entry). Liveness and FIFO keep plain acquires: a failed try
+	// gives up by design, and a try takes no FIFO snapshot.
 	tries := a.TryAcquire != nil && (mode != templates.RW || a.TryRAcquire != nil)
 	switch prop {
-	case MutualExclusion:
-		po.Checks = promela.MutualExclusion
+	case MutualExclusion, Deadlock:
 		po.TryAcquire = tries
-	case Deadlock:
-		po.TryAcquire = tries
-	case FIFO:
-		po.Checks = promela.FIFO
-		if claims.Fairness == "strong FIFO" {
-			po.Checks = promela.StrongFIFO
-		}
-		if mode == templates.RW {
-			return nil, fmt.Errorf("FIFO is checked for mutex and k-exclusion only")
-		}
-	case Starvation:
-		po.Checks = promela.Starvation
-	case DeadlockFreedom:
-		po.Checks = promela.DeadlockFreedom
-	default:
-		return nil, fmt.Errorf("unknown property %q", prop)
+	case BoundedWaiting:
+		po.TryAcquire = tries && !claims.OvertakesAcquireOnly
+	}
+	if mode == templates.RW && (prop == FIFO || prop == BoundedWaiting) {
+		return nil, fmt.Errorf("%s is checked for mutex and k-exclusion only", prop)
+	}
+	if mode != templates.RW && prop == WriterPriority {
+		return nil, fmt.Errorf("%s is checked for reader/writer locks only", prop)
 	}
 	an := promela.Analyze(a)
 	head := []string{fmt.Sprintf("n = %d", n)}

@@ -185,8 +185,11 @@ type RW struct {
 	NoWriterCheck bool
 }
 
-// Lock acquires for writing.
+// Lock acquires for writing. Its doorway is empty: a writer that waits
+// has no claim on arriving readers, so claiming writer priority for it is a
+// negative control.
 func (l *RW) Lock() {
+	doorway("W0")
 	for !l.state.cas("W1", 0, -1) {
 		pause("W1")
 	}

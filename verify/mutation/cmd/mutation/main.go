@@ -29,6 +29,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"strconv"
 	"strings"
 	"time"
 
@@ -52,6 +53,7 @@ func main() {
 	spinTimeout := flag.Duration("spin-timeout", def.Spin.Timeout, "spin: time per run at n = 2")
 	spinLarger := flag.Duration("spin-timeout-larger", def.Spin.LargerTimeout, "spin: time per run at larger n")
 	spinMem := flag.Int("spin-mem", def.Spin.MemLimitMB, "spin: memory per run, MB")
+	spinSizes := flag.String("spin-sizes", "", "spin: numbers of processes, comma-separated, tried in order while a mutant survives (default 2,3; 3,4 for k-exclusion)")
 	controls := flag.Bool("controls", true, "also run the named negative controls and report them")
 	save := flag.String("save", "", "also save the whole run here, as JSON, for -render")
 	render := flag.String("render", "", "render the run saved in this file (by -save) instead of running")
@@ -69,6 +71,16 @@ func main() {
 		cfg.Explore.Options = strings.Split(*exOpts, ";")
 	}
 	cfg.Spin.Timeout, cfg.Spin.LargerTimeout, cfg.Spin.MemLimitMB = *spinTimeout, *spinLarger, *spinMem
+	if *spinSizes != "" {
+		for _, f := range strings.Split(*spinSizes, ",") {
+			n, err := strconv.Atoi(strings.TrimSpace(f))
+			if err != nil || n < 1 {
+				fmt.Fprintf(os.Stderr, "mutation: -spin-sizes: %q is not a number of processes\n", f)
+				os.Exit(2)
+			}
+			cfg.Spin.Sizes = append(cfg.Spin.Sizes, n)
+		}
+	}
 	if *algs != "" {
 		cfg.Algorithms = strings.Split(*algs, ",")
 	}
