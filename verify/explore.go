@@ -235,8 +235,8 @@ func (r *ExploreReport) String() string {
 // await blocks its goroutine until another one writes what it read, so
 // everyone waiting is detected), a bound on the steps of an execution
 // (livelock, starvation), panics, if s.FIFO that a process which
-// finished its doorway before another began its Acquire enters first, and
-// if s.BoundedWaiting that no process is overtaken more than s.Overtakes
+// finished its doorway before another began its Acquire enters first, if
+// s.BoundedWaiting that no process is overtaken more than s.Overtakes
 // times between its doorway and its entry, and if s.WriterPriority that no
 // reader that began after a writer's doorway enters before that writer.
 //
@@ -678,9 +678,9 @@ func (h *exploreHarness) enter(p *sched.Proc, g, idx int) {
 			}
 			h.overtook[q]++
 			if h.overtook[q] > h.s.Overtakes {
-				p.Fail(ExploreBoundedWaiting, "g%d entered the critical section (event %d), overtaking g%d for the %d. time "+
-					"since g%d finished its doorway (event %d); the lock claims at most %d",
-					g, idx+1, q, h.overtook[q], q, h.door[q]+1, h.s.Overtakes)
+				p.Fail(ExploreBoundedWaiting, "g%d entered the critical section (event %d): g%d has been overtaken %d times "+
+					"since it finished its doorway (event %d); the lock claims at most %d",
+					g, idx+1, q, h.overtook[q], h.door[q]+1, h.s.Overtakes)
 			}
 		}
 	}

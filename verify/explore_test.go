@@ -120,7 +120,7 @@ func TestExploreNegativeControls(t *testing.T) {
 // twice with 3 goroutines (it passes with 2 in TestExploreCorrectLocks).
 func TestExploreBoundedWaitingTight(t *testing.T) {
 	rep := exploreFailing(t, ticket.WithBoundedWaiting(1, false), fixed(3, verify.ExploreRandom(2000), verify.ExplorePCT(0, 0), verify.ExploreDFS(-1))...)
-	if rep.Failure.Kind != verify.ExploreBoundedWaiting || !strings.Contains(rep.Failure.Message, "for the 2. time") {
+	if rep.Failure.Kind != verify.ExploreBoundedWaiting || !strings.Contains(rep.Failure.Message, "overtaken 2 times") {
 		t.Fatalf("%s: %s, want a second overtaking", rep.Failure.Kind, rep.Failure.Message)
 	}
 }
