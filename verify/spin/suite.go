@@ -63,8 +63,9 @@ type Report struct {
 // StandardProperties is what the catalogue entry claims and SPIN can
 // check: mutual exclusion and absence of deadlock (invalid end states)
 // always, starvation freedom or deadlock freedom as claimed, FIFO (or
-// strong FIFO), bounded waiting and writer priority when claimed. The claims are those of the variant o
-// selects (a reader-preference lock does not claim starvation freedom).
+// strong FIFO), bounded waiting and writer priority when claimed. The
+// claims are those of the variant o selects (a reader-preference lock does
+// not claim starvation freedom).
 func StandardProperties(e *templates.Entry, o templates.Options) []Property {
 	props := e.PropsFor(o)
 	ps := []Property{MutualExclusion, Deadlock}
