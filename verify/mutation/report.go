@@ -103,7 +103,7 @@ func (rep *Report) Markdown() string {
 		"(templates/mutate: adjacent statements swapped, a statement deleted, a CAS or FAS weakened to a plain write, " +
 		"an await dropped, a comparison flipped, a loop bound off by one) is run through the three layers of verify. " +
 		"A layer kills a mutant when it reports any violation: mutual exclusion, deadlock or hang, starvation or no progress, " +
-		"FIFO where claimed, a panic or a data race.\n\n")
+		"FIFO, bounded waiting and writer priority where claimed, a panic or a data race.\n\n")
 	fmt.Fprintf(&b, "- **stress**: each mutant in its own process, `verify.Stress` under `-race`, %d passages per goroutine",
 		cfg.Stress.Passages)
 	if cfg.Stress.Goroutines > 0 {
@@ -129,7 +129,7 @@ func (rep *Report) Markdown() string {
 		sizes = fmt.Sprintf("n = %v", cfg.Spin.Sizes)
 	}
 	fmt.Fprintf(&b, "- **spin**: `spin.CheckEntry` on the mutated definition, the entry's standard properties in order "+
-		"(mutual exclusion, deadlock, FIFO where claimed, starvation or deadlock freedom), stopping at the first violation; %s; "+
+		"(mutual exclusion, deadlock, starvation or deadlock freedom, then FIFO, bounded waiting and writer priority where claimed), stopping at the first violation; %s; "+
 		"%v per run (at larger sizes five times what the original took, at least 10 s, at most %v), %d MB.\n", sizes, cfg.Spin.Timeout, cfg.Spin.LargerTimeout, cfg.Spin.MemLimitMB)
 	b.WriteString("- Go locks: the entry's default node policy, spin waiting (or the first policy the entry allows), no padding, " +
 		"TryLock when the definition has one, 3 processes where ids are needed, k = 2 for k-exclusion.\n\n")
