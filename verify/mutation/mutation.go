@@ -40,6 +40,7 @@ import (
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/mutate"
 	"github.com/lockgen/lockgen/verify/gotest"
+	"github.com/lockgen/lockgen/verify/spin"
 )
 
 // Layer is a verification layer.
@@ -101,6 +102,9 @@ type SpinSettings struct {
 	Timeout, LargerTimeout time.Duration
 	// MemLimitMB bounds pan's memory; 0 means 1024.
 	MemLimitMB int
+	// Properties, when set, keeps only these of the entry's standard
+	// properties (a targeted run at a larger size).
+	Properties []spin.Property
 }
 
 // DefaultConfig returns the settings the report is generated with.

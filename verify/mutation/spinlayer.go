@@ -3,6 +3,7 @@ package mutation
 import (
 	"context"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -58,9 +59,12 @@ const tryPassages = 3
 // try-acquire: a try that gives up with its flag still raised blocks the
 // others while it rests in its remainder section, which CheckEntry's
 // liveness models (plain acquires) cannot show.
-func spinChecks(u *Unit, a *ir.Algorithm) []spinCheck {
+func spinChecks(u *Unit, a *ir.Algorithm, keep []spin.Property) []spinCheck {
 	var out []spinCheck
 	std := spin.StandardProperties(u.Entry, u.Options)
+	if keep != nil {
+		std = slices.DeleteFunc(std, func(p spin.Property) bool { return !slices.Contains(keep, p) })
+	}
 	for _, p := range std {
 		out = append(out, spinCheck{Prop: p})
 	}
@@ -113,7 +117,7 @@ func (r *runner) spinBaseline(ctx context.Context, u *Unit) []spinStep {
 			// give up on the others soon after.
 			timeout = 2 * cheapBaseline
 		}
-		for _, c := range spinChecks(u, a) {
+		for _, c := range spinChecks(u, a, r.cfg.Spin.Properties) {
 			res, err := r.spinRun(ctx, u, a, n, c, timeout)
 			switch {
 			case err != nil:

@@ -34,6 +34,7 @@ import (
 	"time"
 
 	"github.com/lockgen/lockgen/verify/mutation"
+	"github.com/lockgen/lockgen/verify/spin"
 )
 
 func main() {
@@ -53,6 +54,7 @@ func main() {
 	spinTimeout := flag.Duration("spin-timeout", def.Spin.Timeout, "spin: time per run at n = 2")
 	spinLarger := flag.Duration("spin-timeout-larger", def.Spin.LargerTimeout, "spin: time per run at larger n")
 	spinMem := flag.Int("spin-mem", def.Spin.MemLimitMB, "spin: memory per run, MB")
+	spinProps := flag.String("spin-props", "", "spin: only these of the entry's properties, comma-separated (e.g. bounded-waiting)")
 	spinSizes := flag.String("spin-sizes", "", "spin: numbers of processes, comma-separated, tried in order while a mutant survives (default 2,3; 3,4 for k-exclusion)")
 	controls := flag.Bool("controls", true, "also run the named negative controls and report them")
 	save := flag.String("save", "", "also save the whole run here, as JSON, for -render")
@@ -79,6 +81,11 @@ func main() {
 				os.Exit(2)
 			}
 			cfg.Spin.Sizes = append(cfg.Spin.Sizes, n)
+		}
+	}
+	if *spinProps != "" {
+		for _, p := range strings.Split(*spinProps, ",") {
+			cfg.Spin.Properties = append(cfg.Spin.Properties, spin.Property(strings.TrimSpace(p)))
 		}
 	}
 	if *algs != "" {
