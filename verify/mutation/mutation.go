@@ -645,7 +645,7 @@ func (r *runner) buildJob(ctx context.Context, tr *tracker, t mutate.Target, pro
 					r.exploreJob(ctx, u, check, res, Explore)
 				}
 				if res == u.Baseline {
-					if v := res.Layer[l]; v.Killed {
+					if v := r.verdict(res, l); v.Killed {
 						r.fail(u, "the original definition fails %s (%s): this layer's verdicts on its mutants are suspect: %s", l, v.Kind, firstLine(v.Detail))
 					}
 				} else {
@@ -735,6 +735,14 @@ func died(v *Verdict, tr gotest.Test, out *gotest.Result) {
 		v.Kind = "hang (process killed)"
 	}
 	v.Detail = tail(tr.Output+out.Output, 12)
+}
+
+// verdict reads a layer's verdict on a mutant while other jobs may be
+// recording theirs (the SPIN baseline writes the same map).
+func (r *runner) verdict(res *Result, l Layer) *Verdict {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return res.Layer[l]
 }
 
 // record stores a layer's verdict on a mutant and its time.
