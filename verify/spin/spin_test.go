@@ -128,19 +128,10 @@ func sameKind(a, b ir.Stmt) bool {
 	return false
 }
 
+// check is runModel that also logs the condensed trail.
 func check(t *testing.T, a *ir.Algorithm, n int, o promela.Options, prop Property) Result {
 	t.Helper()
-	if err := ir.Check(a); err != nil {
-		t.Fatal(err)
-	}
-	m, err := promela.Model(a, ir.Params{N: n, K: 1}, o)
-	if err != nil {
-		t.Fatal(err)
-	}
-	res, err := Check(context.Background(), m, prop, fast)
-	if err != nil {
-		t.Fatal(err)
-	}
+	res := runModel(t, a, n, o, prop)
 	t.Logf("%s n=%d %s: %s %s (%d states)\n%s", a.Name, n, prop, res.Status, res.Message, res.States,
 		trailText(Condense(res.Trail), res.Stuck))
 	return res
@@ -504,6 +495,9 @@ func TestDeBruijnTryLockVoidsBound(t *testing.T) {
 // thousands of steps).
 func runModel(t *testing.T, a *ir.Algorithm, n int, o promela.Options, prop Property) Result {
 	t.Helper()
+	if err := ir.Check(a); err != nil {
+		t.Fatal(err)
+	}
 	m, err := promela.Model(a, ir.Params{N: n, K: 1}, o)
 	if err != nil {
 		t.Fatal(err)
