@@ -1576,15 +1576,14 @@ func (l *lower) proctype(r *role) error {
 		enter = append(enter, "g_trying[lg_me] = 0", "g_incs[lg_me] = 1")
 		leave = append(leave, "g_incs[lg_me] = 0")
 	}
-	switch {
-	case c&(FIFO|StrongFIFO) != 0:
-		enter = append(enter, "assert(g_ahead[lg_me] == 0)", "g_dw = g_dw & ~(1 << lg_me)")
-		for j := 0; j < l.n; j++ {
-			enter = append(enter, fmt.Sprintf("g_ahead[%d] = g_ahead[%d] & ~(1 << lg_me)", j, j))
-		}
-	case c&WriterPriority != 0 && !r.writer:
+	// FIFO orders every process after those ahead of it; writer priority
+	// orders readers after writers, so only readers are checked and only
+	// writers leave the doorway set.
+	fifo, wp := c&(FIFO|StrongFIFO) != 0, c&WriterPriority != 0
+	if fifo || (wp && !r.writer) {
 		enter = append(enter, "assert(g_ahead[lg_me] == 0)")
-	case c&WriterPriority != 0:
+	}
+	if fifo || (wp && r.writer) {
 		enter = append(enter, "g_dw = g_dw & ~(1 << lg_me)")
 		for j := 0; j < l.n; j++ {
 			enter = append(enter, fmt.Sprintf("g_ahead[%d] = g_ahead[%d] & ~(1 << lg_me)", j, j))
