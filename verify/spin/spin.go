@@ -68,6 +68,10 @@ const (
 	WriterPriority Property = "writer-priority"
 )
 
+// Properties lists every property, in the order StandardProperties checks
+// them.
+var Properties = []Property{MutualExclusion, Deadlock, Starvation, DeadlockFreedom, FIFO, BoundedWaiting, WriterPriority}
+
 // Instrument returns the model options that check p for an algorithm with
 // these claims at n processes: the instrumentation (promela.Options.Checks)
 // and its parameters. Mode, sizes and bounds are the caller's.

@@ -29,6 +29,7 @@ import (
 	"os"
 	"os/signal"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -84,8 +85,13 @@ func main() {
 		}
 	}
 	if *spinProps != "" {
-		for _, p := range strings.Split(*spinProps, ",") {
-			cfg.Spin.Properties = append(cfg.Spin.Properties, spin.Property(strings.TrimSpace(p)))
+		for _, f := range strings.Split(*spinProps, ",") {
+			p := spin.Property(strings.TrimSpace(f))
+			if !slices.Contains(spin.Properties, p) {
+				fmt.Fprintf(os.Stderr, "mutation: -spin-props: unknown property %q (want one of %v)\n", f, spin.Properties)
+				os.Exit(2)
+			}
+			cfg.Spin.Properties = append(cfg.Spin.Properties, p)
 		}
 	}
 	if *algs != "" {
