@@ -117,7 +117,7 @@ type Properties struct {
 	Overtakes func(n int) int
 	// OvertakesAcquireOnly limits the bounded-waiting claim to runs
 	// without TryLock: a try that gives up can void the bound (the entry's
-	// notes say how). Otherwise the bound is checked with tries mixed in.
+	// deviations say how). Otherwise the bound is checked with tries mixed in.
 	OvertakesAcquireOnly bool
 	// WriterPriority (reader/writer locks) claims that a reader whose
 	// RLock begins after a writer has finished its doorway

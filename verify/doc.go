@@ -17,9 +17,10 @@
 //	verify.Locker("sem", newSemaphoreLocker).WithK(3)                          // k-exclusion: at most 3 holders
 //
 // WithProcs limits the number of processes; WithFIFO claims first-come,
-// first-served order and WithBoundedWaiting a bound on how often a waiting
-// process is overtaken (both checked by the controlled scheduler). A
-// TryLock method is picked up when present and checked too.
+// first-served order, WithBoundedWaiting a bound on how often a waiting
+// process is overtaken, and WithWriterPriority that readers defer to a
+// waiting writer (all checked by the controlled scheduler). A TryLock
+// method is picked up when present and checked too.
 //
 // # Checking it
 //

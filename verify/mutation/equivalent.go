@@ -66,9 +66,9 @@ var (
 		"is Knuth's algorithm minus the line de Bruijn removed (his exit is also conditional). Every claimed property holds " +
 		"where checked, bounded waiting included (SPIN exhaustive for n = 2 and 3), but at n = 3 Knuth's bound 2^(n-1) − 1 " +
 		"and de Bruijn's n(n-1)/2 are both 3, so a weaker bound would not show. At n = 4 (7 against 6) the original passes " +
-		"bounded waiting (4m51s, 8.7 GB), but the mutants' searches stop at pan's depth bound, so no verdict (make " +
-		"mutation's flags -alg knuth -only 'delete@L3$' -layers spin -spin-sizes 4 -spin-props bounded-waiting " +
-		"-spin-mem 14000 -jobs 1, 15 min). To close: a deeper search at n = 4, or a proof"
+		"bounded waiting (4m51s, 8.7 GB), but the mutants' searches stop at pan's depth bound, so no verdict (go run " +
+		"./verify/mutation/cmd/mutation -alg knuth -only 'delete@L3$' -layers spin -spin-sizes 4 -spin-props " +
+		"bounded-waiting -spin-mem 14000 -jobs 1 -controls=false, 15 min). To close: a deeper search at n = 4, or a proof"
 )
 
 // Equivalences maps mutant IDs to why they are equivalent.
