@@ -10,6 +10,7 @@ import (
 	"os/signal"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -306,7 +307,7 @@ func spinLayer(ctx context.Context, l spec.Lock, o verifyOptions) layerResult {
 	rep, err := spin.CheckEntry(ctx, l.Algorithm, spin.SuiteOptions{
 		Sizes: sizes, Mode: l.Mode, K: l.K, Preference: l.Preference,
 		Def:   l.Entry.MustDef(templates.Options{Mode: l.Mode, Preference: l.Preference}),
-		Extra: l.Params, Run: spin.Options{Timeout: o.spinTimeout},
+		Extra: l.Params, Reduce: true, Run: spin.Options{Timeout: o.spinTimeout},
 	})
 	r.elapsed = time.Since(start)
 	if err != nil {
@@ -315,8 +316,11 @@ func spinLayer(ctx context.Context, l spec.Lock, o verifyOptions) layerResult {
 	}
 	var passed, failed, incomplete, skipped int
 	var states int64
-	var failures, gaps []string
+	var failures, gaps, reduced []string
 	for _, run := range rep.Runs {
+		if run.Reduced != "" && run.Result.Status != spin.Skipped && !slices.Contains(reduced, run.Reduced) {
+			reduced = append(reduced, run.Reduced)
+		}
 		switch run.Result.Status {
 		case spin.Passed:
 			passed++
@@ -334,6 +338,9 @@ func spinLayer(ctx context.Context, l spec.Lock, o verifyOptions) layerResult {
 	r.detail = fmt.Sprintf("%d runs passed (n = %s, %d states in all)", passed, joinInts(sizes), states)
 	if incomplete > 0 {
 		r.detail += fmt.Sprintf("; %d incomplete, no verdict (%s)", incomplete, strings.Join(gaps, ", "))
+	}
+	if len(reduced) > 0 {
+		r.detail += fmt.Sprintf("; checked with the smallest valid parameters, %s, as %s", strings.Join(reduced, " and "), rep.Reduction)
 	}
 	if skipped > 0 {
 		r.detail += fmt.Sprintf("; %d skipped (a smaller n was already incomplete, or the parameters do not fit n)", skipped)

@@ -536,3 +536,33 @@ func TestWriterPriority(t *testing.T) {
 		t.Error("only the writer-preference lock claims writer priority")
 	}
 }
+
+// A parameter that puts the model beyond the budget (the anonymous
+// algorithm's memory = 11 at n = 2) gives no verdict; with Reduce the
+// property is checked again with the smallest valid memory, and the run
+// says so.
+func TestReduceChecksSmallestParameters(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	so := SuiteOptions{Sizes: []int{2}, Properties: []Property{MutualExclusion}, Extra: map[string]int64{"memory": 11},
+		Run: Options{Optimize: "-O0", HashBits: 20, Timeout: time.Minute, MemLimitMB: 256}}
+	rep, err := CheckEntry(context.Background(), "anonymous", so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := rep.Runs[0]; r.Result.Status != Incomplete || r.Reduced != "" {
+		t.Fatalf("memory = 11 without Reduce: %s (reduced %q), want incomplete", r.Result.Status, r.Reduced)
+	}
+	so.Reduce = true
+	rep, err = CheckEntry(context.Background(), "anonymous", so)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rep.Runs[0]
+	if r.Result.Status != Passed || r.Reduced != "memory = 3 at n = 2" || !strings.Contains(rep.Reduction, "memory = 11 gave no verdict") {
+		t.Fatalf("memory = 11 with Reduce: %s, reduced %q, reduction %q; want passed with memory = 3", r.Result.Status, r.Reduced, rep.Reduction)
+	}
+	if !strings.Contains(rep.String(), "with the smallest valid parameters, memory = 3 at n = 2") {
+		t.Errorf("the report does not say which parameters were checked:\n%s", rep)
+	}
+}

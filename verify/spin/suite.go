@@ -3,6 +3,8 @@ package spin
 import (
 	"context"
 	"fmt"
+	"maps"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -37,6 +39,13 @@ type SuiteOptions struct {
 	Def *ir.Algorithm
 	// Extra overrides the entry's parameter defaults.
 	Extra map[string]int64
+	// Reduce, when a run with Extra gives no verdict, runs the property
+	// again with the smallest valid parameters for that n
+	// (templates.Entry.SmallParamsFor), and at larger n goes straight to
+	// them; the run says so in Reduced. For a lock whose parameter (the
+	// anonymous algorithm's memory size) puts even n = 2 beyond the
+	// budget, the algorithm is then checked at a size SPIN can finish.
+	Reduce bool
 	// Log, when set, receives a line per finished run.
 	Log func(string)
 }
@@ -47,7 +56,11 @@ type Run struct {
 	Property Property
 	// Coverage says exactly what the model covers (bounds, abstractions).
 	Coverage string
-	Result   Result
+	// Reduced, when set, says which parameters replaced the requested ones
+	// by the smallest valid ones (SuiteOptions.Reduce); Report.Reduction
+	// says why.
+	Reduced string
+	Result  Result
 }
 
 // Report is the outcome of CheckEntry.
@@ -58,6 +71,8 @@ type Report struct {
 	Runs       []Run
 	// Notes apply to the whole report (e.g. a known-incorrect entry).
 	Notes []string
+	// Reduction says why runs used smaller parameters (Run.Reduced).
+	Reduction string
 }
 
 // StandardProperties is what the catalogue entry claims and SPIN can
@@ -148,6 +163,7 @@ func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, err
 	}
 	exhausted := map[Property]string{}
 	tripped := "" // why bounded-counter models are no longer tried
+	tooBig := ""  // why the requested parameters are no longer tried (Reduce)
 	for _, n := range so.Sizes {
 		for _, prop := range so.Properties {
 			if err := ctx.Err(); err != nil {
@@ -169,11 +185,11 @@ func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, err
 				rep.add(r, so.Log)
 				continue
 			}
-			p := ir.Params{N: n, K: 1, Extra: extra}
+			k := 1
 			if mode == templates.KExclusion {
-				p.K = so.K
-				if p.K == 0 {
-					p.K = max(1, n-1)
+				k = so.K
+				if k == 0 {
+					k = max(1, n-1)
 				}
 			}
 			claims := e.PropsFor(topts)
@@ -197,47 +213,81 @@ func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, err
 					opts.HashBits = 24
 				}
 			}
-			var spent time.Duration
-			var tried string
-			if tripped != "" && len(attempts) > 1 {
-				// The counters already left the bound with fewer processes
-				// or another instrumentation: go straight to the fallback.
-				attempts = attempts[1:]
-				tried = tripped
+			check := func(p ir.Params) (Result, string, error) {
+				var spent time.Duration
+				var tried string
+				attempts := attempts
+				if tripped != "" && len(attempts) > 1 {
+					// The counters already left the bound with fewer processes
+					// or another instrumentation: go straight to the fallback.
+					attempts = attempts[1:]
+					tried = tripped
+				}
+				for i, at := range attempts {
+					low, err := promela.Lower(a, p, at.po)
+					if err != nil {
+						return Result{Property: prop, Status: Skipped, Reason: err.Error()}, "", nil
+					}
+					rep.note(low.Notes)
+					res, err := Check(ctx, low.Text, prop, opts)
+					if err != nil {
+						return res, "", fmt.Errorf("%s, n = %d, %s: %w", name, n, prop, err)
+					}
+					if res.BoundExceeded && claims.BoundedAt(n) {
+						res = Unbounded(res) // a violation: no fallback
+					} else if res.BoundExceeded && i+1 < len(attempts) {
+						// The counters really grow: fall back to the next model.
+						spent += res.Elapsed
+						tried = fmt.Sprintf(" (a model looping for ever left the counter bound ±%d after %v: %s)",
+							at.po.Bound, res.Elapsed.Round(time.Millisecond), res.Message)
+						tripped = fmt.Sprintf(" (counters leave the bound ±%d: seen at n = %d, %s)", at.po.Bound, n, prop)
+						continue
+					}
+					res.Elapsed += spent
+					return res, at.cov + tried, nil
+				}
+				return Result{}, "", fmt.Errorf("%s, n = %d, %s: no model to check", name, n, prop)
 			}
-			for i, at := range attempts {
-				low, err := promela.Lower(a, p, at.po)
+			small := e.SmallParamsFor(mode, n).Extra
+			reducible := so.Reduce && !maps.Equal(small, extra)
+			var spent time.Duration
+			if !reducible || tooBig == "" {
+				res, cov, err := check(ir.Params{N: n, K: k, Extra: extra})
 				if err != nil {
-					r.Result = Result{Property: prop, Status: Skipped, Reason: err.Error()}
-					break
+					return rep, err
 				}
-				rep.note(low.Notes)
-				res, err := Check(ctx, low.Text, prop, opts)
+				r.Result, r.Coverage = res, cov
+				if reducible && res.Status == Incomplete {
+					tooBig = fmt.Sprintf("%s gave no verdict at n = %d, %s (%s)", paramList(extra), n, prop, res.Reason)
+					spent = res.Elapsed
+				}
+			}
+			if reducible && tooBig != "" {
+				res, cov, err := check(ir.Params{N: n, K: k, Extra: small})
 				if err != nil {
-					return rep, fmt.Errorf("%s, n = %d, %s: %w", name, n, prop, err)
-				}
-				if res.BoundExceeded && claims.BoundedAt(n) {
-					res = Unbounded(res) // a violation: no fallback
-				} else if res.BoundExceeded && i+1 < len(attempts) {
-					// The counters really grow: fall back to the next model.
-					spent += res.Elapsed
-					tried = fmt.Sprintf(" (a model looping for ever left the counter bound ±%d after %v: %s)",
-						at.po.Bound, res.Elapsed.Round(time.Millisecond), res.Message)
-					tripped = fmt.Sprintf(" (counters leave the bound ±%d: seen at n = %d, %s)", at.po.Bound, n, prop)
-					continue
+					return rep, err
 				}
 				res.Elapsed += spent
-				r.Result, r.Coverage = res, at.cov+tried
-				break
+				r.Result, r.Coverage = res, cov
+				r.Reduced = fmt.Sprintf("%s at n = %d", paramList(small), n)
+				rep.Reduction = tooBig
 			}
-			res := r.Result
-			if res.Status == Incomplete {
+			if res := r.Result; res.Status == Incomplete {
 				exhausted[prop] = fmt.Sprintf("n = %d already exceeded the budget (%s)", n, res.Reason)
 			}
 			rep.add(r, so.Log)
 		}
 	}
 	return rep, nil
+}
+
+// paramList renders parameters as "memory = 11", sorted by name.
+func paramList(extra map[string]int64) string {
+	var out []string
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
+		out = append(out, fmt.Sprintf("%s = %d", k, extra[k]))
+	}
+	return strings.Join(out, ", ")
 }
 
 // badParams checks the entry's parameters against n (e.g. the anonymous
@@ -400,16 +450,22 @@ func plan(a *ir.Algorithm, claims templates.Properties, mode templates.Mode, pro
 // Line is a one-line summary of a run.
 func (r Run) Line() string {
 	res := r.Result
+	var line string
 	switch res.Status {
 	case Skipped:
 		return fmt.Sprintf("n=%d %-19s skipped: %s", r.N, r.Property, res.Reason)
 	case Incomplete:
-		return fmt.Sprintf("n=%d %-19s INCOMPLETE after %v: %s (%d states)", r.N, r.Property, res.Elapsed.Round(time.Millisecond), res.Reason, res.States)
+		line = fmt.Sprintf("n=%d %-19s INCOMPLETE after %v: %s (%d states)", r.N, r.Property, res.Elapsed.Round(time.Millisecond), res.Reason, res.States)
 	case Failed:
-		return fmt.Sprintf("n=%d %-19s FAILED (%s: %s) after %d states, %v", r.N, r.Property, res.Failure, res.Message, res.States, res.Elapsed.Round(time.Millisecond))
+		line = fmt.Sprintf("n=%d %-19s FAILED (%s: %s) after %d states, %v", r.N, r.Property, res.Failure, res.Message, res.States, res.Elapsed.Round(time.Millisecond))
+	default:
+		line = fmt.Sprintf("n=%d %-19s passed: %d states, %d transitions, %.0f MB, search %v, total %v", r.N, r.Property,
+			res.States, res.Transitions, res.MemoryMB, res.SearchTime.Round(time.Millisecond), res.Elapsed.Round(time.Millisecond))
 	}
-	return fmt.Sprintf("n=%d %-19s passed: %d states, %d transitions, %.0f MB, search %v, total %v", r.N, r.Property,
-		res.States, res.Transitions, res.MemoryMB, res.SearchTime.Round(time.Millisecond), res.Elapsed.Round(time.Millisecond))
+	if r.Reduced != "" {
+		line += "; with the smallest valid parameters, " + r.Reduced
+	}
+	return line
 }
 
 // String renders the report: a table, the coverage of each model, and the
@@ -423,6 +479,9 @@ func (rep *Report) String() string {
 	}
 	for _, n := range rep.Notes {
 		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	if rep.Reduction != "" {
+		fmt.Fprintf(&b, "note: the smallest valid parameters where marked, as %s\n", rep.Reduction)
 	}
 	tw := tabwriter.NewWriter(&b, 0, 4, 2, ' ', 0)
 	fmt.Fprintln(tw, "n\tproperty\tverdict\tstates\ttransitions\tmemory\tsearch\ttotal")
@@ -443,6 +502,9 @@ func (rep *Report) String() string {
 			fmt.Fprintf(&b, "  n=%d %s: %s: %s\n", r.N, r.Property, r.Result.Status, r.Result.Reason)
 		default:
 			fmt.Fprintf(&b, "  n=%d %s: %s\n", r.N, r.Property, r.Coverage)
+		}
+		if r.Reduced != "" {
+			fmt.Fprintf(&b, "    with the smallest valid parameters, %s\n", r.Reduced)
 		}
 	}
 	for _, r := range rep.Runs {
