@@ -55,12 +55,16 @@ var (
 		"lines 13–14, and p reads only its next and status, which with distinct ids no longer matter to it (its CAS at " +
 		"line 13 on p's id fails once q passed line 9); so the order of these two writes cannot be observed"
 	filterBlind = func(who string) string {
-		return "not shown correct: the level test ignores process " + who + ", which every other process then no longer " +
-			"waits for; it still sees everyone itself. SPIN finds k-exclusion and freedom from deadlock intact at n = 3 and " +
-			"n = 4 (k = 2, two levels) exhaustively, and stress and the controlled scheduler find nothing; the filter's " +
-			"counting argument (each level holds back one process) no longer applies as written, and starvation freedom at " +
-			"n = 4 is not checked (the original's own run exceeds the budget). To close: starvation freedom at n = 4 with " +
-			"more time, or a proof"
+		return "still correct for k ≥ 2 (the only k the k-exclusion spec accepts): the level test ignores process " + who +
+			" (call it z), the one process the others no longer see. Peterson's counting argument still holds below level n − 1: " +
+			"suppose n − ℓ + 1 processes have passed level ℓ and not exited, and let u be the last to write AFTERYOU[ℓ]. " +
+			"If u is still waiting at ℓ, n − ℓ + 2 processes are at ℓ or above, more than level ℓ − 1 lets through; " +
+			"otherwise u passed with AFTERYOU[ℓ] = u, so by the level test, while all the others (at least two, raised " +
+			"to ℓ before u wrote) stood at ℓ or above: u sees at least one of them unless they are z alone, which needs " +
+			"ℓ ≥ n − 1. The k-exclusion loop stops at ℓ = n − k ≤ n − 2, so at most k get in. Liveness: the filter's " +
+			"starvation-freedom proof only uses that a waiter is released once AFTERYOU[ℓ] changes or once everyone it " +
+			"checks is below ℓ, and the mutant checks fewer processes. With k = 1 the top level is n − 1 and the argument " +
+			"fails: filter[mutex]'s copy of this mutant lets two in and is killed. SPIN agrees at n = 3 and 4 (k = 2)"
 	}
 	knuthNoL3 = "unresolved: without L3 (k := i on entry) k changes only at the exit, which sets it to i − 1 as before; this " +
 		"is Knuth's algorithm minus the line de Bruijn removed (his exit is also conditional). Every claimed property holds " +
@@ -273,17 +277,19 @@ var Equivalences = map[string]string{
 	"ttas/Acquire/delete@_0": backoff + " (backoff starts and stays at 0: no delay at all)",
 	"ttas/Acquire/drop-await@1": "still correct: the await is the first test of test-and-test-and-set, a read-only filter " +
 		"before the exchange; without it the lock is test-and-set with backoff, the exchange alone deciding",
-	"ttas/Acquire/swap@2,3":      backoff + " (the delay follows the previous iteration's exchange)",
-	"ttas/Acquire/delete@3":      backoff,
-	"ttas/Acquire/flip-ne@3":     backoff + " (the winner delays once before leaving the loop, holding the lock)",
-	"ttas/Acquire/swap@4,5":      backoff,
-	"ttas/Acquire/delete@4":      backoff,
-	"ttas/Acquire/delete@5":      backoff,
-	"ttas/Acquire/flip-lt@5":     backoff,
-	"ttas/Acquire/delete@5#2":    backoff,
-	"ttas/Acquire/delete@5#3":    backoff,
-	"ttas/TryAcquire/delete@1":   "still correct: the test is a read-only filter before the exchange, which alone decides (as in test-and-set's try)",
-	"ttas/TryAcquire/delete@1#2": "still correct: without the give-up the try goes on to the exchange, which alone decides (as in test-and-set's try)",
+	"ttas/Acquire/swap@2,3":                           backoff + " (the delay follows the previous iteration's exchange)",
+	"ttas/Acquire/delete@3":                           backoff,
+	"ttas/Acquire/flip-ne@3":                          backoff + " (the winner delays once before leaving the loop, holding the lock)",
+	"ttas/Acquire/swap@4,5":                           backoff,
+	"ttas/Acquire/delete@4":                           backoff,
+	"ttas/Acquire/delete@5":                           backoff,
+	"ttas/Acquire/flip-lt@5":                          backoff,
+	"ttas/Acquire/delete@5#2":                         backoff,
+	"ttas/Acquire/delete@5#3":                         backoff,
+	"ttas/TryAcquire/delete@1":                        "still correct: the test is a read-only filter before the exchange, which alone decides (as in test-and-set's try)",
+	"ttas/TryAcquire/delete@1#2":                      "still correct: without the give-up the try goes on to the exchange, which alone decides (as in test-and-set's try)",
+	"filter[kexclusion]/Acquire/off-by-one-qfrom+1@4": filterBlind("0"),
+	"filter[kexclusion]/Acquire/off-by-one-qto-1@4":   filterBlind("n − 1"),
 }
 
 // Gaps maps mutant IDs to why no layer catches them although they are
@@ -311,7 +317,5 @@ var Gaps = map[string]string{
 	"lamport-fast/Acquire/drop-await@R7.4": "not shown correct: a slow-path loser retries at once instead of waiting for " +
 		"Y = ⊥; safety is untouched (it re-enters the protocol from the top), but the await is what keeps losers from " +
 		"disturbing the winner's exit; deadlock freedom held at n = 2 and 3, n ≥ 4 is not checked",
-	"lamport-fast/TryAcquire/swap@N1,1":               "not shown correct: as for the acquire's swap of N1 and line 1 (X written before the flag is raised)",
-	"filter[kexclusion]/Acquire/off-by-one-qfrom+1@4": filterBlind("0"),
-	"filter[kexclusion]/Acquire/off-by-one-qto-1@4":   filterBlind("n − 1"),
+	"lamport-fast/TryAcquire/swap@N1,1": "not shown correct: as for the acquire's swap of N1 and line 1 (X written before the flag is raised)",
 }
