@@ -2,6 +2,7 @@ package mutation
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"slices"
 	"strings"
@@ -285,11 +286,10 @@ func CheckModel(ctx context.Context, e *templates.Entry, o templates.Options, a 
 	bounded := e.PropsFor(o).BoundedAt(n)
 	var res spin.Result
 	for _, at := range attempts {
-		low, err := promela.Lower(a, params, at)
-		if err != nil {
-			return res, err
+		res, _, err = spin.CheckAlgorithm(ctx, a, params, at, p, run)
+		if err == nil && res.Status == spin.Skipped {
+			err = errors.New(res.Reason) // the mutant's model cannot be lowered
 		}
-		res, err = spin.Check(ctx, low.Text, p, run)
 		if err != nil || !res.BoundExceeded {
 			return res, err
 		}

@@ -566,3 +566,40 @@ func TestReduceChecksSmallestParameters(t *testing.T) {
 		t.Errorf("the report does not say which parameters were checked:\n%s", rep)
 	}
 }
+
+// From n = 4 bounded waiting is checked one watched process per run. The
+// split must not lose violations: Eisenberg–McGuire (Lock only) at n = 4
+// passes its bound n − 1 = 3 watching each process, and fails bound 2.
+func TestBoundedWaitingWatchedPerProcess(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("n = 4 searches")
+	}
+	a := entryDef(t, "eisenberg-mcguire")
+	p := ir.Params{N: 4, K: 1}
+	po := promela.Options{Checks: promela.BoundedWaiting, Overtakes: 3}
+	opts := Options{HashBits: 24, Timeout: 5 * time.Minute, MemLimitMB: 4096}
+	res, _, err := CheckAlgorithm(context.Background(), a, p, po, BoundedWaiting, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Passed {
+		t.Fatalf("bound 3 at n = 4: %s %s %s", res.Status, res.Message, res.Reason)
+	}
+	po.Overtakes = 2
+	res, _, err = CheckAlgorithm(context.Background(), a, p, po, BoundedWaiting, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Failed || !strings.Contains(res.Message, "g_ovt") {
+		t.Fatalf("bound 2 at n = 4: %s %s %s, want the g_ovt assertion violated", res.Status, res.Message, res.Reason)
+	}
+	m, err := promela.Model(a, p, promela.Options{Checks: promela.BoundedWaiting, Overtakes: 3, Watch: []int{2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(m, "g_ovt[2]++") || strings.Contains(m, "g_ovt[0]") || strings.Contains(m, "g_ovt[1]") || strings.Contains(m, "g_ovt[3]") {
+		t.Errorf("watching process 2: want only g_ovt[2] counted:\n%s", m)
+	}
+}

@@ -224,15 +224,14 @@ func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, err
 					tried = tripped
 				}
 				for i, at := range attempts {
-					low, err := promela.Lower(a, p, at.po)
-					if err != nil {
-						return Result{Property: prop, Status: Skipped, Reason: err.Error()}, "", nil
-					}
-					rep.note(low.Notes)
-					res, err := Check(ctx, low.Text, prop, opts)
+					res, notes, err := CheckAlgorithm(ctx, a, p, at.po, prop, opts)
 					if err != nil {
 						return res, "", fmt.Errorf("%s, n = %d, %s: %w", name, n, prop, err)
 					}
+					if res.Status == Skipped {
+						return res, "", nil
+					}
+					rep.note(notes)
 					if res.BoundExceeded && claims.BoundedAt(n) {
 						res = Unbounded(res) // a violation: no fallback
 					} else if res.BoundExceeded && i+1 < len(attempts) {
@@ -401,6 +400,9 @@ func plan(a *ir.Algorithm, claims templates.Properties, mode templates.Mode, pro
 	head = append(head, "all interleavings")
 	if po.TryAcquire {
 		head = append(head, "each passage may use TryAcquire instead")
+	}
+	if prop == BoundedWaiting && n >= watchFrom {
+		head = append(head, "one run per process, each counting that process's overtakes")
 	}
 	var tail []string
 	tail = append(tail, "a process may stop for ever in its remainder section")
