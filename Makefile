@@ -49,7 +49,7 @@ test-check:
 	$(GO) test -tags lockgen_check -count=1 ./generated/... ./examples/...
 
 # SPIN at n = 2 over the whole catalogue (about 2 minutes); make verify
-# goes to n = 4.
+# goes to n = 3.
 test-spin:
 	$(GO) run ./cmd/lockgen verify -layers spin -n 2 -spin-timeout 30s -expect-rejections generated/*/lock.toml
 

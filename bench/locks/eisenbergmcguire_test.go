@@ -13,7 +13,7 @@ import (
 func eisenbergMcGuireSubject() verify.Subject {
 	return verify.IDLocker("EisenbergMcGuire", locks.EisenbergMcGuireProcs, func() verify.IDLock {
 		return locks.NewEisenbergMcGuire()
-	}).WithBoundedWaiting(63, false)
+	}).WithBoundedWaiting(63, true)
 }
 
 // TestEisenbergMcGuireStress checks mutual exclusion, progress and the critical-section

@@ -13,7 +13,7 @@ import (
 func eisenbergMcGuireSubject() verify.Subject {
 	return verify.IDLocker("EisenbergMcGuire", eisenbergmcguire.EisenbergMcGuireProcs, func() verify.IDLock {
 		return eisenbergmcguire.NewEisenbergMcGuire()
-	}).WithBoundedWaiting(3, false)
+	}).WithBoundedWaiting(3, true)
 }
 
 // TestEisenbergMcGuireStress checks mutual exclusion, progress and the critical-section

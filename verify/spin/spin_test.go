@@ -603,3 +603,27 @@ func TestBoundedWaitingWatchedPerProcess(t *testing.T) {
 		t.Errorf("watching process 2: want only g_ovt[2] counted:\n%s", m)
 	}
 }
+
+// Eisenberg–McGuire's n − 1 bound does not survive our TryLock at n = 4
+// (it does at n = 3): a try that gives up can be handed k at an exit and
+// then leave, so the entry claims the bound for Lock only.
+func TestEisenbergMcGuireTryLockVoidsBound(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	if testing.Short() {
+		t.Skip("n = 4 search")
+	}
+	e, _ := templates.Lookup("eisenberg-mcguire")
+	if !e.Props.OvertakesAcquireOnly {
+		t.Fatal("the entry claims its bound with TryLock too, which this test refutes")
+	}
+	po := promela.Options{Checks: promela.BoundedWaiting, Overtakes: 3, TryAcquire: true, Watch: []int{0}}
+	res, _, err := CheckAlgorithm(context.Background(), entryDef(t, "eisenberg-mcguire"), ir.Params{N: 4, K: 1}, po, BoundedWaiting,
+		Options{HashBits: 24, Timeout: 5 * time.Minute, MemLimitMB: 4096})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Status != Failed || !strings.Contains(res.Message, "g_ovt[0]") {
+		t.Fatalf("%s %s %s, want process 0 overtaken more than 3 times", res.Status, res.Message, res.Reason)
+	}
+}
