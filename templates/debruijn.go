@@ -21,7 +21,7 @@ func init() {
 			{Seed: "002_efe531114de1dbbc.txt", Where: "contents, section 2.6"},
 		},
 		Props: Properties{
-			Liveness: "starvation-free", Fairness: "bounded waiting: at most n(n-1)/2 turns", Exit: "wait-free",
+			Liveness: "starvation-free", Fairness: "bounded waiting: at most n(n-1)/2 turns, among Lock calls (TryLock calls can void it)", Exit: "wait-free",
 			Overtakes: func(n int) int { return n * (n - 1) / 2 }, OvertakesAcquireOnly: true,
 			RMRCC: "unbounded", RMRDSM: "unbounded", Space: "n SWMR 3-valued registers + 1 MWMR register (k)",
 			Instructions: []string{"read", "write"},

@@ -29,7 +29,7 @@ type deBruijnProc struct {
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free
-//   - fairness: bounded waiting: at most n(n-1)/2 turns
+//   - fairness: bounded waiting: at most n(n-1)/2 turns, among Lock calls (TryLock calls can void it)
 //   - exit code: wait-free
 //   - RMR complexity: unbounded (CC), unbounded (DSM)
 //   - space: n SWMR 3-valued registers + 1 MWMR register (k)

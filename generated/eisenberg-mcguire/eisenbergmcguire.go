@@ -28,7 +28,7 @@ type eisenbergMcGuireProc struct {
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free
-//   - fairness: bounded waiting: at most n-1 turns
+//   - fairness: bounded waiting: at most n-1 turns, among Lock calls (TryLock calls can void it)
 //   - exit code: wait-free (at most n reads, one write of k)
 //   - RMR complexity: unbounded (CC), unbounded (DSM)
 //   - space: n SWMR 3-valued registers + 1 MWMR register (k)
