@@ -66,13 +66,23 @@ var (
 			"checks is below ℓ, and the mutant checks fewer processes. With k = 1 the top level is n − 1 and the argument " +
 			"fails: filter[mutex]'s copy of this mutant lets two in and is killed. SPIN agrees at n = 3 and 4 (k = 2)"
 	}
+	lamportOrders = "Lamport's argument for mutual exclusion (two fast entries; a fast and a slow one; two slow ones) " +
+		"orders, within an attempt, only these steps: the flag is raised (N1) and X last written (1) before Y is read at " +
+		"line 2; Y is written (4) before X is read (5); the flag is lowered (R7.1) before the scan (R7.2), which comes " +
+		"before Y is read again (R7.3); and a fast entrant keeps its flag up until its exit. Deadlock freedom needs only " +
+		"that the process named by Y eventually sees every flag down, as every other process lowers its flag before it " +
+		"waits. SPIN searches n = 2, 3 and 4 exhaustively (mutual exclusion, deadlock, deadlock freedom) and finds nothing " +
+		"(n = 4: go run ./verify/mutation/cmd/mutation -alg lamport-fast -only 'swap@N1,1$|swap@1,2$|drop-await@R7.4$' " +
+		"-layers spin -spin-sizes 4 -spin-mem 16000 -spin-timeout 25m -jobs 1 -controls=false, 68 min; its TryAcquire " +
+		"liveness model needs more than 16 GB there)"
 	knuthNoL3 = "unresolved: without L3 (k := i on entry) k changes only at the exit, which sets it to i − 1 as before; this " +
-		"is Knuth's algorithm minus the line de Bruijn removed (his exit is also conditional). Every claimed property holds " +
-		"where checked, bounded waiting included (SPIN exhaustive for n = 2 and 3), but at n = 3 Knuth's bound 2^(n-1) − 1 " +
-		"and de Bruijn's n(n-1)/2 are both 3, so a weaker bound would not show. At n = 4 (7 against 6) the original passes " +
-		"bounded waiting (4m51s, 8.7 GB), but the mutants' searches stop at pan's depth bound, so no verdict (go run " +
-		"./verify/mutation/cmd/mutation -alg knuth -only 'delete@L3$' -layers spin -spin-sizes 4 -spin-props " +
-		"bounded-waiting -spin-mem 14000 -jobs 1 -controls=false, 15 min). To close: a deeper search at n = 4, or a proof"
+		"is Knuth's algorithm minus the line de Bruijn removed (his exit is also conditional). During a critical section k " +
+		"then still names the previous exit's choice, so a waiter may pass L1 and bounce off L2 where the original keeps " +
+		"it at L1. Every claimed property holds where checked, bounded waiting included: SPIN exhaustive for n = 2 and 3, " +
+		"and at n = 4 Knuth's bound 7 holds for each of the four processes (one run per watched process, about 31 million " +
+		"states each: go run ./verify/mutation/cmd/mutation -alg knuth -only 'delete@L3$' -layers spin -spin-sizes 4 " +
+		"-spin-props bounded-waiting -spin-mem 8000 -spin-timeout 10m -jobs 1 -controls=false: 15 min, 4 GB). Whether 2^(n-1) − 1 " +
+		"holds for every n is not shown. To close: a proof"
 )
 
 // Equivalences maps mutant IDs to why they are equivalent.
@@ -289,7 +299,17 @@ var Equivalences = map[string]string{
 	"ttas/TryAcquire/delete@1":                        "still correct: the test is a read-only filter before the exchange, which alone decides (as in test-and-set's try)",
 	"ttas/TryAcquire/delete@1#2":                      "still correct: without the give-up the try goes on to the exchange, which alone decides (as in test-and-set's try)",
 	"filter[kexclusion]/Acquire/off-by-one-qfrom+1@4": filterBlind("0"),
-	"filter[kexclusion]/Acquire/off-by-one-qto-1@4":   filterBlind("n − 1"),
+	"lamport-fast/Acquire/swap@N1,1": "still correct: X := i now comes before the flag is raised, and both still come " +
+		"before line 2, the only step the argument orders them against. " + lamportOrders,
+	"lamport-fast/TryAcquire/swap@N1,1": "still correct: as for the acquire's swap of N1 and line 1. " + lamportOrders,
+	"lamport-fast/Acquire/swap@1,2": "still correct: X := i now ends an attempt that backs off (after R3 or R7.4), so a " +
+		"process's last write of X still comes before its next read of Y, the order the two-fast-entries case needs; an " +
+		"attempt that finds X ≠ i (a first one, say) takes the slow path, which the argument covers. " + lamportOrders,
+	"lamport-fast/Acquire/drop-await@R7.4": "still correct: a loser at R7.3 starts its next attempt at once instead of " +
+		"after Y = ⊥. The argument never uses R7.4 (a newcomer may start an attempt at any time), and the next attempt, " +
+		"finding Y ≠ ⊥ at line 2, lowers its flag at R3 and waits there instead, its flag up only briefly, as a " +
+		"newcomer's. " + lamportOrders,
+	"filter[kexclusion]/Acquire/off-by-one-qto-1@4": filterBlind("n − 1"),
 }
 
 // Gaps maps mutant IDs to why no layer catches them although they are
@@ -307,15 +327,4 @@ var Gaps = map[string]string{
 		"registers), deadlock freedom may. SPIN checks n = 2 (m = 3) exhaustively; n = 3 (m = 5) is beyond the budget, and " +
 		"3 goroutines under stress and the controlled scheduler do not find a livelock. To close: SPIN at n = 3 with more " +
 		"time and memory for this algorithm",
-	"lamport-fast/Acquire/swap@N1,1": "not shown correct: X := i is written before the flag is raised, so a process that " +
-		"waits for all flags down (R7.2) can miss one that has already overwritten X; mutual exclusion still held in every " +
-		"check (SPIN exhaustive for n = 2 and 3), but the fast path's argument needs the flag up before X is written, and " +
-		"n ≥ 4 is not checked",
-	"lamport-fast/Acquire/swap@1,2": "not shown correct: X := i moves after the test of Y and the fast-path check, so it is " +
-		"written only by processes that back off; the fast path then tests an X written in an earlier attempt. Every check " +
-		"passes (SPIN exhaustive for n = 2 and 3), but the argument for the fast path no longer applies, and n ≥ 4 is not checked",
-	"lamport-fast/Acquire/drop-await@R7.4": "not shown correct: a slow-path loser retries at once instead of waiting for " +
-		"Y = ⊥; safety is untouched (it re-enters the protocol from the top), but the await is what keeps losers from " +
-		"disturbing the winner's exit; deadlock freedom held at n = 2 and 3, n ≥ 4 is not checked",
-	"lamport-fast/TryAcquire/swap@N1,1": "not shown correct: as for the acquire's swap of N1 and line 1 (X written before the flag is raised)",
 }
