@@ -75,6 +75,13 @@ var (
 		"(n = 4: go run ./verify/mutation/cmd/mutation -alg lamport-fast -only 'swap@N1,1$|swap@1,2$|drop-await@R7.4$' " +
 		"-layers spin -spin-sizes 4 -spin-mem 16000 -spin-timeout 25m -jobs 1 -controls=false, 68 min; its TryAcquire " +
 		"liveness model needs more than 16 GB there)"
+	emTryTurn = "still correct: the mutated step only steers turns between a try and the others (the try's check of the " +
+		"turn holder k at L2, or its write of k at L3); mutual exclusion is decided by L2's test that nobody else is in-cs, " +
+		"made with the try's own control already in-cs, which the mutant keeps, every way out that gives up sets control " +
+		"back to idle, and k only says whose turn it is (a stale or idle turn holder blocks nobody: L1 and L2 accept an " +
+		"idle k, and each release hands the turn on). What such steps decide is how often a try overtakes waiting " +
+		"processes, and the bounded-waiting claim covers Lock calls only: TryLock calls can void it even unmutated " +
+		"(TestEisenbergMcGuireTryLockVoidsBound)"
 	knuthNoL3 = "unresolved: without L3 (k := i on entry) k changes only at the exit, which sets it to i − 1 as before; this " +
 		"is Knuth's algorithm minus the line de Bruijn removed (his exit is also conditional). During a critical section k " +
 		"then still names the previous exit's choice, so a waiter may pass L1 and bounce off L2 where the original keeps " +
@@ -224,6 +231,14 @@ var Equivalences = map[string]string{
 	"eisenberg-mcguire/TryAcquire/off-by-one-qfrom+1@L1": tryPrecheck,
 	"eisenberg-mcguire/TryAcquire/off-by-one-qto-1@L1":   tryPrecheck,
 	"eisenberg-mcguire/TryAcquire/delete@L1#3":           tryPrecheck,
+	"eisenberg-mcguire/TryAcquire/swap@L2,L2#2":          emTryTurn + " (here the turn check is skipped: it runs before entered is set)",
+	"eisenberg-mcguire/TryAcquire/swap@L2,L2#3":          emTryTurn + " (here the turn check's verdict is ignored: the give-up test runs before it)",
+	"eisenberg-mcguire/TryAcquire/delete@L2#3":           emTryTurn + " (here the turn check is gone)",
+	"eisenberg-mcguire/TryAcquire/delete@L2#6":           emTryTurn + " (here the turn check is gone)",
+	"eisenberg-mcguire/TryAcquire/swap@L2,L2#4":          emTryTurn + " (here the turn check uses k as read at L1)",
+	"eisenberg-mcguire/TryAcquire/delete@L2#5":           emTryTurn + " (here the turn check uses k as read at L1)",
+	"eisenberg-mcguire/TryAcquire/swap@L2,L3":            emTryTurn + " (here a try that then gives up may already have written k := i)",
+	"eisenberg-mcguire/TryAcquire/delete@L3":             emTryTurn + " (here a try that enters leaves k as it was)",
 	"knuth/TryAcquire/swap@L0,L1":                        tryPrecheck,
 	"knuth/TryAcquire/delete@L0":                         tryPrecheck,
 	"knuth/TryAcquire/swap@L1,L1":                        tryPrecheck + " (the scan uses kk = 0, its zero value)",
