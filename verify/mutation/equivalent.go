@@ -218,10 +218,6 @@ var Equivalences = map[string]string{
 	"debruijn/TryAcquire/swap@L1,L1":                     tryPrecheck + " (the scan uses kk = 0, its zero value)",
 	"debruijn/TryAcquire/delete@L1":                      tryPrecheck + " (the scan uses kk = 0, its zero value)",
 	"debruijn/TryAcquire/swap@L1,L2":                     tryPrecheck,
-	"debruijn/TryAcquire/delete@L1#2":                    tryPrecheck,
-	"debruijn/TryAcquire/off-by-one-qfrom+1@L1":          tryPrecheck,
-	"debruijn/TryAcquire/off-by-one-qto-1@L1":            tryPrecheck,
-	"debruijn/TryAcquire/delete@L1#3":                    tryPrecheck,
 	"eisenberg-mcguire/TryAcquire/swap@L0,L1":            tryPrecheck,
 	"eisenberg-mcguire/TryAcquire/delete@L0":             tryPrecheck,
 	"eisenberg-mcguire/TryAcquire/swap@L1,L1":            tryPrecheck + " (the scan uses kk = 0, its zero value)",
@@ -241,13 +237,7 @@ var Equivalences = map[string]string{
 	"eisenberg-mcguire/TryAcquire/delete@L3":             emTryTurn + " (here a try that enters leaves k as it was)",
 	"knuth/TryAcquire/swap@L0,L1":                        tryPrecheck,
 	"knuth/TryAcquire/delete@L0":                         tryPrecheck,
-	"knuth/TryAcquire/swap@L1,L1":                        tryPrecheck + " (the scan uses kk = 0, its zero value)",
-	"knuth/TryAcquire/delete@L1":                         tryPrecheck + " (the scan uses kk = 0, its zero value)",
 	"knuth/TryAcquire/swap@L1,L2":                        tryPrecheck,
-	"knuth/TryAcquire/delete@L1#2":                       tryPrecheck,
-	"knuth/TryAcquire/off-by-one-qfrom+1@L1":             tryPrecheck,
-	"knuth/TryAcquire/off-by-one-qto-1@L1":               tryPrecheck,
-	"knuth/TryAcquire/delete@L1#3":                       tryPrecheck,
 	"eisenberg-mcguire/Release/swap@L4,L4": "still correct: the scan now starts from next = 0 and its result is overwritten, " +
 		"so the turn simply advances to k + 1 even when that process is idle; an idle turn holder blocks nobody (the scans " +
 		"of L1 and L2 accept an idle k), each release still moves the turn one step on, so a waiting process gets the turn " +
@@ -274,10 +264,6 @@ var Equivalences = map[string]string{
 		"fast path only if X (written by acquires) happens to be i, and the slow path otherwise; both paths are the original's",
 
 	// mcs-rw, writer preference
-	"mcs-rw[writer]/Acquire/drop-await@W2": "still correct: writers still exclude each other and readers through the CAS on " +
-		"RCF's writer flag (W3); the await only orders writers by ticket, and the writer-preference variant claims no order " +
-		"among writers; its writer priority rests on R1, where an arriving reader waits until every writer that has taken a " +
-		"ticket has completed, in whatever order they enter",
 	"mcs-rw[writer]/Release/swap@W4,W5": "still correct: the writer flag is still cleared (W4) before anyone it lets through " +
 		"can enter: a writer released early by W5 waits at W3 for the flag, a reader at R3",
 
