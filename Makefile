@@ -68,7 +68,7 @@ verify: deps
 	$(GO) run ./cmd/lockgen verify -expect-rejections -n 2,3 -spin-timeout 30s -report docs/verification.md generated/*/lock.toml
 
 # mutation runs every mutant of every catalogue algorithm through stress,
-# the controlled scheduler and SPIN (about an hour on 2 cores) and rewrites
+# the controlled scheduler and SPIN (about 30 minutes on 2 cores) and rewrites
 # docs/mutation.md; it exits 1 on an unclassified survivor.
 mutation: deps
 	$(GO) run ./verify/mutation/cmd/mutation -o docs/mutation.md
