@@ -12,7 +12,7 @@ import (
 // watchFrom is the smallest n at which a bounded-waiting check runs once
 // per process: there the other processes' overtake counters would
 // multiply the state space by up to (bound+1)^(n-1) (Knuth at n = 4:
-// 8.7 GB for all four counters, 4.4 GB and 45 s for one).
+// 8.7 GB with all four counters; about 4 GB and 75 s per watched process).
 const watchFrom = 4
 
 // CheckAlgorithm lowers a with po for parameters p and checks prop on the
