@@ -21,7 +21,7 @@ func init() {
 		Props: Properties{
 			Liveness: "starvation-free", Fairness: "bounded waiting: at most n-1 turns, among Lock calls (TryLock calls can void it)", Exit: "wait-free (at most n reads, one write of k)",
 			Overtakes: func(n int) int { return n - 1 }, OvertakesAcquireOnly: true,
-			RMRCC:     "unbounded", RMRDSM: "unbounded", Space: "n SWMR 3-valued registers + 1 MWMR register (k)",
+			RMRCC: "unbounded", RMRDSM: "unbounded", Space: "n SWMR 3-valued registers + 1 MWMR register (k)",
 			Instructions: []string{"read", "write"},
 			Identity:     "ids",
 		},
