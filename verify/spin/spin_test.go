@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -534,6 +535,45 @@ func TestWriterPriority(t *testing.T) {
 	if e.PropsFor(templates.Options{Mode: templates.RW, Preference: templates.ReaderPref}).WriterPriority ||
 		e.PropsFor(templates.Options{Mode: templates.RW, Preference: templates.FairPref}).WriterPriority {
 		t.Error("only the writer-preference lock claims writer priority")
+	}
+}
+
+// A lone writer never meets another, so without the second model (2
+// writers and 1 reader at n = 3) SPIN cannot see writers overtake each
+// other. Without W2 a writer no longer waits for those that requested
+// before it; in SPIN's trail one writer enters twice while an earlier
+// requester waits at W3, and the completions it counts (WCOMP) let the
+// reader through R1 ahead of that earlier writer. One writer with two
+// readers passes this mutant; the default split catches it and names the
+// model that did.
+func TestSecondWriterCatchesWriterOrder(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	e, _ := templates.Lookup("mcs-rw")
+	a := e.MustDef(templates.Options{Mode: templates.RW, Preference: templates.WriterPref})
+	if a.Acquire[1].Label() != "W2" {
+		t.Fatalf("the writer's second step is %s, want W2's await", a.Acquire[1].Label())
+	}
+	noW2 := *a
+	noW2.Acquire = slices.Delete(slices.Clone(a.Acquire), 1, 2)
+	check := func(writers, readers int) Result {
+		t.Helper()
+		po := promela.Options{Mode: promela.RW, Writers: writers, Readers: readers, Checks: promela.WriterPriority, Passages: 3}
+		res, _, err := CheckAlgorithm(context.Background(), &noW2, ir.Params{N: 3, K: 1}, po, WriterPriority, fast)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
+	}
+	if res := check(1, 2); res.Status != Passed {
+		t.Fatalf("1 writer and 2 readers: %s %s %s, want a pass (the hole the second model closes)", res.Status, res.Message, res.Reason)
+	}
+	res := check(0, 0)
+	if res.Status != Failed || !strings.Contains(res.Message, "g_ahead") || !strings.Contains(res.Message, "2 writers and 1 reader") {
+		t.Fatalf("default split: %s %q %s, want the writer-priority assertion violated with 2 writers and 1 reader", res.Status, res.Message, res.Reason)
+	}
+	if res := check(2, 1); res.Status != Failed {
+		t.Fatalf("2 writers and 1 reader: %s %s %s, want a failure", res.Status, res.Message, res.Reason)
 	}
 }
 

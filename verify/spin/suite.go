@@ -29,7 +29,8 @@ type SuiteOptions struct {
 	Passages int
 	// Mode overrides the mode checked; "" picks mutex when the entry offers
 	// it, else k-exclusion with K (default n-1), else reader/writer with
-	// Writers writers (default 1) and the rest readers.
+	// Writers writers and the rest readers (default: 1 writer and, from
+	// n = 3, a second run with 2; see CheckAlgorithm).
 	Mode    templates.Mode
 	K       int
 	Writers int
@@ -358,14 +359,8 @@ func plan(a *ir.Algorithm, claims templates.Properties, mode templates.Mode, pro
 		return nil, err
 	}
 	po.Mode = promela.Mode(mode)
-	if mode == templates.RW {
-		w := so.Writers
-		if w == 0 {
-			w = 1
-		}
-		if w > n {
-			w = n
-		}
+	if mode == templates.RW && so.Writers > 0 {
+		w := min(so.Writers, n)
 		po.Writers, po.Readers = w, n-w
 	}
 	// Safety and bounded waiting cover the try-acquire too: each passage
@@ -395,7 +390,11 @@ func plan(a *ir.Algorithm, claims templates.Properties, mode templates.Mode, pro
 		}
 		head = append(head, fmt.Sprintf("k = %d", k))
 	case templates.RW:
-		head = append(head, fmt.Sprintf("%d writers, %d readers", po.Writers, po.Readers))
+		var splits []string
+		for _, m := range splitModels(prop, n, po) {
+			splits = append(splits, writersReaders(m.po.Writers, m.po.Readers))
+		}
+		head = append(head, strings.Join(splits, ", then "))
 	}
 	head = append(head, "all interleavings")
 	if po.TryAcquire {
