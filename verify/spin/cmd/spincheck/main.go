@@ -2,6 +2,7 @@
 //
 //	go run ./verify/spin/cmd/spincheck -n 2,3,4 ticket mcs
 //	go run ./verify/spin/cmd/spincheck -model -n 3 mcs   # print the Promela model
+//	go run ./verify/spin/cmd/spincheck -n 3 -mem 16000 -collapse -hash 27 -timeout 1h dvir-taubenfeld-1
 package main
 
 import (
@@ -24,6 +25,8 @@ func main() {
 	sizes := flag.String("n", "2,3,4", "numbers of processes, comma-separated")
 	timeout := flag.Duration("timeout", 2*time.Minute, "time budget per SPIN run")
 	mem := flag.Int("mem", 4096, "memory budget per SPIN run, MB")
+	collapse := flag.Bool("collapse", false, "compress stored states (pan -DCOLLAPSE): less memory per state, slower")
+	hash := flag.Int("hash", 0, "hash table size as a power of two (pan -w); 0: 20 at n ≤ 3, 24 from n = 4; large searches want about log2(states)")
 	passages := flag.Int("passages", 3, "passages per process in models with unbounded counters")
 	props := flag.String("props", "", "properties (comma-separated), default: what the entry claims")
 	pref := flag.String("pref", "", "reader/writer preference (reader, writer, fair), default: the entry's first")
@@ -70,7 +73,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	so := spin.SuiteOptions{Sizes: ns, Passages: *passages, Preference: templates.Preference(*pref),
-		Run: spin.Options{Timeout: *timeout, MemLimitMB: *mem},
+		Run: spin.Options{Timeout: *timeout, MemLimitMB: *mem, Collapse: *collapse, HashBits: *hash},
 		Log: func(s string) { fmt.Fprintln(os.Stderr, s) }}
 	if *props != "" {
 		for _, p := range strings.Split(*props, ",") {
