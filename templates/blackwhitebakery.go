@@ -44,13 +44,17 @@ func init() {
 			"The paper only needs safe registers for some of its variables; Go's registers are atomic.",
 		},
 		Notes: []string{
-			"Bounded numbers are checked for n = 2 only. The paper bounds every number by n; SPIN confirms it for n = 2 " +
-				"(in every reachable state of processes looping for ever, numbers stay within ±64) and fails mutants that " +
-				"break it (the color never flipping). For n = 3 it finds an execution in which a number passes 64 " +
-				"(go test -run TestBlackWhiteBakeryNumbersPass64AtThree ./verify/spin/; the trail runs to about 460,000 steps): either this " +
-				"transcription departs from the paper in a way not yet found, or the bound rests on an assumption the model " +
-				"does not make (line 2's read of color and write of mycolor[i] as one step, say). Until that is settled the " +
-				"bound is claimed, and checked, for n ≤ 2; the Go registers are int64, so numbers cannot overflow in practice.",
+			"Bounded numbers are claimed, and checked, for n = 2 only. The paper bounds every number by n; SPIN confirms " +
+				"it for n = 2 (in every reachable state of processes looping for ever, numbers stay within ±64) and fails " +
+				"mutants that break it (the color never flipping). At n = 3 numbers pass n, and 64, because line 3 reads " +
+				"mycolor[j] and number[j] as two steps. In the shortest run (a breadth-first search, 168 steps) p has read " +
+				"color = black but not yet written mycolor[p], which still says white; a white process reads that stale white, " +
+				"then the number 3 that p takes among the blacks, and takes 4. Reading number[j] first fails as well (a number " +
+				"from one passage paired with the color of the next). With each pair read in one step every number stays " +
+				"within n at n = 3, in all 2.8 million reachable states. So the bound needs line 3's pair reads to be atomic, " +
+				"which separate registers do not give; this transcription keeps the paper's separate registers. Both checks: " +
+				"go test -run TestBlackWhiteBakeryNumbersAtThree ./verify/spin/. Go's registers are int64, so numbers cannot " +
+				"overflow in practice.",
 		},
 		Def: func(Options) *ir.Algorithm {
 			j, t, m, mc := Var("j"), Var("t"), Var("mine"), Var("mc")

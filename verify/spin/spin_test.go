@@ -404,13 +404,16 @@ func TestNegativeTicketTryWithoutCAS(t *testing.T) {
 	wantFailure(t, rep.Runs[0].Result, "assertion violated", "TT2")
 }
 
-// The black-white bakery's open question (its catalogue note): the paper
-// bounds every number by n, but at n = 3 the model of this transcription
-// reaches a number beyond 64. The entry therefore claims bounded registers
-// for n ≤ 2 only; when this test fails, the transcription (or the model)
-// changed and the claim may be raised. It also checks that a run leaving
-// the bound comes with the trail that shows how.
-func TestBlackWhiteBakeryNumbersPass64AtThree(t *testing.T) {
+// The black-white bakery's numbers (its catalogue note): the paper bounds
+// every number by n, but at n = 3 the model of this transcription takes a
+// number past 64, because line 3 reads MYCOLOR[j] and NUMBER[j] as two
+// steps. With each pair read in one step (the model edited here, as the IR
+// has no such read) every number stays within n = 3 in every reachable
+// state. The entry therefore claims bounded registers for n ≤ 2 only; when
+// this test fails, the transcription or the lowering changed and the note
+// must be revisited. It also checks that a run leaving the bound comes
+// with the trail that shows how.
+func TestBlackWhiteBakeryNumbersAtThree(t *testing.T) {
 	needSpin(t)
 	t.Parallel()
 	e, _ := templates.Lookup("black-white-bakery")
@@ -418,18 +421,41 @@ func TestBlackWhiteBakeryNumbersPass64AtThree(t *testing.T) {
 		t.Fatalf("the entry claims bounded registers up to n = %d, which this test refutes", e.Props.BoundedRegistersUpTo)
 	}
 	a := entryDef(t, "black-white-bakery")
-	m, err := promela.Model(a, ir.Params{N: 3, K: 1}, promela.Options{Bound: 64, Checks: promela.MutualExclusion})
-	if err != nil {
-		t.Fatal(err)
+	model := func(bound int) string {
+		m, err := promela.Model(a, ir.Params{N: 3, K: 1}, promela.Options{Bound: bound, Checks: promela.MutualExclusion})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return m
 	}
-	res, err := Check(context.Background(), m, MutualExclusion, Options{Timeout: 2 * time.Minute, Optimize: "-O0"})
-	if err != nil {
-		t.Fatal(err)
+	check := func(m string) Result {
+		res, err := Check(context.Background(), m, MutualExclusion, Options{Timeout: 2 * time.Minute, Optimize: "-O0"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return res
 	}
+	res := check(model(64))
 	if !res.BoundExceeded || len(res.Trail) == 0 {
-		t.Fatalf("n = 3: %s %s %s (trail of %d steps), want the counter bound exceeded, with a trail", res.Status, res.Message, res.Reason, len(res.Trail))
+		t.Fatalf("as transcribed: %s %s %s (trail of %d steps), want the counter bound 64 exceeded, with a trail", res.Status, res.Message, res.Reason, len(res.Trail))
 	}
-	t.Logf("n = 3: %s after %d states; trail of %d steps", res.Message, res.States, len(res.Trail))
+	t.Logf("as transcribed: %s after %d states; trail of %d steps", res.Message, res.States, len(res.Trail))
+	if res := check(pairReads(t, model(3))); res.Status != Passed || res.BoundExceeded {
+		t.Fatalf("line 3 reading each pair in one step: %s %s %s, want every number within 3", res.Status, res.Message, res.Reason)
+	}
+}
+
+// pairReads rewrites the black-white bakery's model so that line 3 reads
+// MYCOLOR[j] and, if it matches, NUMBER[j] in one atomic step.
+func pairReads(t *testing.T, m string) string {
+	t.Helper()
+	start := strings.Index(m, "L3_3:")
+	end := strings.Index(m, "\t\t\tj++;\t/*@ Acquire|3|")
+	if start < 0 || end < start || !strings.Contains(m[start:end], "(MYCOLOR[j] == mc) ->") || !strings.Contains(m[start:end], "t = NUMBER[j]") {
+		t.Fatalf("line 3's loop body is no longer where this test expects it:\n%s", m)
+	}
+	return m[:start] + "L3_3:\tatomic { if :: (MYCOLOR[j] == mc) -> t = NUMBER[j] :: else -> t = 0 fi };\n" +
+		"\t\t\tif :: (t > mine) -> mine = t :: else fi;\n" + m[end:]
 }
 
 func TestCounterexampleShowsTheEnd(t *testing.T) {
