@@ -105,6 +105,14 @@ type SpinSettings struct {
 	// Properties, when set, keeps only these of the entry's standard
 	// properties (a targeted run at a larger size).
 	Properties []spin.Property
+	// Passages, when > 0, bounds every process's passages in every model
+	// (processes otherwise loop for ever where the model allows): a
+	// targeted run where the looping model is too big.
+	Passages int
+	// Collapse and HashBits tune pan for large targeted runs
+	// (spin.Options); zero values keep the defaults.
+	Collapse bool
+	HashBits int
 }
 
 // DefaultConfig returns the settings the report is generated with.

@@ -128,6 +128,9 @@ func (rep *Report) Markdown() string {
 	if cfg.Spin.Sizes != nil {
 		sizes = fmt.Sprintf("n = %v", cfg.Spin.Sizes)
 	}
+	if cfg.Spin.Passages > 0 {
+		sizes += fmt.Sprintf(", at most %d passages per process in every model", cfg.Spin.Passages)
+	}
 	fmt.Fprintf(&b, "- **spin**: `spin.CheckEntry` on the mutated definition, the entry's standard properties in order "+
 		"(mutual exclusion, deadlock, starvation or deadlock freedom, then FIFO, bounded waiting and writer priority where claimed), stopping at the first violation; %s; "+
 		"%v per run (at larger sizes five times what the original took, at least 10 s, at most %v), %d MB.\n", sizes, cfg.Spin.Timeout, cfg.Spin.LargerTimeout, cfg.Spin.MemLimitMB)

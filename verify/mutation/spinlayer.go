@@ -230,11 +230,18 @@ func paramsFor(u *Unit, n int) ir.Params { return u.Entry.SmallParamsFor(u.Optio
 // spinRun is one SPIN run of a at n processes.
 func (r *runner) spinRun(ctx context.Context, u *Unit, a *ir.Algorithm, n int, c spinCheck, timeout time.Duration) (spin.Result, error) {
 	run := spin.Options{Timeout: timeout, MemLimitMB: r.cfg.Spin.MemLimitMB,
+		Collapse: r.cfg.Spin.Collapse, HashBits: r.cfg.Spin.HashBits,
 		// Small models: gcc -O0 compiles four times faster than -O2, and
 		// the searches are short.
 		Optimize: "-O0"}
+	if r.cfg.Spin.HashBits > 0 {
+		run.Optimize = "-O2" // a targeted large search: worth compiling well
+	}
 	if c.Try {
 		return CheckModel(ctx, u.Entry, u.Options, a, n, c.Prop, true, c.Passages, run)
+	}
+	if r.cfg.Spin.Passages > 0 {
+		return CheckModel(ctx, u.Entry, u.Options, a, n, c.Prop, false, r.cfg.Spin.Passages, run)
 	}
 	so := spin.SuiteOptions{
 		Sizes: []int{n}, Properties: []spin.Property{c.Prop}, Def: a,
