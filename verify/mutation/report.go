@@ -129,7 +129,7 @@ func (rep *Report) Markdown() string {
 		sizes = fmt.Sprintf("n = %v", cfg.Spin.Sizes)
 	}
 	if cfg.Spin.Passages > 0 {
-		sizes += fmt.Sprintf(", at most %d passages per process in every model", cfg.Spin.Passages)
+		sizes += fmt.Sprintf(", at most %d passage(s) per process in every model", cfg.Spin.Passages)
 	}
 	fmt.Fprintf(&b, "- **spin**: `spin.CheckEntry` on the mutated definition, the entry's standard properties in order "+
 		"(mutual exclusion, deadlock, starvation or deadlock freedom, then FIFO, bounded waiting and writer priority where claimed), stopping at the first violation; %s; "+
