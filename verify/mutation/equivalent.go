@@ -109,8 +109,9 @@ const anonEarlyRestart = "not shown correct: a process that resigned restarts on
 	"12000 -spin-timeout 10m -jobs 1 -controls=false: 5.5 min, and the same run kills drop-await@15 in 2 s). A " +
 	"search with processes looping for ever at n = 3 (run by hand, 16 GB) stopped without a verdict after 10^8 " +
 	"states, at pan's depth bound and then its memory. An early restart " +
-	"needs every other process to own at most the skipped register, so none of them is past round 1 (from round 2 a " +
-	"process owns at least m/n, so two or more registers, as m > n); what such restarts can cost over several " +
+	"needs every other process to own at most the skipped register, so each of them is in round 1, resigning or " +
+	"releasing (from round 2 on a process owns more than m/n registers, so two or more, as m > n, until it writes " +
+	"them back to 0); what such restarts can cost over several " +
 	"passages is not shown. To close: a proof, or the looping search at n = 3 on a larger machine"
 
 // Equivalences maps mutant IDs to why they are equivalent.

@@ -2,7 +2,6 @@
 //
 //	go run ./verify/spin/cmd/spincheck -n 2,3,4 ticket mcs
 //	go run ./verify/spin/cmd/spincheck -model -n 3 mcs   # print the Promela model
-//	go run ./verify/spin/cmd/spincheck -n 3 -mem 16000 -collapse -hash 27 -timeout 1h dvir-taubenfeld-1
 package main
 
 import (
