@@ -129,6 +129,20 @@ type Properties struct {
 // processes.
 func (p Properties) BoundedAt(n int) bool { return n <= p.BoundedRegistersUpTo }
 
+// SpaceChecked is Space, qualified when the register bound it states is
+// kept (and checked by SPIN) only up to BoundedRegistersUpTo; why is
+// appended to the qualification when given.
+func (p Properties) SpaceChecked(why string) string {
+	if p.BoundedRegistersUpTo == 0 {
+		return p.Space
+	}
+	q := fmt.Sprintf("this transcription keeps the bound for n ≤ %d only, checked by SPIN", p.BoundedRegistersUpTo)
+	if why != "" {
+		q += "; " + why
+	}
+	return p.Space + " (" + q + ")"
+}
+
 // FIFOClaim reports whether the algorithm claims an order between doorway
 // completion and entry that verify should check.
 func (p Properties) FIFOClaim() bool {

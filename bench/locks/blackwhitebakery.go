@@ -32,7 +32,7 @@ type blackWhiteBakeryProc struct {
 //   - fairness: FIFO
 //   - exit code: wait-free (two writes)
 //   - RMR complexity: unbounded (CC), unbounded (DSM)
-//   - space: 3n + 1 bounded registers (choosing, mycolor, number ∈ 0..n per process; the color bit) (this transcription keeps it for n ≤ 2 only, checked by SPIN; lockgen explain black-white-bakery says why)
+//   - space: 3n + 1 bounded registers (choosing, mycolor, number ∈ 0..n per process; the color bit) (this transcription keeps the bound for n ≤ 2 only, checked by SPIN; lockgen explain black-white-bakery says why)
 //   - instructions: read, write
 //   - identity: ids
 //

@@ -154,10 +154,7 @@ func explain(w io.Writer, e *templates.Entry) {
 	p := e.Props
 	fmt.Fprintln(w, "\nProperties (as the paper claims them):")
 	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	space := p.Space
-	if p.BoundedRegistersUpTo > 0 {
-		space += fmt.Sprintf(" (checked for n ≤ %d: SPIN fails a model whose counters grow)", p.BoundedRegistersUpTo)
-	}
+	space := p.SpaceChecked("see the note below")
 	for _, kv := range [][2]string{
 		{"liveness", p.Liveness}, {"fairness", p.Fairness}, {"exit code", p.Exit},
 		{"RMR, CC model", p.RMRCC}, {"RMR, DSM model", p.RMRDSM}, {"space", space},

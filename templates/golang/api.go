@@ -238,11 +238,7 @@ func (g *gen) typeDoc() string {
 	p := g.props()
 	b.WriteString("\nProperties claimed by the paper:\n")
 	fmt.Fprintf(&b, "  - liveness: %s\n  - fairness: %s\n  - exit code: %s\n", p.Liveness, p.Fairness, p.Exit)
-	space := p.Space
-	if p.BoundedRegistersUpTo > 0 {
-		// The paper's bound, which this transcription keeps only so far.
-		space += fmt.Sprintf(" (this transcription keeps it for n ≤ %d only, checked by SPIN; lockgen explain %s says why)", p.BoundedRegistersUpTo, e.Name)
-	}
+	space := p.SpaceChecked("lockgen explain " + e.Name + " says why")
 	fmt.Fprintf(&b, "  - RMR complexity: %s (CC), %s (DSM)\n  - space: %s\n", p.RMRCC, p.RMRDSM, space)
 	fmt.Fprintf(&b, "  - instructions: %s\n  - identity: %s\n", strings.Join(p.Instructions, ", "), p.Identity)
 

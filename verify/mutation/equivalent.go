@@ -108,11 +108,10 @@ const anonEarlyRestart = "not shown correct: a process that resigned restarts on
 	"-layers spin -spin-sizes 3 -spin-passages 1 -spin-props deadlock-freedom -spin-collapse -spin-hash 27 -spin-mem " +
 	"12000 -spin-timeout 10m -jobs 1 -controls=false: 5.5 min, and the same run kills drop-await@15 in 2 s). A " +
 	"search with processes looping for ever at n = 3 (run by hand, 16 GB) stopped without a verdict after 10^8 " +
-	"states, at pan's depth bound and then its memory. An early restart " +
-	"needs every other process to own at most the skipped register, so each of them is in round 1, resigning or " +
-	"releasing (from round 2 on a process owns more than m/n registers, so two or more, as m > n, until it writes " +
-	"them back to 0); what such restarts can cost over several " +
-	"passages is not shown. To close: a proof, or the looping search at n = 3 on a larger machine"
+	"states, at pan's depth bound and then its memory. An early restart needs every other process to own at most " +
+	"the skipped register, so each of them is in round 1, resigning or releasing (from round 2 on a process owns " +
+	"more than m/n registers, so two or more, as m > n, until it writes them back to 0); what such restarts can " +
+	"cost over several passages is not shown. To close: a proof, or the looping search at n = 3 on a larger machine"
 
 // Equivalences maps mutant IDs to why they are equivalent.
 var Equivalences = map[string]string{
