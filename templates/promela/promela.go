@@ -7,9 +7,12 @@
 // touches shared memory in that transition. An expression that reads
 // several locations is flattened into one read step per location, into
 // temporaries, in Go's evaluation order and with && / || short-circuit.
-// Local computation is folded into the neighbouring shared step (it is
-// invisible to other processes), and dead locals are reset to zero so that
-// stale values do not multiply states.
+// Temporaries are reset within their step, loop variables when their loop
+// ends, and step locals on entering the critical section, so that stale
+// values do not multiply states. Otherwise each IR statement is a step of
+// its own; with Options.Fold, local work (invisible to other processes)
+// joins the neighbouring step and every local is reset as soon as it is
+// dead (live.go).
 //
 // Each line of the model that belongs to an IR statement ends with a marker
 // comment "/*@ Op|label|statement */"; the SPIN driver (verify/spin) reads
@@ -85,6 +88,15 @@ type Options struct {
 	// IntBits is the width of integer variables: 32 (default, Promela int),
 	// 16 (short) or 8 (byte: unsigned 0..255).
 	IntBits int
+	// Fold merges local computation into the neighbouring step: a run of
+	// local statements (assignments, and ifs and for-loops made only of
+	// them) joins the step before it, or, when none is open, the shared
+	// access after it. Every transition still holds at most one shared
+	// access or ghost update, so the model has the same behaviours, minus
+	// states in which a process has only done local work; large searches
+	// need several times fewer states. Off, every IR statement is its own
+	// step, as the trail then shows.
+	Fold bool
 	// Bound, when > 0, lets processes loop for ever over counters but
 	// asserts that every counter stays within [-Bound, Bound]: if the
 	// search passes, the model was exact (the counters never needed more);
@@ -199,7 +211,11 @@ type lower struct {
 	loopVars   map[string]bool
 	gotoCS     bool
 	gotoEnd    bool
-	curAcquire string // the blocking acquire of the current role (doorway ghosts)
+	curAcquire string    // the blocking acquire of the current role (doorway ghosts)
+	open       *openStep // Options.Fold: the step still taking local work
+	liveCS     live      // Options.Fold: locals live on entering the CS
+	cont       live      // Options.Fold: locals live after the code being lowered
+	tail       []string  // Options.Fold: work ending every way out of the next if or while
 
 	errs []string // unsupported constructs met while lowering
 }
@@ -504,11 +520,20 @@ func (l *lower) name() error {
 
 // ---- output ----------------------------------------------------------------
 
-func (l *lower) raw(s string) { l.out.WriteString(s + "\n") }
+func (l *lower) raw(s string) {
+	l.flush()
+	l.out.WriteString(s + "\n")
+}
 
 // emit writes one line of the current statement, with its Promela label (if
 // not yet written) and marker.
 func (l *lower) emit(s string) {
+	l.flush()
+	l.write(s)
+}
+
+// write is emit without closing the open step.
+func (l *lower) write(s string) {
 	lbl := ""
 	if l.label != "" {
 		lbl = l.label + ":"
@@ -542,23 +567,130 @@ func (l *lower) promelaLabel(paper string) string {
 }
 
 // step writes one transition: a single statement, or an atomic sequence
-// holding at most one shared access plus local bookkeeping.
-func (l *lower) step(parts ...string) {
-	var ps []string
-	for _, p := range parts {
-		if p != "" {
-			ps = append(ps, p)
-		}
+// holding at most one shared access plus local bookkeeping. With
+// Options.Fold the step stays open for the local work after it (see
+// work), and takes in local work left open before it, unless it blocks
+// (guard) or is a goto target (labels lg_*).
+func (l *lower) step(parts ...string) { l.visible(false, parts) }
+
+// guard writes a step that blocks until its first part holds.
+func (l *lower) guard(parts ...string) { l.visible(true, parts) }
+
+func (l *lower) visible(blocks bool, parts []string) {
+	ps := nonEmpty(parts...)
+	if !l.o.Fold {
+		l.write(stepText(ps))
+		return
 	}
+	if o := l.open; o != nil && o.resets && o.prefix == "" && !blocks {
+		// Resets only: they join the step (a goto target keeps its label:
+		// the locals are dead on every way in).
+		o.parts = append(o.parts, ps...)
+		o.visible, o.resets, o.label, o.mark = true, false, l.label, l.mark
+		l.label = ""
+		return
+	}
+	if o := l.open; o != nil && !o.visible && !blocks && !strings.HasPrefix(l.label, "lg_") {
+		o.parts = append(o.parts, ps...)
+		o.visible, o.mark = true, l.mark // the trail names the shared access
+		if o.resets {
+			o.resets, o.label = false, l.label
+		}
+		l.label = ""
+		return
+	}
+	l.flush()
+	l.open = &openStep{parts: ps, visible: true, label: l.label, mark: l.mark, ind: l.ind}
+	l.label = ""
+}
+
+// work writes local work: a step of its own, or with Options.Fold part
+// of the open step (a new one if none is open).
+func (l *lower) work(parts ...string) {
+	ps := nonEmpty(parts...)
+	if !l.o.Fold {
+		l.write(stepText(ps))
+		return
+	}
+	if o := l.open; o != nil {
+		o.parts = append(o.parts, ps...)
+		if o.resets {
+			o.resets, o.label, o.mark = false, l.label, l.mark
+		}
+		l.label = ""
+		return
+	}
+	l.open = &openStep{parts: ps, label: l.label, mark: l.mark, ind: l.ind}
+	l.label = ""
+}
+
+// dead resets locals left dead (Options.Fold): work that the next
+// statement's step, or its work, takes in and names.
+func (l *lower) dead(resets []string) {
+	if len(resets) == 0 {
+		return
+	}
+	fresh := l.open == nil
+	l.work(resets...)
+	if fresh {
+		l.open.resets = true
+	}
+}
+
+// openStep is a transition still being assembled (Options.Fold): at most
+// one shared access or ghost update (visible), first if it blocks, and
+// local work.
+type openStep struct {
+	prefix  string // ":: " when the step is a do- or if-option
+	parts   []string
+	visible bool
+	resets  bool // only resets so far: the next statement names the step
+	label   string
+	mark    string
+	ind     int
+}
+
+// flush writes the open step, if any.
+func (l *lower) flush() {
+	o := l.open
+	if o == nil {
+		return
+	}
+	l.open = nil
+	label, mark, ind := l.label, l.mark, l.ind
+	l.label, l.mark, l.ind = o.label, o.mark, o.ind
+	l.write(o.prefix + stepText(o.parts))
+	l.label, l.mark, l.ind = label, mark, ind
+}
+
+// option starts a do- or if-option guarded by cond, with work done when it
+// is taken. With Options.Fold, when cond reads no shared memory, the option
+// stays open: its first step and local work join the guard's transition.
+func (l *lower) option(cond string, local bool, work ...string) {
+	ps := append([]string{cond}, nonEmpty(work...)...)
+	if !l.o.Fold || !local {
+		if len(ps) == 1 {
+			l.emit(":: " + cond + " ->")
+		} else {
+			l.emit(":: " + atomicGuard(cond, strings.Join(ps[1:], "; "), "") + ";")
+		}
+		return
+	}
+	l.flush()
+	l.open = &openStep{prefix: ":: ", parts: ps, label: l.label, mark: l.mark, ind: l.ind}
+	l.label = ""
+}
+
+// stepText is one transition's text.
+func stepText(ps []string) string {
 	body := strings.Join(ps, "; ")
 	switch {
 	case body == "":
-		l.emit("skip;")
+		return "skip;"
 	case strings.ContainsAny(body, ";") || strings.Contains(body, "->") || strings.HasPrefix(body, "if "):
-		l.emit("atomic { " + body + " };")
-	default:
-		l.emit(body + ";")
+		return "atomic { " + body + " };"
 	}
+	return body + ";"
 }
 
 // ---- types and names -------------------------------------------------------
@@ -838,8 +970,30 @@ func (l *lower) quant(q ir.Quant) string {
 	if !q.All {
 		all, decided = "false", "true"
 	}
-	l.step(t+" = "+all, v+" = "+l.pe(q.From))
+	l.work(t+" = "+all, v+" = "+l.pe(q.From))
 	cond := "(" + v + " <= " + l.paren(l.pe(q.To)) + ")"
+	if l.o.Fold && loads(q.Body) <= 1 {
+		// Each element is one step: the bound test, the element's read
+		// and what it decides.
+		mark := len(l.live)
+		b := l.paren(l.pe(q.Body))
+		hit, miss := b, "!"+b // the element decides, or the scan goes on
+		if q.All {
+			hit, miss = miss, hit
+		}
+		rs := l.release(mark)
+		stop, next := cond+" && "+hit, cond+" && "+miss
+		if q.SkipSelf {
+			stop = cond + " && (" + v + " != lg_me) && " + hit
+			next = cond + " && ((" + v + " == lg_me) || " + miss + ")"
+		}
+		l.emit("do")
+		l.emit(":: atomic { " + stop + " -> " + strings.Join(nonEmpty(t+" = "+decided, v+" = 0", rs), "; ") + " }; break;")
+		l.emit(":: atomic { " + next + " -> " + strings.Join(nonEmpty(v+"++", rs), "; ") + " };")
+		l.emit(":: atomic { !" + cond + " -> " + v + " = 0 }; break;")
+		l.emit("od;")
+		return t
+	}
 	l.emit("do")
 	l.emit(":: " + cond + " ->")
 	l.ind++
@@ -933,10 +1087,43 @@ func (l *lower) inScope(e ir.Expr) bool {
 
 // ---- statements ------------------------------------------------------------
 
+// stmts lowers code; with Options.Fold each statement is followed by the
+// resets of the locals it leaves dead (l.cont is what is live after code).
 func (l *lower) stmts(code ir.Code) {
-	for _, s := range code {
-		l.stmt(s)
+	if !l.o.Fold {
+		for _, s := range code {
+			l.stmt(s)
+		}
+		return
 	}
+	cont := l.cont
+	defer func() { l.cont = cont }()
+	for i, s := range code {
+		after := l.liveSeq(code[i+1:], cont)
+		l.cont = after
+		l.stmt(s)
+		l.dead(l.deadResets(s))
+	}
+}
+
+// takesTail reports whether s can end with a for-loop's increment (see
+// forLoop): an if, or a while testing at most one register.
+func takesTail(s ir.Stmt) bool {
+	switch s := s.(type) {
+	case ir.If:
+		return true
+	case ir.While:
+		return loads(s.Cond) <= 1
+	}
+	return false
+}
+
+// loopBody lowers a loop body whose next iteration starts with head live.
+func (l *lower) loopBody(head live, lower func()) {
+	cont := l.cont
+	l.cont = head
+	lower()
+	l.cont = cont
 }
 
 // block writes a statement list as the body of an option; an empty body
@@ -971,18 +1158,22 @@ func (l *lower) stmt(s ir.Stmt) {
 		}
 	}
 	gh := strings.Join(ghost, "; ")
+	if _, isSet := s.(ir.Set); l.o.Fold && !isSet && gh == "" && l.inlinable(s) {
+		// An if or for-loop doing only local work: one piece of work.
+		l.work(l.inline(s))
+		return
+	}
 	l.checkMine(s)
 	mark := len(l.live)
 
 	switch s := s.(type) {
 	case ir.Set:
-		dst := l.local[s.Dst]
-		if s.Index != nil {
-			dst += "[" + l.fe(s.Index) + "]"
+		parts := append(l.assign(s), l.release(mark), gh)
+		if gh == "" && loads(s.Val) != 1 { // no read in place: local work
+			l.work(parts...)
+		} else {
+			l.step(parts...)
 		}
-		v := l.value(s.Val)
-		c := l.counterLocal(s.Dst)
-		l.step(dst+" = "+l.wrapTo(c, s.Val, v), l.bound(c && l.an.dynExpr(s.Val), dst), l.release(mark), gh)
 	case ir.Write:
 		loc := l.ploc(s.To, l.fe)
 		v := l.fe(s.Val)
@@ -1028,16 +1219,29 @@ func (l *lower) stmt(s ir.Stmt) {
 		old := l.temp(l.locType(s.To))
 		l.step(old+" = "+loc, loc+" = "+nv, l.bound(c, loc), l.local[s.Dst]+" = "+old, l.release(mark), gh)
 	case ir.If:
-		l.branch(s.Cond, func() { l.block(s.Then) }, func() { l.block(s.Else) }, len(s.Else) > 0)
+		// What only the test reads is dead in both branches: reset in the
+		// guards. A tail (forLoop) ends both branches.
+		tail := l.tail
+		l.tail = nil
+		then, els := func() { l.block(s.Then) }, func() { l.block(s.Else) }
+		if len(tail) > 0 {
+			then = func() { l.block(s.Then); l.ind++; l.work(tail...); l.ind-- }
+			els = func() { l.block(s.Else); l.ind++; l.work(tail...); l.ind-- }
+		}
+		l.branch(s.Cond, then, els, len(s.Else) > 0 || len(tail) > 0, l.condResets(s)...)
 		l.after(gh)
 	case ir.While:
-		l.loop(s.Cond, func() { l.block(s.Body) }, "")
+		tail := l.tail // forLoop's increment: part of the exit step
+		l.tail = nil
+		head := l.loopHead(uses(s.Cond), l.cont, s.Body)
+		l.loop(s.Cond, func() { l.loopBody(head, func() { l.block(s.Body) }) }, strings.Join(tail, "; "))
 		l.after(gh)
 	case ir.Repeat:
 		l.emit("do")
 		l.emit("::")
 		l.ind++
-		l.stmts(s.Body)
+		head := l.liveStmt(s, l.cont)
+		l.loopBody(uses(s.Until).union(l.cont).union(head), func() { l.stmts(s.Body) })
 		l.mark = marker(l.op, s.Label(), "until "+ir.FormatExpr(s.Until))
 		l.branch(s.Until, func() { l.ind++; l.emit("break;"); l.ind-- }, nil, false)
 		l.ind--
@@ -1050,7 +1254,7 @@ func (l *lower) stmt(s ir.Stmt) {
 		if loads(s.Cond) <= 1 {
 			// One read: a blocking guard (the process waits until the
 			// register lets it through).
-			l.step(l.paren(l.pe(s.Cond)), gh)
+			l.guard(l.paren(l.pe(s.Cond)), gh)
 			break
 		}
 		// Several reads: re-read them until the condition holds.
@@ -1086,6 +1290,88 @@ func (l *lower) stmt(s ir.Stmt) {
 	default:
 		l.errf("statement %T", s)
 	}
+}
+
+// assign is a Set's assignment and its counter bound check; the index's
+// reads come first, each a step, and a single read of the value stays in
+// place.
+func (l *lower) assign(s ir.Set) []string {
+	dst := l.local[s.Dst]
+	if s.Index != nil {
+		dst += "[" + l.fe(s.Index) + "]"
+	}
+	c := l.counterLocal(s.Dst)
+	return []string{dst + " = " + l.wrapTo(c, s.Val, l.value(s.Val)), l.bound(c && l.an.dynExpr(s.Val), dst)}
+}
+
+// inlinable reports whether s does only local work (Options.Fold): sets,
+// ifs and for-loops that read no shared memory, end no doorway and compute
+// no record index (which needs a range check of its own).
+func (l *lower) inlinable(s ir.Stmt) bool {
+	if l.op == l.curAcquire && l.a.EndsDoorway(s) {
+		return false
+	}
+	for _, e := range ir.StmtExprs(s) {
+		mine := false
+		ir.WalkExpr(e, func(x ir.Expr) {
+			if _, ok := x.(ir.Mine); ok {
+				mine = true
+			}
+		})
+		if loads(e) > 0 || mine {
+			return false
+		}
+	}
+	all := func(code ir.Code) bool {
+		for _, c := range code {
+			if !l.inlinable(c) {
+				return false
+			}
+		}
+		return true
+	}
+	switch s := s.(type) {
+	case ir.Set:
+		return true
+	case ir.If:
+		return all(s.Then) && all(s.Else)
+	case ir.For:
+		return all(s.Body)
+	}
+	return false
+}
+
+// inline prints an inlinable statement as one Promela sequence, with the
+// same meaning stmt gives it (the loop variable dead afterwards).
+func (l *lower) inline(s ir.Stmt) string {
+	seq := func(code ir.Code) string {
+		var ps []string
+		for _, c := range code {
+			ps = append(ps, l.inline(c))
+		}
+		if len(ps) == 0 {
+			return "skip"
+		}
+		return strings.Join(ps, "; ")
+	}
+	switch s := s.(type) {
+	case ir.Set:
+		return strings.Join(nonEmpty(l.assign(s)...), "; ")
+	case ir.If:
+		return "if :: " + l.paren(l.pe(s.Cond)) + " -> " + seq(s.Then) + " :: else -> " + seq(s.Else) + " fi"
+	case ir.For:
+		v := l.local[s.Var]
+		l.loopVars[s.Var] = true
+		defer delete(l.loopVars, s.Var)
+		body := seq(s.Body)
+		if s.SkipSelf {
+			body = "if :: (" + v + " != lg_me) -> " + body + " :: else fi"
+		}
+		return v + " = " + l.pe(s.From) + "; do :: (" + v + " <= " + l.paren(l.pe(s.To)) + ") -> " + body + "; " + v +
+			"++ :: else -> break od; " + v + " = 0"
+	}
+	l.errf("inline %T", s)
+	return "skip"
 }
 
 // bound returns the check that a counter stays within the model's bound
@@ -1124,8 +1410,8 @@ func nonEmpty(xs ...string) []string {
 
 // branch writes "if cond then … else … fi". A condition with at most one
 // read is the guard itself (one step); with more, the reads come first and
-// the guards test the temporaries, resetting them.
-func (l *lower) branch(cond ir.Expr, then, els func(), hasElse bool) {
+// the guards test the temporaries, resetting them, and the locals in dead.
+func (l *lower) branch(cond ir.Expr, then, els func(), hasElse bool, dead ...string) {
 	mark := len(l.live)
 	var c string
 	if loads(cond) <= 1 {
@@ -1133,17 +1419,14 @@ func (l *lower) branch(cond ir.Expr, then, els func(), hasElse bool) {
 	} else {
 		c = l.fe(cond)
 	}
-	rs := l.release(mark)
+	rs := strings.Join(nonEmpty(append([]string{l.release(mark)}, dead...)...), "; ")
+	local := loads(cond) != 1 // the guard tests locals and temporaries only
 	l.emit("if")
-	if rs == "" {
-		l.emit(":: " + l.paren(c) + " ->")
-	} else {
-		l.emit(":: " + atomicGuard(l.paren(c), rs, "") + ";")
-	}
+	l.option(l.paren(c), local, rs)
 	then()
 	switch {
-	case rs != "":
-		l.emit(":: " + atomicGuard("!"+l.paren(c), rs, "") + ";")
+	case rs != "" || hasElse && l.o.Fold && local:
+		l.option("!"+l.paren(c), local, rs)
 	case hasElse:
 		l.emit(":: else ->")
 	default:
@@ -1163,20 +1446,46 @@ func (l *lower) forLoop(s ir.For) {
 	defer delete(l.loopVars, s.Var)
 	mark := len(l.live)
 	from := l.value(s.From)
-	l.step(v+" = "+from, l.release(mark))
+	if loads(s.From) == 1 {
+		l.step(v+" = "+from, l.release(mark))
+	} else {
+		l.work(v+" = "+from, l.release(mark))
+	}
 	cond := ir.Expr(ir.Bin{Op: ir.Le, X: ir.LocalRef{Name: s.Var}, Y: s.To})
+	head := l.loopHead(uses(s.To).with(s.Var), l.cont, s.Body)
 	l.loop(cond, func() {
 		l.ind++
-		if s.SkipSelf {
-			l.emit("if")
-			l.emit(":: (" + v + " != lg_me) ->")
-			l.block(s.Body)
-			l.emit(":: else")
-			l.emit("fi;")
-		} else {
-			l.stmts(s.Body)
+		tailed := false
+		l.loopBody(head, func() {
+			last := len(s.Body) - 1
+			switch {
+			case s.SkipSelf:
+				l.emit("if")
+				l.emit(":: (" + v + " != lg_me) ->")
+				l.block(s.Body)
+				l.emit(":: else")
+				l.emit("fi;")
+			case l.o.Fold && last >= 0 && takesTail(s.Body[last]) && !l.inlinable(s.Body[last]):
+				// The increment (and the resets after the last
+				// statement) ends both branches of an if, or joins a
+				// while's exit, instead of being a step of its own.
+				tailed = true
+				l.cont = l.liveStmt(s.Body[last], head)
+				l.stmts(s.Body[:last])
+				l.cont = head
+				l.tail = append(l.deadResets(s.Body[last]), v+"++")
+				l.stmt(s.Body[last])
+			default:
+				l.stmts(s.Body)
+			}
+		})
+		switch {
+		case tailed:
+		case l.o.Fold:
+			l.work(v + "++")
+		default:
+			l.emit(v + "++;")
 		}
-		l.emit(v + "++;")
 		l.ind--
 	}, v+" = 0")
 }
@@ -1189,7 +1498,7 @@ func (l *lower) loop(cond ir.Expr, body func(), exit string) {
 	l.emit("do")
 	if loads(cond) <= 1 {
 		c := l.paren(l.pe(cond))
-		l.emit(":: " + c + " ->")
+		l.option(c, loads(cond) == 0)
 		body()
 		if exit == "" {
 			l.emit(":: else -> break;")
@@ -1560,6 +1869,8 @@ func (l *lower) proctype(r *role) error {
 	l.emit(":: " + atomicSeq(begin))
 	l.ind++
 	l.op = r.acqName
+	l.liveCS = l.liveSeq(r.release, live{})
+	l.cont = l.liveCS
 	l.stmts(r.acquire)
 	l.ind--
 
@@ -1575,6 +1886,7 @@ func (l *lower) proctype(r *role) error {
 		l.emit(":: " + atomicSeq(tb))
 		l.ind++
 		l.op = r.tryName
+		l.cont = l.liveCS
 		l.stmts(r.try)
 		l.ind--
 	}
@@ -1639,6 +1951,7 @@ func (l *lower) proctype(r *role) error {
 		l.step(leave...)
 	}
 	l.op = r.relName
+	l.cont = live{}
 	l.stmts(r.release)
 
 	// Back in the remainder: the release's step locals, a failed try's,

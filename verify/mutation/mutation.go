@@ -113,6 +113,12 @@ type SpinSettings struct {
 	// (spin.Options); zero values keep the defaults.
 	Collapse bool
 	HashBits int
+	// Fold lowers the models with local work folded into the
+	// neighbouring step (spin.Options.Fold): fewer states, same verdicts.
+	Fold bool
+	// MaxDepth is pan's depth bound (spin.Options.MaxDepth); 0 keeps the
+	// default.
+	MaxDepth int
 }
 
 // DefaultConfig returns the settings the report is generated with.

@@ -230,7 +230,8 @@ func paramsFor(u *Unit, n int) ir.Params { return u.Entry.SmallParamsFor(u.Optio
 // spinRun is one SPIN run of a at n processes.
 func (r *runner) spinRun(ctx context.Context, u *Unit, a *ir.Algorithm, n int, c spinCheck, timeout time.Duration) (spin.Result, error) {
 	run := spin.Options{Timeout: timeout, MemLimitMB: r.cfg.Spin.MemLimitMB,
-		Collapse: r.cfg.Spin.Collapse, HashBits: r.cfg.Spin.HashBits,
+		Collapse: r.cfg.Spin.Collapse, HashBits: r.cfg.Spin.HashBits, Fold: r.cfg.Spin.Fold,
+		MaxDepth: r.cfg.Spin.MaxDepth,
 		// Small models: gcc -O0 compiles four times faster than -O2, and
 		// the searches are short.
 		Optimize: "-O0"}

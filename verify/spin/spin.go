@@ -150,6 +150,11 @@ type Options struct {
 	Collapse bool
 	// Optimize is gcc's optimisation flag; "" means -O2.
 	Optimize string
+	// Fold lowers models with promela.Options.Fold (local work folded
+	// into the neighbouring step): the same verdicts from fewer states,
+	// with trails that skip local steps. Used by CheckAlgorithm and the
+	// suite built on it.
+	Fold bool
 }
 
 func (o Options) withDefaults() Options {

@@ -40,7 +40,9 @@ func CheckAlgorithm(ctx context.Context, a *ir.Algorithm, p ir.Params, po promel
 	var sum Result
 	var notes []string
 	for i, m := range models {
-		low, err := promela.Lower(a, p, m.po)
+		mpo := m.po
+		mpo.Fold = mpo.Fold || opts.Fold
+		low, err := promela.Lower(a, p, mpo)
 		if err != nil {
 			return Result{Property: prop, Status: Skipped, Reason: err.Error()}, nil, nil
 		}

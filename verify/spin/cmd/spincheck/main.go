@@ -30,6 +30,7 @@ func main() {
 	props := flag.String("props", "", "properties (comma-separated), default: what the entry claims")
 	pref := flag.String("pref", "", "reader/writer preference (reader, writer, fair), default: the entry's first")
 	model := flag.Bool("model", false, "print the Promela model (mutual exclusion instrumentation) and exit")
+	fold := flag.Bool("fold", false, "fold local work into the neighbouring step (promela Options.Fold): fewer states, same verdicts")
 	flag.Parse()
 	var ns []int
 	for _, s := range strings.Split(*sizes, ",") {
@@ -52,7 +53,7 @@ func main() {
 				os.Exit(2)
 			}
 			a := e.MustDef(templates.Options{Mode: templates.Mutex})
-			o := promela.Options{Checks: promela.MutualExclusion}
+			o := promela.Options{Checks: promela.MutualExclusion, Fold: *fold}
 			if len(promela.Analyze(a).Counters) > 0 {
 				o.Passages = *passages
 			}
@@ -72,7 +73,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	so := spin.SuiteOptions{Sizes: ns, Passages: *passages, Preference: templates.Preference(*pref),
-		Run: spin.Options{Timeout: *timeout, MemLimitMB: *mem, Collapse: *collapse, HashBits: *hash},
+		Run: spin.Options{Timeout: *timeout, MemLimitMB: *mem, Collapse: *collapse, HashBits: *hash, Fold: *fold},
 		Log: func(s string) { fmt.Fprintln(os.Stderr, s) }}
 	if *props != "" {
 		for _, p := range strings.Split(*props, ",") {
