@@ -100,18 +100,22 @@ var (
 // anonEarlyRestart is why the two off-by-one mutants of the anonymous
 // algorithm's line 15 are gaps.
 const anonEarlyRestart = "not shown correct: a process that resigned restarts once every register but one (the one its " +
-	"wait skips) is 0, possibly while a competitor still owns that one. Mutual exclusion cannot break (entering needs " +
+	"wait skips) reads 0, possibly while a competitor still owns that one. Mutual exclusion cannot break (entering needs " +
 	"all m registers); deadlock freedom is the question, and line 15 matters for it: without its wait " +
 	"(drop-await@15) processes livelock at n = 2 and 3. For this mutant no layer finds a livelock. SPIN is exhaustive " +
 	"at n = 2 (m = 3, processes looping for ever) and at n = 3 (m = 5) with one passage per process, about 38 million " +
 	"states each (go run ./verify/mutation/cmd/mutation -alg anonymous -only 'q(from\\+1|to-1)@15$|drop-await@15$' " +
 	"-layers spin -spin-sizes 3 -spin-passages 1 -spin-props deadlock-freedom -spin-collapse -spin-hash 27 -spin-mem " +
-	"12000 -spin-timeout 10m -jobs 1 -controls=false: 5.5 min, and the same run kills drop-await@15 in 2 s). A " +
-	"search with processes looping for ever at n = 3 (run by hand, 16 GB) stopped without a verdict after 10^8 " +
-	"states, at pan's depth bound and then its memory. An early restart needs every other process to own at most " +
-	"the skipped register, so each of them is in round 1, resigning or releasing (from round 2 on a process owns " +
-	"more than m/n registers, so two or more, as m > n, until it writes them back to 0); what such restarts can " +
-	"cost over several passages is not shown. To close: a proof, or the looping search at n = 3 on a larger machine"
+	"12000 -spin-timeout 10m -jobs 1 -controls=false: 5.5 min, and the same run kills drop-await@15 in 2 s). With " +
+	"processes looping for ever at n = 3 there is no verdict: the same command with -spin-passages 0 -spin-fold " +
+	"-spin-hash 28 -spin-depth 3000000 -spin-mem 16000 -spin-timeout 40m (the folded model, processes looping) passes " +
+	"5.4·10^8 states of the original and of each mutant without a violation, then needs more than 16 GB (33 min; the " +
+	"same run kills drop-await@15 in 4 s). For every n this much holds: a process t that passes round n − 1's test " +
+	"enters. From then on t owns more than m/2 ≥ 2 registers until its release, so every wait that starts later sees " +
+	"one of them (the wait skips one register only); the others never wait on t's registers (their values, n − 1 or " +
+	"n, are not below a lower round), resign at round n − 1 at the latest and stay out, and t collects all m. A " +
+	"livelock would thus keep every process at round n − 1 or below; that this cannot happen is what is not shown. " +
+	"To close: a proof of it, or the looping search at n = 3 with more memory"
 
 // Equivalences maps mutant IDs to why they are equivalent.
 var Equivalences = map[string]string{
