@@ -2,8 +2,9 @@
 // every catalogue algorithm (templates/mutate) through the three layers —
 // stress under the race detector, the controlled scheduler, SPIN — and
 // reports, per algorithm and layer, how many mutants each layer killed,
-// and every survivor, classified as equivalent to the original or as a gap
-// in the checker (with the reason, recorded in Equivalences and Gaps).
+// and every survivor, classified as equivalent to the original, as correct
+// wherever it can be checked, or as a gap in the checker (with the reason,
+// recorded in Equivalences, CheckedOnly and Gaps).
 //
 // Each algorithm's mutants are generated as locks of one package (like the
 // backend's matrix test) and compiled twice: with -race for stress and

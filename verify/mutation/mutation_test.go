@@ -137,6 +137,16 @@ func TestScoresAndClassification(t *testing.T) {
 	if c, _ := Classify("nobody/knows"); c != Unclassified {
 		t.Errorf("class %s", c)
 	}
+	// Correct where checked is not equivalent: it stays in the score.
+	delete(Equivalences, "x/Acquire/swap@1,2")
+	CheckedOnly["x/Acquire/swap@1,2"] = "test"
+	defer delete(CheckedOnly, "x/Acquire/swap@1,2")
+	if c, _ := Classify("x/Acquire/swap@1,2"); c != CheckedCorrect {
+		t.Errorf("class %s", c)
+	}
+	if _, _, ne := Scores([]*Unit{{Results: []*Result{killed, survivor}}}); ne != (Score{1, 2}) {
+		t.Errorf("non-equivalent %v with the survivor correct where checked, want 1/2", ne)
+	}
 }
 
 // TestClassificationsNameRealMutants: every ID in the tables is a mutant
@@ -153,7 +163,7 @@ func TestClassificationsNameRealMutants(t *testing.T) {
 			ids[m.ID] = true
 		}
 	}
-	for _, tbl := range []map[string]string{Equivalences, Gaps} {
+	for _, tbl := range []map[string]string{Equivalences, CheckedOnly, Gaps} {
 		for id, why := range tbl {
 			if !ids[id] {
 				t.Errorf("classified mutant %s is not generated any more", id)
@@ -163,9 +173,12 @@ func TestClassificationsNameRealMutants(t *testing.T) {
 			}
 		}
 	}
-	for id := range Equivalences {
-		if _, both := Gaps[id]; both {
-			t.Errorf("%s is both equivalent and a gap", id)
+	seen := map[string]int{}
+	for _, tbl := range []map[string]string{Equivalences, CheckedOnly, Gaps} {
+		for id := range tbl {
+			if seen[id]++; seen[id] > 1 {
+				t.Errorf("%s is classified twice", id)
+			}
 		}
 	}
 }

@@ -17,6 +17,11 @@ const (
 	// Equivalent: the mutant behaves like the original in every execution
 	// the papers' model allows (the reason says why); no checker can kill it.
 	Equivalent Class = "equivalent"
+	// CheckedCorrect: the mutant is correct wherever it can be checked
+	// (the reason says how: exhaustive SPIN searches at the sizes the
+	// layers run) but is neither proven equivalent nor shown wrong beyond
+	// them. It counts as not equivalent in the scores.
+	CheckedCorrect Class = "correct where checked"
 	// Gap: the mutant is wrong and no layer caught it (the reason says
 	// why, and what would catch it).
 	Gap Class = "gap"
@@ -29,10 +34,13 @@ func Classify(id string) (Class, string) {
 	if why, ok := Equivalences[id]; ok {
 		return Equivalent, why
 	}
+	if why, ok := CheckedOnly[id]; ok {
+		return CheckedCorrect, why
+	}
 	if why, ok := Gaps[id]; ok {
 		return Gap, why
 	}
-	return Unclassified, "not reviewed: decide whether it is equivalent (add it to Equivalences with the reason) or a gap (close it, or add it to Gaps)"
+	return Unclassified, "not reviewed: decide whether it is equivalent (add it to Equivalences with the reason), correct only as far as it can be checked (CheckedOnly), or a gap (close it, or add it to Gaps)"
 }
 
 // Score is killed out of total.
@@ -138,12 +146,14 @@ func (rep *Report) Markdown() string {
 		"TryLock when the definition has one, 3 processes where ids are needed, k = 2 for k-exclusion.\n\n")
 
 	layer, any, nonEquiv := Scores(rep.Units)
-	nEq, nGap, nUn := 0, 0, 0
+	nEq, nChecked, nGap, nUn := 0, 0, 0, 0
 	for _, u := range rep.Units {
 		for _, res := range u.Survivors() {
 			switch c, _ := Classify(res.Mutant.ID); c {
 			case Equivalent:
 				nEq++
+			case CheckedCorrect:
+				nChecked++
 			case Gap:
 				nGap++
 			default:
@@ -167,18 +177,21 @@ func (rep *Report) Markdown() string {
 	}
 	fmt.Fprintf(&b, "| **any layer** | %s | wall %v |\n", any, rep.Elapsed.Round(time.Second))
 	fmt.Fprintf(&b, "| **any layer, equivalent mutants excluded** | %s | |\n\n", nonEquiv)
-	fmt.Fprintf(&b, "Survivors: %d equivalent, %d gaps, %d unclassified.\n\n", nEq, nGap, nUn)
+	fmt.Fprintf(&b, "Survivors: %d equivalent, %d correct where checked (not equivalent in the scores), %d gaps, %d unclassified.\n\n",
+		nEq, nChecked, nGap, nUn)
 
 	b.WriteString("## Per algorithm\n\n")
 	b.WriteString("Each cell: killed/ran (time summed over that layer's jobs, builds included).\n\n")
-	b.WriteString("| algorithm | mutants | discarded | stress | explore | spin | explore-deep | any layer | equivalent | gaps |\n|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| algorithm | mutants | discarded | stress | explore | spin | explore-deep | any layer | equivalent | correct where checked | gaps |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, u := range rep.Units {
 		ls, a, _ := Scores([]*Unit{u})
-		eq, gap := 0, 0
+		eq, checked, gap := 0, 0, 0
 		for _, res := range u.Survivors() {
 			switch c, _ := Classify(res.Mutant.ID); c {
 			case Equivalent:
 				eq++
+			case CheckedCorrect:
+				checked++
 			default:
 				gap++
 			}
@@ -190,8 +203,8 @@ func (rep *Report) Markdown() string {
 			}
 			return fmt.Sprintf("%d/%d (%v)", s.Killed, s.Total, u.Time[l].Round(time.Second))
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %s | %s | %d/%d | %d | %d |\n", u.Name, len(u.Results), len(u.Discarded),
-			cell(Stress), cell(Explore), cell(SPIN), cell(Deep), a.Killed, a.Total, eq, gap)
+		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %s | %s | %d/%d | %d | %d | %d |\n", u.Name, len(u.Results), len(u.Discarded),
+			cell(Stress), cell(Explore), cell(SPIN), cell(Deep), a.Killed, a.Total, eq, checked, gap)
 	}
 	b.WriteString("\n")
 
@@ -276,7 +289,7 @@ func (rep *Report) Markdown() string {
 	}
 
 	b.WriteString("## Survivors\n\n")
-	b.WriteString("Every mutant no layer killed, with its classification. Equivalences and gaps are recorded in " +
+	b.WriteString("Every mutant no layer killed, with its classification. The classifications are recorded in " +
 		"verify/mutation/equivalent.go, keyed by mutant ID.\n\n")
 	for _, u := range rep.Units {
 		sv := u.Survivors()
@@ -302,7 +315,7 @@ func (rep *Report) Markdown() string {
 		}
 	}
 	if cfg.Algorithms == nil && cfg.Only == nil {
-		for _, tbl := range []map[string]string{Equivalences, Gaps} {
+		for _, tbl := range []map[string]string{Equivalences, CheckedOnly, Gaps} {
 			for id := range tbl {
 				if survived, ok := ids[id]; !ok || !survived {
 					stale = append(stale, id)
