@@ -31,14 +31,13 @@ func TestFoldCatalogue(t *testing.T) {
 				if mode == templates.RW {
 					o.Writers, o.Readers = 1, 2
 				}
-				plain, err := Model(a, p, o)
-				if err != nil {
-					continue // refused alike with and without folding
-				}
+				plain, perr := Model(a, p, o)
 				o.Fold = true
 				folded, err := Model(a, p, o)
-				if err != nil {
-					t.Errorf("%s (%s): folded: %v", e.Name, mode, err)
+				if (perr != nil) != (err != nil) {
+					t.Errorf("%s (%s): refused %v without folding, %v folded", e.Name, mode, perr, err)
+				}
+				if err != nil || perr != nil {
 					continue
 				}
 				spinParses(t, folded)

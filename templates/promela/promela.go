@@ -974,22 +974,20 @@ func (l *lower) quant(q ir.Quant) string {
 	cond := "(" + v + " <= " + l.paren(l.pe(q.To)) + ")"
 	if l.o.Fold && loads(q.Body) <= 1 {
 		// Each element is one step: the bound test, the element's read
-		// and what it decides.
-		mark := len(l.live)
+		// (in place, so no temporary) and what it decides.
 		b := l.paren(l.pe(q.Body))
 		hit, miss := b, "!"+b // the element decides, or the scan goes on
 		if q.All {
 			hit, miss = miss, hit
 		}
-		rs := l.release(mark)
 		stop, next := cond+" && "+hit, cond+" && "+miss
 		if q.SkipSelf {
 			stop = cond + " && (" + v + " != lg_me) && " + hit
 			next = cond + " && ((" + v + " == lg_me) || " + miss + ")"
 		}
 		l.emit("do")
-		l.emit(":: atomic { " + stop + " -> " + strings.Join(nonEmpty(t+" = "+decided, v+" = 0", rs), "; ") + " }; break;")
-		l.emit(":: atomic { " + next + " -> " + strings.Join(nonEmpty(v+"++", rs), "; ") + " };")
+		l.emit(":: atomic { " + stop + " -> " + t + " = " + decided + "; " + v + " = 0 }; break;")
+		l.emit(":: atomic { " + next + " -> " + v + "++ };")
 		l.emit(":: atomic { !" + cond + " -> " + v + " = 0 }; break;")
 		l.emit("od;")
 		return t

@@ -88,6 +88,18 @@ func Scores(units []*Unit) (layer map[Layer]Score, any, nonEquiv Score) {
 	return layer, any, nonEquiv
 }
 
+// survivorClasses counts the units' survivors by class.
+func survivorClasses(units ...*Unit) map[Class]int {
+	out := map[Class]int{}
+	for _, u := range units {
+		for _, res := range u.Survivors() {
+			c, _ := Classify(res.Mutant.ID)
+			out[c]++
+		}
+	}
+	return out
+}
+
 // Survivors returns the mutants no layer killed.
 func (u *Unit) Survivors() []*Result {
 	var out []*Result
@@ -146,21 +158,7 @@ func (rep *Report) Markdown() string {
 		"TryLock when the definition has one, 3 processes where ids are needed, k = 2 for k-exclusion.\n\n")
 
 	layer, any, nonEquiv := Scores(rep.Units)
-	nEq, nChecked, nGap, nUn := 0, 0, 0, 0
-	for _, u := range rep.Units {
-		for _, res := range u.Survivors() {
-			switch c, _ := Classify(res.Mutant.ID); c {
-			case Equivalent:
-				nEq++
-			case CheckedCorrect:
-				nChecked++
-			case Gap:
-				nGap++
-			default:
-				nUn++
-			}
-		}
-	}
+	classes := survivorClasses(rep.Units...)
 	b.WriteString("## Summary\n\n")
 	b.WriteString("| layer | killed / mutants it ran | time (summed over jobs) |\n|---|---|---|\n")
 	total := map[Layer]time.Duration{}
@@ -178,24 +176,14 @@ func (rep *Report) Markdown() string {
 	fmt.Fprintf(&b, "| **any layer** | %s | wall %v |\n", any, rep.Elapsed.Round(time.Second))
 	fmt.Fprintf(&b, "| **any layer, equivalent mutants excluded** | %s | |\n\n", nonEquiv)
 	fmt.Fprintf(&b, "Survivors: %d equivalent, %d correct where checked (not equivalent in the scores), %d gaps, %d unclassified.\n\n",
-		nEq, nChecked, nGap, nUn)
+		classes[Equivalent], classes[CheckedCorrect], classes[Gap], classes[Unclassified])
 
 	b.WriteString("## Per algorithm\n\n")
 	b.WriteString("Each cell: killed/ran (time summed over that layer's jobs, builds included).\n\n")
 	b.WriteString("| algorithm | mutants | discarded | stress | explore | spin | explore-deep | any layer | equivalent | correct where checked | gaps |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, u := range rep.Units {
 		ls, a, _ := Scores([]*Unit{u})
-		eq, checked, gap := 0, 0, 0
-		for _, res := range u.Survivors() {
-			switch c, _ := Classify(res.Mutant.ID); c {
-			case Equivalent:
-				eq++
-			case CheckedCorrect:
-				checked++
-			default:
-				gap++
-			}
-		}
+		cs := survivorClasses(u)
 		cell := func(l Layer) string {
 			s := ls[l]
 			if s.Total == 0 {
@@ -204,7 +192,8 @@ func (rep *Report) Markdown() string {
 			return fmt.Sprintf("%d/%d (%v)", s.Killed, s.Total, u.Time[l].Round(time.Second))
 		}
 		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %s | %s | %d/%d | %d | %d | %d |\n", u.Name, len(u.Results), len(u.Discarded),
-			cell(Stress), cell(Explore), cell(SPIN), cell(Deep), a.Killed, a.Total, eq, checked, gap)
+			cell(Stress), cell(Explore), cell(SPIN), cell(Deep), a.Killed, a.Total,
+			cs[Equivalent], cs[CheckedCorrect], cs[Gap]+cs[Unclassified])
 	}
 	b.WriteString("\n")
 
