@@ -582,7 +582,7 @@ func (l *lower) visible(blocks bool, parts []string) {
 		l.write(stepText(ps))
 		return
 	}
-	if o := l.open; o != nil && o.resets && o.prefix == "" && !blocks {
+	if o := l.open; o != nil && o.resets && !blocks {
 		// Resets only: they join the step (a goto target keeps its label:
 		// the locals are dead on every way in).
 		o.parts = append(o.parts, ps...)
@@ -593,9 +593,6 @@ func (l *lower) visible(blocks bool, parts []string) {
 	if o := l.open; o != nil && !o.visible && !blocks && !strings.HasPrefix(l.label, "lg_") {
 		o.parts = append(o.parts, ps...)
 		o.visible, o.mark = true, l.mark // the trail names the shared access
-		if o.resets {
-			o.resets, o.label = false, l.label
-		}
 		l.label = ""
 		return
 	}
@@ -644,7 +641,7 @@ type openStep struct {
 	prefix  string // ":: " when the step is a do- or if-option
 	parts   []string
 	visible bool
-	resets  bool // only resets so far: the next statement names the step
+	resets  bool // only resets so far (never an option): the next statement names the step
 	label   string
 	mark    string
 	ind     int
