@@ -66,16 +66,18 @@ type verifyOptions struct {
 	layers           map[string]bool
 	sizes            []int
 	spinTimeout      time.Duration
+	spinFold         bool
 	expectRejections bool
 	stderr           io.Writer
 	command          string // the command line without the specs, for the report
 }
 
 func runVerify(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("verify", "[-layers L] [-n SIZES] [-spin-timeout D] [-report FILE] [-expect-rejections] SPEC...", stderr)
+	fs := newFlags("verify", "[-layers L] [-n SIZES] [-spin-timeout D] [-spin-fold] [-report FILE] [-expect-rejections] SPEC...", stderr)
 	layers := fs.String("layers", "stress,explore,spin", "comma-separated `layers` to run: stress, explore, spin")
 	sizes := fs.String("n", "2,3,4", "process counts for SPIN, comma-separated (capped by procs)")
 	spinTimeout := fs.Duration("spin-timeout", time.Minute, "time limit of one SPIN run; a run that hits it is incomplete, not failed")
+	spinFold := fs.Bool("spin-fold", false, "fold local work into the neighbouring step in SPIN models: usually fewer states, same verdicts")
 	report := fs.String("report", "", "also write the summary as Markdown to `FILE`")
 	expect := fs.Bool("expect-rejections", false, "negative controls (known-incorrect or timing-dependent algorithms) must be rejected, and their rejection does not fail the run")
 	if err := fs.Parse(args); err != nil {
@@ -85,7 +87,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	o := verifyOptions{cache: spinCache{}, layers: map[string]bool{}, spinTimeout: *spinTimeout, expectRejections: *expect, stderr: stderr}
+	o := verifyOptions{cache: spinCache{}, layers: map[string]bool{}, spinTimeout: *spinTimeout, spinFold: *spinFold, expectRejections: *expect, stderr: stderr}
 	for _, l := range strings.Split(*layers, ",") {
 		switch l = strings.TrimSpace(l); l {
 		case layerStress, layerExplore, layerSpin:
@@ -307,7 +309,7 @@ func spinLayer(ctx context.Context, l spec.Lock, o verifyOptions) layerResult {
 	rep, err := spin.CheckEntry(ctx, l.Algorithm, spin.SuiteOptions{
 		Sizes: sizes, Mode: l.Mode, K: l.K, Preference: l.Preference,
 		Def:   l.Entry.MustDef(templates.Options{Mode: l.Mode, Preference: l.Preference}),
-		Extra: l.Params, Reduce: true, Run: spin.Options{Timeout: o.spinTimeout},
+		Extra: l.Params, Reduce: true, Run: spin.Options{Timeout: o.spinTimeout, Fold: o.spinFold},
 	})
 	r.elapsed = time.Since(start)
 	if err != nil {

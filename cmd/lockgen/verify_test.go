@@ -2,9 +2,13 @@ package main
 
 import (
 	"io"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/lockgen/lockgen/verify/spin"
 )
 
 // TestVerify runs the Go layers on a correct lock and on Hyman's: the
@@ -30,6 +34,34 @@ func TestVerify(t *testing.T) {
 	code, out, _ = lockgen("verify", "-layers", "explore", "-expect-rejections", "testdata/verify/ticket.toml")
 	if code != exitOK || !strings.Contains(out, "T: verified") {
 		t.Errorf("-expect-rejections changed a correct lock's outcome: %d\n%s", code, out)
+	}
+}
+
+// TestVerifySpinFold checks that -spin-fold reaches the SPIN models: the
+// filter lock's loops are local work, so its folded models have fewer
+// states, and the verdict stays.
+func TestVerifySpinFold(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs SPIN")
+	}
+	if err := spin.Available(); err != nil {
+		t.Skip(err)
+	}
+	statesRe := regexp.MustCompile(`spin +pass .*, ([0-9]+) states in all`)
+	states := func(args ...string) int {
+		t.Helper()
+		args = append(append([]string{"verify", "-layers", "spin", "-n", "2"}, args...), "testdata/verify/filter.toml")
+		code, out, stderr := lockgen(args...)
+		m := statesRe.FindStringSubmatch(out)
+		if code != exitOK || m == nil {
+			t.Fatalf("lockgen %q = %d\n%s\n%s", args, code, out, stderr)
+		}
+		n, _ := strconv.Atoi(m[1])
+		return n
+	}
+	plain, folded := states(), states("-spin-fold")
+	if folded >= plain {
+		t.Errorf("-spin-fold searched %d states, the plain models %d: folding did not reach the models", folded, plain)
 	}
 }
 
