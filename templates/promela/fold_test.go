@@ -42,12 +42,52 @@ func TestFoldCatalogue(t *testing.T) {
 				}
 				spinParses(t, folded)
 				oneAccessPerLine(t, a, folded)
+				if l := loneResets(a, folded); l != nil {
+					t.Errorf("%s (%s, checks %d): transitions that only reset locals:\n%s", e.Name, mode, c, strings.Join(l, "\n"))
+				}
 				if steps(folded) > steps(plain) {
 					t.Errorf("%s (%s, checks %d): %d lines folded, %d without", e.Name, mode, c, steps(folded), steps(plain))
 				}
 			}
 		}
 	}
+}
+
+// loneResets returns the model's lines that are a transition of their own
+// doing nothing but reset step or passage locals: folding joins resets to a
+// neighbouring step, or to each way out of the if or loop before them, and
+// leaves out the resets of locals already zero. The passage's end (lg_end)
+// is a step in every model.
+func loneResets(a *ir.Algorithm, model string) []string {
+	tracked := map[string]bool{}
+	for _, v := range a.Locals {
+		if v.Len == nil && v.Scope != ir.Process {
+			tracked[v.Name] = true
+		}
+	}
+	var out []string
+	for _, l := range strings.Split(model, "\n") {
+		c := code(l)
+		if i := strings.Index(c, ":"); i >= 0 && !strings.HasPrefix(c, "::") && !strings.Contains(c[:i], " ") {
+			if strings.HasPrefix(c, "lg_") {
+				continue // a goto target: the passage's end, in every model
+			}
+			c = strings.TrimSpace(c[i+1:]) // a label
+		}
+		c = strings.TrimSuffix(c, ";")
+		if inner, ok := strings.CutPrefix(c, "atomic { "); ok {
+			c = strings.TrimSuffix(inner, " }")
+		}
+		lone := c != ""
+		for _, part := range strings.Split(c, "; ") {
+			name, ok := strings.CutSuffix(part, " = 0")
+			lone = lone && ok && tracked[name]
+		}
+		if lone {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // TestFoldAnonymous pins what folding does to the anonymous algorithm,
@@ -129,5 +169,30 @@ func TestFoldLiveness(t *testing.T) {
 	if cs := strings.Join(lines(m, "CS", ""), "\n"); !strings.Contains(cs, "b = 0") || !strings.Contains(cs, "c = 0") ||
 		!strings.Contains(cs, "d = 0") {
 		t.Errorf("b, c and d are not reset once the loops are done:\n%s", cs)
+	}
+}
+
+// TestFoldResetsOnlyWhatMayBeSet: a local reset where it died inside a
+// branch, and never set on the other, is not reset again after the if.
+func TestFoldResetsOnlyWhatMayBeSet(t *testing.T) {
+	a := &ir.Algorithm{
+		Name:   "zero",
+		Shared: []ir.Shared{{Name: "X", Type: ir.TInt}, {Name: "Y", Type: ir.TInt}},
+		Locals: []ir.Local{{Name: "a", Type: ir.TInt}},
+		Acquire: Code(
+			If("1", Eq(Read(Reg("X")), Lit(0)),
+				Set("2", "a", Read(Reg("Y"))),
+				Write("3", Reg("X"), Var("a")),
+			),
+			Write("4", Reg("Y"), Lit(1)),
+		),
+		Release: Code(Write("5", Reg("X"), Lit(0))),
+	}
+	m := build(t, a, 2, Options{Checks: MutualExclusion, Passages: 1, Fold: true})
+	if l3 := strings.Join(lines(m, "Acquire", "3"), "\n"); !strings.Contains(l3, "a = 0") {
+		t.Errorf("a is not reset after line 3, its last read:\n%s", l3)
+	}
+	if l4 := strings.Join(lines(m, "Acquire", "4"), "\n"); strings.Contains(l4, "a = 0") {
+		t.Errorf("line 4 resets a, zero on both ways out of line 1's if:\n%s", l4)
 	}
 }

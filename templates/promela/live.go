@@ -2,6 +2,7 @@ package promela
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/lockgen/lockgen/templates/ir"
 )
@@ -11,6 +12,12 @@ import (
 // states that differ only in a stale value (line 7's CAS result, a bound
 // computed for one test). Only scalar step and passage locals are tracked;
 // arrays, process locals and loop variables are left alone.
+//
+// A reset is written only where the local may be non-zero (l.nz, a forward
+// analysis run as the code is lowered): a reset of a local already zero on
+// every way in changes no state, and after an if or a loop it would be a
+// transition of its own. Dropping a reset wrongly would cost states, never
+// a verdict: the local is dead.
 
 // live is a set of local names.
 type live map[string]bool
@@ -191,4 +198,68 @@ func (l *lower) condResets(s ir.If) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// tracked reports whether n is a scalar step or passage local, whose
+// resets Options.Fold places.
+func (l *lower) tracked(n string) bool {
+	v := l.a.LocalVar(n)
+	return v != nil && v.Len == nil && v.Scope != ir.Process
+}
+
+// resetOf returns the tracked local that part ("x = 0") resets, if any.
+func (l *lower) resetOf(part string) (string, bool) {
+	name, ok := strings.CutSuffix(part, " = 0")
+	if !ok {
+		return "", false
+	}
+	for _, v := range l.a.Locals {
+		if l.local[v.Name] == name && l.tracked(v.Name) {
+			return v.Name, true
+		}
+	}
+	return "", false
+}
+
+// kept drops from parts the resets of locals that are zero (not in nz).
+func (l *lower) kept(parts []string, nz live) []string {
+	var out []string
+	for _, p := range parts {
+		if n, ok := l.resetOf(p); ok && !nz[n] {
+			continue
+		}
+		out = append(out, p)
+	}
+	return out
+}
+
+// needed is kept(parts, l.nz), the locals it resets then being zero.
+func (l *lower) needed(parts []string) []string {
+	out := l.kept(parts, l.nz)
+	l.zeroed(out)
+	return out
+}
+
+// zeroed records that the resets among parts were done.
+func (l *lower) zeroed(parts []string) { l.nz = l.minusResets(l.nz, parts) }
+
+// minusResets is nz without the locals that parts reset.
+func (l *lower) minusResets(nz live, parts []string) live {
+	for _, p := range parts {
+		if n, ok := l.resetOf(p); ok {
+			nz = nz.without(n)
+		}
+	}
+	return nz
+}
+
+// mayBeSet adds the tracked locals code assigns to l.nz.
+func (l *lower) mayBeSet(code ...ir.Stmt) {
+	set := map[string]bool{}
+	assigned(code, set)
+	for n := range set {
+		if l.tracked(n) {
+			l.nz = l.nz.with(n)
+		}
+	}
 }

@@ -115,7 +115,8 @@ type SpinSettings struct {
 	Collapse bool
 	HashBits int
 	// Fold lowers the models with local work folded into the
-	// neighbouring step (spin.Options.Fold): fewer states, same verdicts.
+	// neighbouring step (spin.Options.Fold): usually fewer states, same
+	// verdicts.
 	Fold bool
 	// MaxDepth is pan's depth bound (spin.Options.MaxDepth); 0 keeps the
 	// default.

@@ -151,8 +151,8 @@ type Options struct {
 	// Optimize is gcc's optimisation flag; "" means -O2.
 	Optimize string
 	// Fold lowers models with promela.Options.Fold (local work folded
-	// into the neighbouring step): the same verdicts from fewer states,
-	// with trails that skip local steps. Used by CheckAlgorithm and the
+	// into the neighbouring step): the same verdicts, usually from fewer
+	// states, with trails that skip local steps. Used by CheckAlgorithm and the
 	// suite built on it.
 	Fold bool
 }

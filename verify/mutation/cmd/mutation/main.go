@@ -58,7 +58,7 @@ func main() {
 	spinPassages := flag.Int("spin-passages", 0, "spin: bound every process's passages in every model (0: processes loop for ever where the model allows)")
 	spinCollapse := flag.Bool("spin-collapse", false, "spin: compress stored states (pan -DCOLLAPSE), for large targeted runs")
 	spinDepth := flag.Int("spin-depth", 0, "spin: search depth bound (pan -m; 0: 1,000,000, retried once with ten times more), for large targeted runs")
-	spinFold := flag.Bool("spin-fold", false, "spin: fold local work into the neighbouring step (fewer states, same verdicts), for large targeted runs")
+	spinFold := flag.Bool("spin-fold", false, "spin: fold local work into the neighbouring step (usually fewer states, same verdicts), for large targeted runs")
 	spinHash := flag.Int("spin-hash", 0, "spin: hash table size as a power of two (pan -w; 0: the default), for large targeted runs; also compiles pan with -O2")
 	spinProps := flag.String("spin-props", "", "spin: only these of the entry's properties, comma-separated (e.g. bounded-waiting)")
 	spinSizes := flag.String("spin-sizes", "", "spin: numbers of processes, comma-separated, tried in order while a mutant survives (default 2,3; 3,4 for k-exclusion)")

@@ -30,7 +30,7 @@ func main() {
 	props := flag.String("props", "", "properties (comma-separated), default: what the entry claims")
 	pref := flag.String("pref", "", "reader/writer preference (reader, writer, fair), default: the entry's first")
 	model := flag.Bool("model", false, "print the Promela model (mutual exclusion instrumentation) and exit")
-	fold := flag.Bool("fold", false, "fold local work into the neighbouring step (promela Options.Fold): fewer states, same verdicts")
+	fold := flag.Bool("fold", false, "fold local work into the neighbouring step (promela Options.Fold): usually fewer states, same verdicts")
 	flag.Parse()
 	var ns []int
 	for _, s := range strings.Split(*sizes, ",") {
