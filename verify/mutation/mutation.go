@@ -121,6 +121,10 @@ type SpinSettings struct {
 	// MaxDepth is pan's depth bound (spin.Options.MaxDepth); 0 keeps the
 	// default.
 	MaxDepth int
+	// Bitstate hunts for counterexamples (spin.Options.Bitstate) at sizes
+	// too large to search: it kills mutants, but a run without a
+	// counterexample is incomplete.
+	Bitstate bool
 }
 
 // DefaultConfig returns the settings the report is generated with.

@@ -231,7 +231,7 @@ func paramsFor(u *Unit, n int) ir.Params { return u.Entry.SmallParamsFor(u.Optio
 func (r *runner) spinRun(ctx context.Context, u *Unit, a *ir.Algorithm, n int, c spinCheck, timeout time.Duration) (spin.Result, error) {
 	run := spin.Options{Timeout: timeout, MemLimitMB: r.cfg.Spin.MemLimitMB,
 		Collapse: r.cfg.Spin.Collapse, HashBits: r.cfg.Spin.HashBits, Fold: r.cfg.Spin.Fold,
-		MaxDepth: r.cfg.Spin.MaxDepth,
+		MaxDepth: r.cfg.Spin.MaxDepth, Bitstate: r.cfg.Spin.Bitstate,
 		// Small models: gcc -O0 compiles four times faster than -O2, and
 		// the searches are short.
 		Optimize: "-O0"}

@@ -692,3 +692,29 @@ func boundedWaitingAtFour(t *testing.T, a *ir.Algorithm, po promela.Options) Res
 	}
 	return res
 }
+
+// TestBitstateFindsButNeverPasses: a bitstate search reports the
+// counterexample of a wrong lock with its trail, and for a correct one
+// says it is incomplete, never passed.
+func TestBitstateFindsButNeverPasses(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	o := fast
+	o.Bitstate = true
+	for _, c := range []struct {
+		alg  string
+		want Status
+	}{{"hyman", Failed}, {"peterson", Incomplete}} {
+		m, err := promela.Model(entryDef(t, c.alg), ir.Params{N: 2, K: 1}, promela.Options{Checks: promela.MutualExclusion})
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := Check(context.Background(), m, MutualExclusion, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != c.want || (c.want == Failed) != (len(res.Trail) > 0) || !slices.Contains(res.CompileFlags, "-DBITSTATE") {
+			t.Errorf("%s, bitstate: %s (%s), %d trail steps, flags %v; want %s", c.alg, res.Status, res.Reason, len(res.Trail), res.CompileFlags, c.want)
+		}
+	}
+}

@@ -59,6 +59,7 @@ func main() {
 	spinCollapse := flag.Bool("spin-collapse", false, "spin: compress stored states (pan -DCOLLAPSE), for large targeted runs")
 	spinDepth := flag.Int("spin-depth", 0, "spin: search depth bound (pan -m; 0: 1,000,000, retried once with ten times more), for large targeted runs")
 	spinFold := flag.Bool("spin-fold", false, "spin: fold local work into the neighbouring step (usually fewer states, same verdicts), for large targeted runs")
+	spinBitstate := flag.Bool("spin-bitstate", false, "spin: hunt for counterexamples with a bit array of 2^spin-hash bits (pan -DBITSTATE) where the state space is too large: kills are real, a run without one is incomplete")
 	spinHash := flag.Int("spin-hash", 0, "spin: hash table size as a power of two (pan -w; 0: the default), for large targeted runs; also compiles pan with -O2")
 	spinProps := flag.String("spin-props", "", "spin: only these of the entry's properties, comma-separated (e.g. bounded-waiting)")
 	spinSizes := flag.String("spin-sizes", "", "spin: numbers of processes, comma-separated, tried in order while a mutant survives (default 2,3; 3,4 for k-exclusion)")
@@ -80,7 +81,7 @@ func main() {
 	}
 	cfg.Spin.Timeout, cfg.Spin.LargerTimeout, cfg.Spin.MemLimitMB = *spinTimeout, *spinLarger, *spinMem
 	cfg.Spin.Passages, cfg.Spin.Collapse, cfg.Spin.HashBits, cfg.Spin.Fold = *spinPassages, *spinCollapse, *spinHash, *spinFold
-	cfg.Spin.MaxDepth = *spinDepth
+	cfg.Spin.MaxDepth, cfg.Spin.Bitstate = *spinDepth, *spinBitstate
 	if *spinSizes != "" {
 		for _, f := range strings.Split(*spinSizes, ",") {
 			n, err := strconv.Atoi(strings.TrimSpace(f))
