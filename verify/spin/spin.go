@@ -152,8 +152,8 @@ type Options struct {
 	Optimize string
 	// Fold lowers models with promela.Options.Fold (local work folded
 	// into the neighbouring step): the same verdicts, usually from fewer
-	// states, with trails that skip local steps. Used by CheckAlgorithm and the
-	// suite built on it.
+	// states, with trails that skip local steps. Used by CheckAlgorithm
+	// and the suite built on it.
 	Fold bool
 	// Bitstate hunts for counterexamples in state spaces too large to
 	// search (pan -DBITSTATE: one bit array of 2^HashBits bits instead of
