@@ -109,7 +109,10 @@ const anonEarlyRestart = "correct at every size SPIN searches, not shown beyond:
 	"as every SPIN check of this algorithm (n = 3: go run ./verify/mutation/cmd/mutation -alg anonymous -only " +
 	"'q(from\\+1|to-1)@15$|drop-await@15$' -layers spin -spin-sizes 3 -spin-props deadlock-freedom -spin-fold " +
 	"-spin-collapse -spin-hash 30 -spin-depth 3000000 -spin-mem 20000 -spin-timeout 40m -jobs 1 -controls=false: " +
-	"53 min, the original and each mutant about 18 min and under 20 GB; the same run kills drop-await@15 in 7 s). For every n this much holds: a process t that passes " +
+	"53 min, the original and each mutant about 18 min and under 20 GB; the same run kills drop-await@15 in 7 s). " +
+	"At n = 4 (m = 5) no exhaustive search fits here; a bitstate hunt (the same command with -spin-sizes 4 -spin-bitstate " +
+	"-spin-hash 33 -spin-mem 4000 -spin-timeout 10m -jobs 2, without -spin-collapse) finds drop-await@15's livelock in " +
+	"3 min and nothing for these two in 10 min each, which shows nothing. For every n this much holds: a process t that passes " +
 	"round n − 1's test enters. From then on t owns more than m/2 ≥ 2 registers until its release, so every wait that " +
 	"starts later sees one of them (the wait skips one register only); the others never wait on t's registers (their " +
 	"values, n − 1 or n, are not below a lower round), resign at round n − 1 at the latest and stay out, and t " +
