@@ -1275,7 +1275,7 @@ func (l *lower) stmt(s ir.Stmt) {
 		l.tail = nil
 		then, els := func() { l.blockThen(s.Then, tail) }, func() { l.blockThen(s.Else, tail) }
 		dead := l.condResets(s)
-		guarded := l.minusResets(l.nz, l.kept(dead, l.nz))
+		guarded := l.minusResets(l.nz, dead) // what branch leaves non-zero past the guard
 		l.branch(s.Cond, then, els, len(s.Else) > 0 || len(l.kept(tail, guarded)) > 0, dead...)
 		l.after(gh)
 	case ir.While:
@@ -1485,10 +1485,11 @@ func (l *lower) branch(cond ir.Expr, then, els func(), hasElse bool, dead ...str
 	local := loads(cond) != 1 // the guard tests locals and temporaries only
 	l.emit("if")
 	l.option(l.paren(c), local, rs)
-	guarded := l.nz
+	atGuard := l.nz
 	then()
-	l.nz, guarded = guarded, l.nz
-	defer func() { l.nz = l.nz.union(guarded) }()
+	afterThen := l.nz
+	l.nz = atGuard // the other way starts from the guard too
+	defer func() { l.nz = l.nz.union(afterThen) }()
 	switch {
 	case rs != "" || hasElse && l.o.Fold && local:
 		l.option("!"+l.paren(c), local, rs)
