@@ -1,0 +1,145 @@
+//go:build !lockgen_check
+
+package lockrt
+
+import (
+	"runtime"
+	"sync/atomic"
+	"time"
+)
+
+// The register types hold all shared state of the locks in this package.
+// Every method is one atomic step (Go's sync/atomic operations are
+// sequentially consistent, the memory model the papers assume). The string
+// argument is the paper's line label: this build ignores it, the
+// lockgen_check build reports it to the controlled scheduler.
+
+// intReg is a shared integer register.
+type intReg struct{ v atomic.Int64 }
+
+func (r *intReg) load(string) int64                 { return r.v.Load() }
+func (r *intReg) store(_ string, v int64)           { r.v.Store(v) }
+func (r *intReg) swap(_ string, v int64) int64      { return r.v.Swap(v) }
+func (r *intReg) cas(_ string, old, new int64) bool { return r.v.CompareAndSwap(old, new) }
+func (r *intReg) fetchAdd(_ string, d int64) int64  { return r.v.Add(d) - d }
+func (r *intReg) init(v int64)                      { r.v.Store(v) }
+
+// boolReg is a shared boolean register.
+type boolReg struct{ v atomic.Bool }
+
+func (r *boolReg) load(string) bool                 { return r.v.Load() }
+func (r *boolReg) store(_ string, v bool)           { r.v.Store(v) }
+func (r *boolReg) swap(_ string, v bool) bool       { return r.v.Swap(v) }
+func (r *boolReg) cas(_ string, old, new bool) bool { return r.v.CompareAndSwap(old, new) }
+func (r *boolReg) init(v bool)                      { r.v.Store(v) }
+
+// refReg is a shared register holding a reference to a record.
+type refReg[T any] struct{ v atomic.Pointer[T] }
+
+func (r *refReg[T]) load(string) *T                 { return r.v.Load() }
+func (r *refReg[T]) store(_ string, v *T)           { r.v.Store(v) }
+func (r *refReg[T]) swap(_ string, v *T) *T         { return r.v.Swap(v) }
+func (r *refReg[T]) cas(_ string, old, new *T) bool { return r.v.CompareAndSwap(old, new) }
+func (r *refReg[T]) init(v *T)                      { r.v.Store(v) }
+
+// doorway marks the end of an acquire's doorway (for the lockgen_check
+// build's FIFO checks).
+func doorway(string) {}
+
+// delay stops the caller for at least d (timing-based algorithms,
+// backoff). time.Sleep rounds short delays up to tens of microseconds, far
+// coarser than a backoff wants, so short ones yield until the time is up.
+func delay(_ string, d time.Duration) {
+	if d >= 50*time.Microsecond {
+		time.Sleep(d)
+		return
+	}
+	for start := time.Now(); time.Since(start) < d; {
+		runtime.Gosched()
+	}
+}
+
+// yield lets other goroutines run between two checks of a waiting
+// process.
+func yield(string) { runtime.Gosched() }
+
+// pause is one short busy-wait between two checks of a spinning waiter:
+// long enough that the checks do not saturate the cache line the holder
+// needs, short against a goroutine wake-up. Go offers no PAUSE
+// instruction; the loop stands in for one.
+func pause(string) {
+	for i := 0; i < pauseIters; i++ {
+		pauseSink.Add(0)
+	}
+}
+
+// pauseIters sets pause's length: about 30 ns on the 2-core EPYC of the
+// project's CI (lockgen bench reports a wake-up at about 150 ns there).
+const pauseIters = 8
+
+// pauseSink keeps pause's loop from being compiled away; its line is
+// only ever read by the spinning goroutine itself.
+var pauseSink atomic.Int32
+
+// backoff is the n-th wait for the lock bit of a wait queue, which is
+// held for a few instructions: pause first, then yield in case its holder
+// was preempted.
+func backoff(l string, n int) {
+	if n < 4 {
+		pause(l)
+		return
+	}
+	yield(l)
+}
+
+// spinLimit caps every spin count; the lockgen_check build lowers it so
+// that the controlled scheduler explores parking rather than spinning.
+const spinLimit = 1 << 30
+
+// spinBudget is how many pauses a waiter of the adaptive policy spends
+// before it parks: spinning costs the waiter's processor and pays only
+// while it is shorter than the handoff a wake-up would cost.
+const spinBudget = 64
+
+// maxSpinners is how many waiters of one lock may spin at once under the
+// adaptive policy: spinning is pointless once spinners and the holder
+// outnumber the processors, so with GOMAXPROCS = P at most P-1 spin and
+// the others park at once.
+func maxSpinners() int64 { return int64(procs.Load()) - 1 }
+
+// procs caches GOMAXPROCS: reading it takes the scheduler's lock. A
+// waiter refreshes it every refreshEvery of its parks.
+var procs atomic.Int32
+
+const refreshEvery = 64
+
+func init() { procs.Store(int32(runtime.GOMAXPROCS(0))) }
+
+// parker is one waiter's own wake-up: a one-token semaphore. unpark
+// deposits the token, park takes it, blocking until it is there. The
+// channel is made by its owner on first use, before the waiter is
+// published to any waker.
+type parker struct {
+	ch    chan struct{}
+	parks uint32
+}
+
+func (p *parker) ready() {
+	if p.ch == nil {
+		p.ch = make(chan struct{}, 1)
+	}
+}
+
+func (p *parker) park(string) {
+	<-p.ch
+	if p.parks++; p.parks%refreshEvery == 0 {
+		procs.Store(int32(runtime.GOMAXPROCS(0)))
+	}
+}
+
+func (p *parker) unpark(string) {
+	select {
+	case p.ch <- struct{}{}:
+	default: // a token is already there: tokens do not accumulate
+	}
+}

@@ -1,0 +1,340 @@
+package lockrt
+
+import "sync"
+
+// The waiting layer: how a process that must wait (an await that does not
+// hold, a busy-wait loop that must go round again) spends the time, and how
+// a write wakes exactly the waiters it may enable.
+//
+// Waits are grouped into queues by what they read (decided by the Go
+// backend): the fields of one record (a queue node), one array element
+// (Anderson's slot), one register (a ticket lock's NOW), or, for waits that
+// read several unrelated registers, the whole lock. A write to a register
+// read through a queue wakes that queue, and only when the value written can
+// satisfy one of its waits (decided statically where the backend can, at
+// run time by key otherwise):
+//
+//   - a keyed waiter waits for one value (await NOW = my): a write wakes it
+//     only if it wrote that value, so a ticket lock's release wakes the one
+//     ticket it serves;
+//   - an exclusive waiter competes, once woken, to consume what the write
+//     made available (its next step is a swap, CAS or fetch&add on what it
+//     awaited: test-and-set, replace-add): a write wakes one of them, and
+//     none while one is awake (spinning, or woken and not yet run), since
+//     that one will see the write. The others are woken by the release of
+//     whoever consumes it. sync.Mutex wakes the same way;
+//   - every other waiter is woken by any write that may satisfy it.
+//
+// The handshake that loses no wake-up is the classic one, on sequentially
+// consistent atomics: a waiter queues itself (prepare), then checks its
+// condition again, and only then sleeps (park); a writer writes, then looks
+// at the queue. Either the writer sees the waiter queued, or the waiter's
+// check sees the write. A waiter whose check succeeds after it queued itself
+// withdraws (cancel); if a writer took it off the queue meanwhile, the token
+// that writer deposits is absorbed there, so no wait ever sees a stale one.
+//
+// Policies (the spec's wait key) decide what a waiter does between checks:
+// spin, yield, park, spin-then-yield, spin-then-park, and adaptive, which
+// spins only while spinning can pay (a bounded time, and only while fewer
+// waiters spin than there are other processors) and parks otherwise.
+
+// Waiting policies.
+const (
+	waitSpin          uint8 = iota // busy-wait, yielding every spinYieldEvery checks
+	waitYield                      // runtime.Gosched between checks
+	waitPark                       // sleep until a write may satisfy the wait
+	waitSpinThenYield              // spin a fixed number of checks, then yield
+	waitSpinThenPark               // spin a fixed number of checks, then sleep
+	waitAdaptive                   // spin while it pays, then sleep
+)
+
+// spinYieldEvery bounds the spin policy: Go cannot pin a goroutine to a
+// processor, so a waiter that never yields can hold the processor its lock
+// holder needs until asynchronous preemption (about 10 ms).
+const spinYieldEvery = 16
+
+// waitq's state word: a lock bit guarding the list, the number of queued
+// waiters, and the number of exclusive waiters that are awake.
+const (
+	qLocked    int64 = 1
+	qSleeper   int64 = 1 << 1
+	qAwake     int64 = 1 << 32
+	qSleepers  int64 = (qAwake - 1) &^ qLocked
+	qAwakeMask int64 = ^(qAwake - 1)
+	// qWake is what makes a writer look at the list: someone queued, or
+	// the list locked by a waiter that may be queuing.
+	qWake = qLocked | qSleepers
+)
+
+// waitq is the queue of the waiters sleeping until a write to the
+// registers it covers. The zero value is an empty queue.
+type waitq struct {
+	state      intReg // qLocked | sleepers*qSleeper | awake*qAwake
+	head, tail *waiter
+}
+
+// wake is called after a write of val to a register this queue covers (for
+// reference and boolean registers, val is 0 or 1, or 0 when no waiter is
+// keyed). It costs one load of a word beside the register when nobody
+// sleeps.
+func (q *waitq) wake(l string, val int64) {
+	if q.state.load(l)&qWake != 0 {
+		q.wakeSlow(l, val)
+	}
+}
+
+// wakeSlow takes off the list every waiter the write may satisfy (at most
+// one exclusive one, and none while an exclusive one is awake) and unparks
+// them after releasing the list.
+func (q *waitq) wakeSlow(l string, val int64) {
+	s := q.lock(l)
+	exclDone := s&qAwakeMask != 0
+	var woken *waiter
+	var n, awake int64
+	var prev *waiter
+	for w := q.head; w != nil; {
+		next := w.next
+		if (!w.keyed || w.key == val) && !(w.excl && exclDone) {
+			if prev == nil {
+				q.head = next
+			} else {
+				prev.next = next
+			}
+			if q.tail == w {
+				q.tail = prev
+			}
+			w.queued = false
+			if w.excl {
+				exclDone = true
+				w.awake = true
+				awake++
+			}
+			w.wnext, woken = woken, w
+			n++
+		} else {
+			prev = w
+		}
+		w = next
+	}
+	q.state.fetchAdd(l, awake*qAwake-n*qSleeper-qLocked)
+	for w := woken; w != nil; {
+		next := w.wnext // w may start another wait as soon as it is unparked
+		if w.spinners != nil {
+			// Woken, it is runnable: it counts against the spinners
+			// until it sleeps again or ends its wait, so that the waker,
+			// likely to wait next on the processor the woken one is queued
+			// on, parks rather than spin in its way.
+			w.spinning = true
+			w.spinners.fetchAdd(l, 1)
+		}
+		w.p.unpark(l)
+		w = next
+	}
+}
+
+// lock takes the list's lock bit and returns the state word it set.
+func (q *waitq) lock(l string) int64 {
+	for n := 0; ; n++ {
+		s := q.state.load(l)
+		if s&qLocked == 0 && q.state.cas(l, s, s|qLocked) {
+			return s | qLocked
+		}
+		backoff(l, n)
+	}
+}
+
+// unlink removes w from the list (the caller holds the lock).
+func (q *waitq) unlink(w *waiter) {
+	var prev *waiter
+	for x := q.head; x != nil; prev, x = x, x.next {
+		if x != w {
+			continue
+		}
+		if prev == nil {
+			q.head = x.next
+		} else {
+			prev.next = x.next
+		}
+		if q.tail == x {
+			q.tail = prev
+		}
+		return
+	}
+}
+
+// waiter is one process's side of a wait. Processes with state of their
+// own (ids, handles, caller nodes) keep theirs there; the others take one
+// from a pool for the slow path.
+type waiter struct {
+	p        parker
+	q        *waitq
+	spinners *intReg // the lock's spinning waiters (adaptive policy)
+	next     *waiter // in q's list, guarded by its lock
+	wnext    *waiter // in a waker's list of waiters to unpark
+	key      int64
+	keyed    bool // only a write of key can satisfy the wait
+	excl     bool // woken, it competes to consume what the write made available
+	kind     uint8
+	spinMax  int32
+	spins    int32
+	queued   bool // in q's list (guarded by q's lock)
+	awake    bool // counted among q's awake exclusive waiters
+	spinning bool // counted in *spinners
+}
+
+// begin starts a wait after a failed first check: through q (nil for the
+// spin and yield policies), with the lock's spinner count, the policy and
+// its spin count, and the wait's key and kind.
+func (w *waiter) begin(l string, q *waitq, spinners *intReg, kind uint8, spins int32, key int64, keyed, excl bool) {
+	w.q, w.spinners, w.kind, w.spinMax = q, spinners, kind, min(spins, spinLimit)
+	w.key, w.keyed, w.excl = key, keyed, excl
+	w.spins, w.spinning = 0, false
+	if q == nil {
+		return
+	}
+	w.p.ready()
+	if excl {
+		// Awake from the start: a release while this waiter runs leaves
+		// the sleepers alone, since this waiter checks again before it
+		// sleeps.
+		q.state.fetchAdd(l, qAwake)
+		w.awake = true
+	}
+}
+
+// spin is called after a failed check. It reports whether the waiter
+// should check again after a pause or a yield (true), or sleep (false:
+// prepare, check, park).
+func (w *waiter) spin(l string) bool {
+	switch w.kind {
+	case waitSpin:
+		if w.spins++; w.spins%spinYieldEvery == 0 {
+			yield(l)
+		} else {
+			pause(l)
+		}
+		return true
+	case waitYield:
+		yield(l)
+		return true
+	case waitSpinThenYield:
+		if w.spins < w.spinMax {
+			w.spins++
+			pause(l)
+		} else {
+			yield(l)
+		}
+		return true
+	case waitSpinThenPark:
+		if w.spins < w.spinMax {
+			w.spins++
+			pause(l)
+			return true
+		}
+		return false
+	case waitAdaptive:
+		if w.spins >= min(spinBudget, spinLimit) || !w.startSpinning(l) {
+			return false
+		}
+		w.spins++
+		pause(l)
+		return true
+	}
+	return false // waitPark
+}
+
+// startSpinning counts the waiter among the lock's spinners unless enough
+// already spin (or were woken and have not run yet). A waiter woken by a
+// write is counted already and may go on spinning.
+func (w *waiter) startSpinning(l string) bool {
+	if w.spinning {
+		return true
+	}
+	for n := 0; ; n++ {
+		c := w.spinners.load(l)
+		if c >= maxSpinners() {
+			return false
+		}
+		if w.spinners.cas(l, c, c+1) {
+			w.spinning = true
+			return true
+		}
+		backoff(l, n)
+	}
+}
+
+func (w *waiter) stopSpinning(l string) {
+	if w.spinning {
+		w.spinning = false
+		w.spinners.fetchAdd(l, -1)
+	}
+}
+
+// prepare queues the waiter before its last check: a write after this is
+// seen by the check or wakes the waiter.
+func (w *waiter) prepare(l string) {
+	w.stopSpinning(l)
+	q := w.q
+	q.lock(l)
+	w.next = nil
+	if q.tail == nil {
+		q.head = w
+	} else {
+		q.tail.next = w
+	}
+	q.tail = w
+	w.queued = true
+	d := qSleeper - qLocked
+	if w.awake {
+		w.awake = false
+		d -= qAwake
+	}
+	q.state.fetchAdd(l, d)
+}
+
+// cancel withdraws a queued waiter whose last check succeeded. If a writer
+// took it off the list meanwhile, the token that writer owes is absorbed.
+func (w *waiter) cancel(l string) {
+	q := w.q
+	q.lock(l)
+	if w.queued {
+		q.unlink(w)
+		w.queued = false
+		q.state.fetchAdd(l, -qSleeper-qLocked)
+		return
+	}
+	q.state.fetchAdd(l, -qLocked)
+	w.p.park(l)
+}
+
+// park sleeps until a writer takes the waiter off the list.
+func (w *waiter) park(l string) {
+	w.p.park(l)
+	if w.kind == waitAdaptive {
+		w.spins = 0 // woken: a short spin may pay again
+	}
+}
+
+// end finishes a wait whose condition held.
+func (w *waiter) end(l string) {
+	w.stopSpinning(l)
+	if w.awake {
+		w.awake = false
+		w.q.state.fetchAdd(l, -qAwake)
+	}
+}
+
+// waiters holds the waiters of processes without state of their own
+// (Lock()/Unlock() locks): only the slow path takes one.
+var waiters = sync.Pool{New: func() any { return new(waiter) }}
+
+func getWaiter() *waiter  { return waiters.Get().(*waiter) }
+func putWaiter(w *waiter) { waiters.Put(w) }
+
+// b2i is a boolean as the 0 or 1 of a wait key.
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}

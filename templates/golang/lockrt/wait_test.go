@@ -1,0 +1,304 @@
+//go:build !lockgen_check
+
+package lockrt
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+)
+
+// queued waits until q has n sleepers.
+func queued(t *testing.T, q *waitq, n int64) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for q.state.load("")&qSleepers != n*qSleeper {
+		if time.Now().After(deadline) {
+			t.Fatalf("waited 5s for %d sleepers; state %#x", n, q.state.load(""))
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+}
+
+// sleeper parks w on q with the given key and reports on done when it
+// wakes. It re-checks nothing: the tests drive the waker directly.
+func sleeper(q *waitq, w *waiter, key int64, keyed, excl bool, done chan<- int64) {
+	var sp intReg
+	w.begin("", q, &sp, waitPark, 0, key, keyed, excl)
+	w.prepare("")
+	w.park("")
+	w.end("")
+	done <- key
+}
+
+// TestKeyedWakeWakesOnlyItsKey: a write of v wakes the waiter keyed v and
+// no other (the ticket lock's release wakes the one ticket it serves).
+func TestKeyedWakeWakesOnlyItsKey(t *testing.T) {
+	var q waitq
+	done := make(chan int64, 10)
+	ws := make([]waiter, 10)
+	for i := range ws {
+		go sleeper(&q, &ws[i], int64(i), true, false, done)
+	}
+	queued(t, &q, 10)
+	q.wake("", 5)
+	if got := <-done; got != 5 {
+		t.Fatalf("woke key %d, want 5", got)
+	}
+	queued(t, &q, 9)
+	select {
+	case k := <-done:
+		t.Fatalf("key %d woke without a write of its value", k)
+	case <-time.After(20 * time.Millisecond):
+	}
+	q.wake("", 42) // nobody waits for 42
+	queued(t, &q, 9)
+	for i := int64(0); i < 10; i++ {
+		if i != 5 {
+			q.wake("", i)
+		}
+	}
+	for i := 0; i < 9; i++ {
+		<-done
+	}
+	if s := q.state.load(""); s != 0 {
+		t.Fatalf("state %#x after every waiter left, want 0", s)
+	}
+}
+
+// TestUnkeyedWakeWakesAll: waiters that are not keyed all wake on any
+// write (a reader/writer lock's readers).
+func TestUnkeyedWakeWakesAll(t *testing.T) {
+	var q waitq
+	done := make(chan int64, 4)
+	ws := make([]waiter, 4)
+	for i := range ws {
+		go sleeper(&q, &ws[i], int64(i), false, false, done)
+	}
+	queued(t, &q, 4)
+	q.wake("", 0)
+	for i := 0; i < 4; i++ {
+		<-done
+	}
+	queued(t, &q, 0)
+}
+
+// TestExclusiveWakeWakesOne: a write wakes one exclusive waiter, and none
+// while one is awake.
+func TestExclusiveWakeWakesOne(t *testing.T) {
+	var q waitq
+	done := make(chan int64, 3)
+	ws := make([]waiter, 3)
+	for i := range ws {
+		go sleeper(&q, &ws[i], 0, false, true, done)
+	}
+	queued(t, &q, 3)
+	// An exclusive waiter that is awake (here: one that has begun but not
+	// yet queued) makes a write wake nobody.
+	var awake waiter
+	var sp intReg
+	awake.begin("", &q, &sp, waitPark, 0, 0, false, true)
+	q.wake("", 0)
+	queued(t, &q, 3)
+	awake.end("")
+	q.wake("", 0)
+	<-done
+	queued(t, &q, 2)
+	// The woken waiter counts as awake until it ends its wait (sleeper
+	// does at once), so later writes wake one each.
+	q.wake("", 0)
+	<-done
+	q.wake("", 0)
+	<-done
+	if s := q.state.load(""); s != 0 {
+		t.Fatalf("state %#x after every waiter left, want 0", s)
+	}
+}
+
+// TestCancelAbsorbsTheToken: a waiter whose check succeeds after a writer
+// took it off the list absorbs the writer's token, so its next wait
+// sleeps instead of returning at once.
+func TestCancelAbsorbsTheToken(t *testing.T) {
+	var q waitq
+	var w waiter
+	var sp intReg
+	w.begin("", &q, &sp, waitPark, 0, 0, false, false)
+	w.prepare("")
+	q.wake("", 0) // takes w off the list and deposits its token
+	w.cancel("")  // must absorb it
+	w.end("")
+	select {
+	case <-w.p.ch:
+		t.Fatal("a token was left behind")
+	default:
+	}
+	w.begin("", &q, &sp, waitPark, 0, 0, false, false)
+	w.prepare("")
+	parked := make(chan struct{})
+	go func() { w.park(""); close(parked) }()
+	select {
+	case <-parked:
+		t.Fatal("park returned without a wake: a stale token")
+	case <-time.After(20 * time.Millisecond):
+	}
+	q.wake("", 0)
+	<-parked
+}
+
+// flagLock is a lock built the way generated code uses this package: a
+// test-and-set register whose waiters are exclusive (they compete for the
+// freed lock) under the adaptive policy.
+type flagLock struct {
+	l       intReg
+	q       waitq
+	spinner intReg
+}
+
+func (f *flagLock) lock() {
+	if f.l.swap("1", 1) == 0 {
+		return
+	}
+	w := getWaiter()
+	w.begin("1", &f.q, &f.spinner, waitAdaptive, 0, 0, true, true)
+	for {
+		if !w.spin("1") {
+			w.prepare("1")
+			if f.l.swap("1", 1) == 0 {
+				w.cancel("1")
+				break
+			}
+			w.park("1")
+			continue
+		}
+		if f.l.swap("1", 1) == 0 {
+			break
+		}
+	}
+	w.end("1")
+	putWaiter(w)
+}
+
+func (f *flagLock) unlock() {
+	f.l.store("2", 0)
+	f.q.wake("2", 0)
+}
+
+// ticketLock has keyed waiters: each waits for its own ticket.
+type ticketLock struct {
+	next, now intReg
+	q         waitq
+	spinner   intReg
+}
+
+func (k *ticketLock) lock() {
+	my := k.next.fetchAdd("T1", 1)
+	if k.now.load("T2") == my {
+		return
+	}
+	w := getWaiter()
+	w.begin("T2", &k.q, &k.spinner, waitAdaptive, 0, my, true, false)
+	for {
+		if !w.spin("T2") {
+			w.prepare("T2")
+			if k.now.load("T2") == my {
+				w.cancel("T2")
+				break
+			}
+			w.park("T2")
+		}
+		if k.now.load("T2") == my {
+			break
+		}
+	}
+	w.end("T2")
+	putWaiter(w)
+}
+
+func (k *ticketLock) unlock() {
+	v := k.now.load("T3") + 1
+	k.now.store("T3", v)
+	k.q.wake("T3", v)
+}
+
+// hammer runs g goroutines × n passages through lock/unlock and checks
+// that the critical section was exclusive and every passage finished.
+func hammer(t *testing.T, g, n int, lock, unlock func()) {
+	t.Helper()
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs 2 Ps")
+	}
+	var inside atomic.Int32
+	counter := 0
+	var wg sync.WaitGroup
+	done := make(chan struct{})
+	for i := 0; i < g; i++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; j < n; j++ {
+				lock()
+				if inside.Add(1) != 1 {
+					t.Error("two holders at once")
+				}
+				counter++
+				if j%8 == 0 {
+					runtime.Gosched()
+				}
+				inside.Add(-1)
+				unlock()
+			}
+		}()
+	}
+	go func() { wg.Wait(); close(done) }()
+	select {
+	case <-done:
+	case <-time.After(60 * time.Second):
+		t.Fatal("hang: a wake-up was lost")
+	}
+	if counter != g*n {
+		t.Fatalf("counter %d, want %d", counter, g*n)
+	}
+}
+
+func TestFlagLockUnderContention(t *testing.T) {
+	var f flagLock
+	hammer(t, 16, 5000, f.lock, f.unlock)
+	if s := f.q.state.load(""); s != 0 {
+		t.Fatalf("queue state %#x after the run, want 0", s)
+	}
+	if s := f.spinner.load(""); s != 0 {
+		t.Fatalf("%d spinners after the run, want 0", s)
+	}
+}
+
+func TestTicketLockUnderContention(t *testing.T) {
+	var k ticketLock
+	hammer(t, 16, 5000, k.lock, k.unlock)
+	if s := k.q.state.load(""); s != 0 {
+		t.Fatalf("queue state %#x after the run, want 0", s)
+	}
+}
+
+// TestSpinnersCapped: at most GOMAXPROCS-1 waiters of a lock spin.
+func TestSpinnersCapped(t *testing.T) {
+	var sp intReg
+	ws := make([]waiter, 8)
+	started := 0
+	for i := range ws {
+		ws[i].begin("", nil, &sp, waitAdaptive, 0, 0, false, false)
+		if ws[i].startSpinning("") {
+			started++
+		}
+	}
+	if want := int(maxSpinners()); started != max(want, 0) {
+		t.Fatalf("%d waiters spin, want %d (GOMAXPROCS %d)", started, want, runtime.GOMAXPROCS(0))
+	}
+	for i := range ws {
+		ws[i].stopSpinning("")
+	}
+	if sp.load("") != 0 {
+		t.Fatalf("spinner count %d after all stopped", sp.load(""))
+	}
+}
