@@ -93,7 +93,7 @@ func TestGenerateWritesEveryFileAndIsIdempotent(t *testing.T) {
 	write(t, specPath, twoLocks)
 	generate(t, specPath)
 	first := snapshot(t, dir)
-	want := []string{"lockgen_check.go", "lockgen_runtime.go", "locks.toml",
+	want := []string{"lockgen_check.go", "lockgen_runtime.go", "lockgen_wait.go", "locks.toml",
 		"q.go", "q_check_test.go", "q_test.go", "t.go", "t_check_test.go", "t_test.go"}
 	if got := names(first); strings.Join(got, " ") != strings.Join(want, " ") {
 		t.Fatalf("files = %v, want %v", got, want)

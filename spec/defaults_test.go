@@ -30,12 +30,12 @@ func TestDefaults(t *testing.T) {
 		Pos:  Pos{File: "t.toml", Line: 1, Col: 1},
 		Name: "L", Package: "l", Algorithm: "mcs", Entry: fakes["mcs"],
 		Mode: DefaultMode, Nodes: templates.Handle, Padding: DefaultPadding,
-		Wait: DefaultWait, Spin: DefaultSpin,
+		Wait: DefaultWait,
 	}
 	if !reflect.DeepEqual(l, want) {
 		t.Errorf("defaults:\n got %+v\nwant %+v", l, want)
 	}
-	if DefaultMode != templates.Mutex || DefaultPadding != 64 || DefaultWait != templates.SpinThenPark || DefaultSpin != 100 {
+	if DefaultMode != templates.Mutex || DefaultPadding != 64 || DefaultWait != templates.Adaptive || DefaultSpin != 100 {
 		t.Errorf("defaults changed: update the brief, README and Schema")
 	}
 
@@ -99,7 +99,7 @@ func TestSchemaDefaults(t *testing.T) {
 		}
 		checked = append(checked, d.Key)
 	}
-	if got, want := strings.Join(checked, " "), "mode padding wait spin trylock allow_incorrect"; got != want {
+	if got, want := strings.Join(checked, " "), "mode padding wait trylock allow_incorrect"; got != want {
 		t.Errorf("keys with literal defaults: %s, want %s", got, want)
 	}
 	for _, d := range Schema {

@@ -117,6 +117,7 @@ var fakes = func() fakeCatalogue {
 		Waits: map[templates.WaitPolicy]string{
 			templates.Park:         "a parked process misses the delta bound the algorithm relies on",
 			templates.SpinThenPark: "a parked process misses the delta bound the algorithm relies on",
+			templates.Adaptive:     "a parked process misses the delta bound the algorithm relies on",
 		},
 		NeedsProcs: true,
 		Params: []templates.ParamSpec{
@@ -172,6 +173,7 @@ var fakes = func() fakeCatalogue {
 		DefaultNodes: templates.Handle,
 		Waits: map[templates.WaitPolicy]string{
 			templates.SpinThenPark: "no write to park on",
+			templates.Adaptive:     "no write to park on",
 			templates.Park:         "no write to park on",
 		},
 	}

@@ -6,10 +6,10 @@ import "github.com/lockgen/lockgen/templates"
 // algorithm. Schema documents every default, including these; the tests keep
 // the two in sync.
 const (
-	DefaultMode    = templates.Mutex        // mode
-	DefaultPadding = 64                     // padding, in bytes
-	DefaultWait    = templates.SpinThenPark // wait
-	DefaultSpin    = 100                    // spin, with spin-then-yield and spin-then-park
+	DefaultMode    = templates.Mutex    // mode
+	DefaultPadding = 64                 // padding, in bytes
+	DefaultWait    = templates.Adaptive // wait
+	DefaultSpin    = 100                // spin, with spin-then-yield and spin-then-park
 )
 
 // Limits of the numeric keys.
@@ -46,8 +46,8 @@ var Schema = []KeyDoc{
 	{"procs", "integer", "max(2, the algorithm's minimum) <= procs <= the algorithm's maximum, or 1024", `required when the algorithm needs it (process ids, or arrays sized by n) or nodes = "array"; not allowed otherwise`, "the number of processes n; ids are 0..n-1"},
 	{"nodes", "string", "handle | pool | heap | caller | array, among those the algorithm supports", "the algorithm's default (lockgen explain); not allowed for algorithms without per-process records", "where per-process records (queue nodes) live"},
 	{"padding", "integer", "0 | 64 | 128", "64", "bytes separating hot shared words (false-sharing padding)"},
-	{"wait", "string", "spin | yield | park | spin-then-yield | spin-then-park, among those the algorithm allows", `"spin-then-park"`, "how a process waits in an await"},
-	{"spin", "integer", "1..1000000", `100 with wait = "spin-then-yield" or "spin-then-park"; not allowed otherwise`, "how many times to spin before yielding or parking"},
+	{"wait", "string", "spin | yield | park | spin-then-yield | spin-then-park | adaptive, among those the algorithm allows", `"adaptive"`, "how a process waits in an await (lockgen explain lists which fits which workload)"},
+	{"spin", "integer", "1..1000000", `with wait = "spin-then-yield" or "spin-then-park": 100; not allowed otherwise`, "how many times to spin before yielding or parking"},
 	{"preference", "string", "reader | writer | fair, among those the algorithm offers", `the algorithm's first preference with mode = "rw"; not allowed otherwise`, "who goes first when readers and writers contend"},
 	{"trylock", "boolean", "true only if the algorithm supports TryLock", "false", "generate TryLock"},
 	{"allow_incorrect", "boolean", "true only for an algorithm known to be incorrect", "false", "opt in to generating a known-incorrect algorithm (negative controls)"},

@@ -51,13 +51,14 @@ const (
 	Park          WaitPolicy = "park"            // block until a write to what it waits on
 	SpinThenYield WaitPolicy = "spin-then-yield" // spin a bounded number of times, then yield
 	SpinThenPark  WaitPolicy = "spin-then-park"  // spin a bounded number of times, then park
+	Adaptive      WaitPolicy = "adaptive"        // spin while it pays (bounded, fewer spinners than Ps), then park
 )
 
 // AllWaitPolicies lists the policies in documentation order.
-var AllWaitPolicies = []WaitPolicy{Spin, Yield, Park, SpinThenYield, SpinThenPark}
+var AllWaitPolicies = []WaitPolicy{Spin, Yield, Park, SpinThenYield, SpinThenPark, Adaptive}
 
 // Parks reports whether w blocks.
-func (w WaitPolicy) Parks() bool { return w == Park || w == SpinThenPark }
+func (w WaitPolicy) Parks() bool { return w == Park || w == SpinThenPark || w == Adaptive }
 
 // Preference is a reader/writer lock's policy.
 type Preference string

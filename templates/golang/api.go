@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -10,23 +11,25 @@ import (
 	"github.com/lockgen/lockgen/templates/ir"
 )
 
-// methods emits the public API around the internal operations. The misuse
-// checks use plain fields written inside the critical section: the lock
-// itself orders them, so they cost no atomic operation, and the race
-// detector reports an Unlock racing with a holder.
+// methods emits the public API around the operations: each method runs
+// its operation's fast path inline (fast.go) between the misuse checks.
+// The misuse checks use plain fields written inside the critical section:
+// the lock itself orders them, so they cost no atomic operation, and the
+// race detector reports an Unlock racing with a holder.
 func (g *gen) methods(f *jen.File) error {
 	type verb struct {
-		name, op, release string // public name, internal op, matching release
-		reader, try       bool
+		name, op string // public name, operation
+		release  bool
+		reader   bool
 	}
-	verbs := []verb{{name: "Lock", op: "acquire"}, {name: "Unlock", op: "release", release: "yes"}}
+	verbs := []verb{{name: "Lock", op: "Acquire"}, {name: "Unlock", op: "Release", release: true}}
 	if g.c.TryLock {
-		verbs = append(verbs, verb{name: "TryLock", op: "tryAcquire", try: true})
+		verbs = append(verbs, verb{name: "TryLock", op: "TryAcquire"})
 	}
 	if g.c.Mode == templates.RW {
-		verbs = append(verbs, verb{name: "RLock", op: "rAcquire", reader: true}, verb{name: "RUnlock", op: "rRelease", release: "yes", reader: true})
+		verbs = append(verbs, verb{name: "RLock", op: "RAcquire", reader: true}, verb{name: "RUnlock", op: "RRelease", release: true, reader: true})
 		if g.c.TryLock {
-			verbs = append(verbs, verb{name: "TryRLock", op: "tryRAcquire", reader: true, try: true})
+			verbs = append(verbs, verb{name: "TryRLock", op: "TryRAcquire", reader: true})
 		}
 	}
 
@@ -34,7 +37,6 @@ func (g *gen) methods(f *jen.File) error {
 	var recv jen.Code
 	var params []jen.Code
 	var stPtr jen.Code
-	var idArg jen.Code = jen.Lit(0)
 	switch g.api {
 	case apiLocker:
 		recv = jen.Id("l").Op("*").Id(g.c.Name)
@@ -42,7 +44,6 @@ func (g *gen) methods(f *jen.File) error {
 		recv = jen.Id("l").Op("*").Id(g.c.Name)
 		params = []jen.Code{jen.Id("id").Int()}
 		stPtr = jen.Id("l").Dot("proc").Call(jen.Id("id"))
-		idArg = jen.Id("id")
 	case apiHandle:
 		recv = jen.Id("h").Op("*").Id(g.handleType())
 		stPtr = jen.Op("&").Id("h").Dot("st")
@@ -50,10 +51,6 @@ func (g *gen) methods(f *jen.File) error {
 		recv = jen.Id("l").Op("*").Id(g.c.Name)
 		params = []jen.Code{jen.Id("nd").Op("*").Id(g.nodeType())}
 		stPtr = jen.Op("&").Id("nd").Dot("st")
-	}
-	lockRef := jen.Id("l")
-	if g.api == apiHandle {
-		lockRef = jen.Id("h").Dot("l")
 	}
 	typeName := g.c.Name
 	if g.api == apiHandle {
@@ -71,7 +68,28 @@ func (g *gen) methods(f *jen.File) error {
 	}
 
 	for _, v := range verbs {
-		var body []jen.Code
+		op := g.opInfo(v.op)
+		fast, conts, err := g.fastOp(op)
+		if err != nil {
+			return err
+		}
+		// The operation inline: its locals, then its fast path, which
+		// sets ok in a try.
+		var run []jen.Code
+		if g.api != apiID && mentions(fast, "id") {
+			run = append(run, jen.Id("id").Op(":=").Lit(0))
+		}
+		for _, l := range g.stepLocals() {
+			if mentions(fast, goIdent(l.Name)) {
+				run = append(run, jen.Var().Id(goIdent(l.Name)).Add(g.localType(l)))
+			}
+		}
+		if op.try {
+			run = append(run, jen.Var().Id("entered").Bool())
+		}
+		run = append(run, fast...)
+		failed := jen.If(jen.Op("!").Id("entered")).Block(jen.Return(jen.False()))
+
 		held := "held"
 		if v.reader {
 			held = "rheld"
@@ -83,70 +101,73 @@ func (g *gen) methods(f *jen.File) error {
 			}
 			return jen.Lit(fmt.Sprintf("lockgen: %s.%s: %s", typeName, v.name, what))
 		}
-		call := func(st jen.Code) *jen.Statement {
-			return lockRef.Clone().Dot(v.op).Call(st, idArg)
-		}
 
+		var body []jen.Code
 		switch {
 		case g.api == apiLocker && v.reader:
 			// Readers keep no state and, sharing the lock, no misuse flag.
-			body = append(body, jen.Var().Id("st").Id(g.stateType()))
-			if v.try {
-				body = append(body, jen.Return(call(jen.Op("&").Id("st"))))
-			} else {
-				body = append(body, call(jen.Op("&").Id("st")))
+			body = append(body, g.stateVar(run)...)
+			body = append(body, run...)
+			if op.try {
+				body = append(body, jen.Return(jen.Id("entered")))
 			}
 		case g.api == apiLocker && g.c.Params.K > 1:
-			body = append(body, jen.Var().Id("st").Id(g.stateType()))
+			body = append(body, g.stateVar(run)...)
 			switch {
-			case v.release != "":
+			case v.release:
 				body = append(body,
 					jen.If(jen.Id("l").Dot("held").Dot("Add").Call(jen.Lit(-1)).Op("<").Lit(0)).Block(
 						jen.Id("l").Dot("held").Dot("Add").Call(jen.Lit(1)),
-						jen.Panic(msg("not held"))),
-					call(jen.Op("&").Id("st")))
-			case v.try:
-				body = append(body, jen.If(jen.Op("!").Add(call(jen.Op("&").Id("st")))).Block(jen.Return(jen.False())),
-					jen.Id("l").Dot("held").Dot("Add").Call(jen.Lit(1)), jen.Return(jen.True()))
+						jen.Panic(msg("not held"))))
+				body = append(body, run...)
+			case op.try:
+				body = append(body, run...)
+				body = append(body, failed, jen.Id("l").Dot("held").Dot("Add").Call(jen.Lit(1)), jen.Return(jen.True()))
 			default:
-				body = append(body, call(jen.Op("&").Id("st")), jen.Id("l").Dot("held").Dot("Add").Call(jen.Lit(1)))
+				body = append(body, run...)
+				body = append(body, jen.Id("l").Dot("held").Dot("Add").Call(jen.Lit(1)))
 			}
 		case g.api == apiLocker:
 			hasState := len(g.stateLocals) > 0
-			switch {
-			case v.release != "":
+			if v.release {
 				body = append(body,
 					jen.If(jen.Op("!").Id("l").Dot("held")).Block(jen.Panic(msg("not locked"))),
 					jen.Id("l").Dot("held").Op("=").False())
 				if hasState {
 					body = append(body, jen.Id("st").Op(":=").Id("l").Dot("holder"))
 				} else {
-					body = append(body, jen.Var().Id("st").Id(g.stateType()))
+					body = append(body, g.stateVar(run)...)
 				}
-				body = append(body, call(jen.Op("&").Id("st")))
-			default:
+				body = append(body, run...)
+				break
+			}
+			if hasState {
 				body = append(body, jen.Var().Id("st").Id(g.stateType()))
-				body = append(body, g.passageInit()...)
-				if v.try {
-					body = append(body, jen.If(jen.Op("!").Add(call(jen.Op("&").Id("st")))).Block(jen.Return(jen.False())))
-				} else {
-					body = append(body, call(jen.Op("&").Id("st")))
-				}
-				if hasState {
-					body = append(body, jen.Id("l").Dot("holder").Op("=").Id("st"))
-				}
-				body = append(body, jen.Id("l").Dot("held").Op("=").True())
-				if v.try {
-					body = append(body, jen.Return(jen.True()))
-				}
+			} else {
+				body = append(body, g.stateVar(run)...)
+			}
+			body = append(body, g.passageInit()...)
+			body = append(body, run...)
+			if op.try {
+				body = append(body, failed)
+			}
+			if hasState {
+				body = append(body, jen.Id("l").Dot("holder").Op("=").Id("st"))
+			}
+			body = append(body, jen.Id("l").Dot("held").Op("=").True())
+			if op.try {
+				body = append(body, jen.Return(jen.True()))
 			}
 		default: // per-process state: ids, handles, caller nodes
 			body = append(body, jen.Id("st").Op(":=").Add(stPtr))
-			if v.release != "" {
+			if g.api == apiHandle && mentions(run, "l") {
+				body = append(body, jen.Id("l").Op(":=").Id("h").Dot("l"))
+			}
+			if v.release {
 				body = append(body,
 					jen.If(jen.Op("!").Id("st").Dot(held)).Block(jen.Panic(msg("not held"))),
-					jen.Id("st").Dot(held).Op("=").False(),
-					call(jen.Id("st")))
+					jen.Id("st").Dot(held).Op("=").False())
+				body = append(body, run...)
 				break
 			}
 			holds := jen.Id("st").Dot("held")
@@ -154,22 +175,70 @@ func (g *gen) methods(f *jen.File) error {
 				holds = holds.Op("||").Id("st").Dot("rheld")
 			}
 			body = append(body, jen.If(holds).Block(jen.Panic(msg("already holds the lock"))))
-			if v.try {
-				body = append(body, jen.If(jen.Op("!").Add(call(jen.Id("st")))).Block(jen.Return(jen.False())),
-					jen.Id("st").Dot(held).Op("=").True(), jen.Return(jen.True()))
+			body = append(body, run...)
+			if op.try {
+				body = append(body, failed, jen.Id("st").Dot(held).Op("=").True(), jen.Return(jen.True()))
 			} else {
-				body = append(body, call(jen.Id("st")), jen.Id("st").Dot(held).Op("=").True())
+				body = append(body, jen.Id("st").Dot(held).Op("=").True())
 			}
 		}
 		var results []jen.Code
-		if v.try {
+		if op.try {
 			results = []jen.Code{jen.Bool()}
 		}
 		f.Line()
 		f.Comment(g.verbDoc(v.name))
 		f.Func().Params(recv).Id(v.name).Params(params...).Params(results...).Block(body...)
+		g.contFuncs(f, conts)
 	}
 	return nil
+}
+
+// stateVar declares a Lock()/Unlock() passage's state if code uses it.
+func (g *gen) stateVar(code []jen.Code) []jen.Code {
+	if !mentions(code, "st") {
+		return nil
+	}
+	return []jen.Code{jen.Var().Id("st").Id(g.stateType())}
+}
+
+// mentions reports whether code uses identifier id (not as a field, not
+// in a comment).
+func mentions(code []jen.Code, id string) bool {
+	src := lineComment.ReplaceAllString(fmt.Sprintf("%#v", jen.Block(code...)), "")
+	return regexp.MustCompile(`(^|[^.\w])` + regexp.QuoteMeta(id) + `\b`).MatchString(src)
+}
+
+var lineComment = regexp.MustCompile(`//[^\n]*`)
+
+// opInfo returns an operation of the lock as a statement tree.
+func (g *gen) opInfo(name string) opInfo {
+	return opInfo{name: name, nodes: g.trees[name], try: name == "TryAcquire" || name == "TryRAcquire"}
+}
+
+// opCode returns an operation's code.
+func (g *gen) opCode(name string) ir.Code {
+	for _, op := range g.a.Ops() {
+		if op.Name == name {
+			return op.Code
+		}
+	}
+	return nil
+}
+
+// usesSelf reports whether code reads the process's identity.
+func usesSelf(code ir.Code) bool {
+	found := false
+	ir.WalkStmts(code, func(s ir.Stmt) {
+		for _, e := range ir.StmtExprs(s) {
+			ir.WalkExpr(e, func(x ir.Expr) {
+				if _, ok := x.(ir.Self); ok {
+					found = true
+				}
+			})
+		}
+	})
+	return found
 }
 
 func (g *gen) verbDoc(name string) string {
@@ -207,11 +276,13 @@ func (g *gen) waitDesc() string {
 	case templates.Yield:
 		return "yielding the processor between checks"
 	case templates.Park:
-		return "parked until the lock's state changes"
+		return "asleep until a write may let it in"
 	case templates.SpinThenYield:
 		return fmt.Sprintf("spinning %d times, then yielding", g.c.Spin)
 	case templates.SpinThenPark:
-		return fmt.Sprintf("spinning %d times, then parked until the lock's state changes", g.c.Spin)
+		return fmt.Sprintf("spinning %d times, then asleep until a write may let it in", g.c.Spin)
+	case templates.Adaptive:
+		return "spinning while that pays, then asleep until a write may let it in"
 	}
 	return string(g.c.Wait)
 }

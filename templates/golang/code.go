@@ -9,61 +9,21 @@ import (
 	"github.com/lockgen/lockgen/templates/ir"
 )
 
-// opMethod names the internal method implementing an operation.
-var opMethod = map[string]string{
-	"Acquire": "acquire", "Release": "release", "TryAcquire": "tryAcquire",
-	"RAcquire": "rAcquire", "RRelease": "rRelease", "TryRAcquire": "tryRAcquire",
-}
+// This file lowers statements the ordinary way: the paper's code, line by
+// line, each shared access through a register method carrying its label,
+// every wait through the lock's waiting policy (lockrt/wait.go). fast.go
+// decides which part of an operation runs inline in the public method and
+// which part in a continuation lowered here.
 
-// opFunc emits the internal method of one operation: the paper's code, line
-// by line, each shared access through a register method carrying its label.
-func (g *gen) opFunc(op ir.NamedCode) (jen.Code, error) {
-	g.op = op.Name
-	g.try = op.Name == "TryAcquire" || op.Name == "TryRAcquire"
-	g.loopVars = map[string]bool{}
-	g.stepReads = g.localReads(op.Code)
-
-	g.err = nil
-	g.doorwaySeen, g.doorwayCount = 0, 0
-	ir.WalkStmts(op.Code, func(s ir.Stmt) {
-		if g.a.EndsDoorway(s) {
-			g.doorwayCount++
-		}
-	})
-	body, err := g.stmts(op.Code)
-	if err == nil {
-		err = g.err
-	}
-	if err != nil {
-		return nil, fmt.Errorf("%s.%s: %w", g.a.Name, op.Name, err)
-	}
-	var decls []jen.Code
-	for _, l := range g.a.Locals {
-		if l.Scope == ir.Step && g.stepReads[l.Name] {
-			decls = append(decls, jen.Var().Id(goIdent(l.Name)).Add(g.localType(l)))
-		}
-	}
-	if g.try {
-		body = append(body, jen.Return(jen.True()))
-	}
-	fn := jen.Func().Params(jen.Id("l").Op("*").Id(g.c.Name)).Id(opMethod[op.Name]).
-		Params(jen.Id("st").Op("*").Id(g.stateType()), jen.Id("id").Int())
-	if g.try {
-		fn = fn.Bool()
-	}
-	return fn.Block(append(decls, body...)...), nil
-}
-
-// localType is a local's Go type (an array for local arrays).
-func (g *gen) localType(l ir.Local) jen.Code {
-	if l.Len != nil {
-		return jen.Index(jen.Lit(l.Len(g.c.Params))).Add(g.goType(l.Type))
-	}
-	return g.goType(l.Type)
+// opInfo is an operation the lock uses, as a statement tree.
+type opInfo struct {
+	name  string // "Acquire", "Release", ...
+	nodes []*node
+	try   bool // returns whether it succeeded
 }
 
 // localReads returns the locals an operation reads.
-func (g *gen) localReads(code ir.Code) map[string]bool {
+func localReads(code ir.Code) map[string]bool {
 	reads := map[string]bool{}
 	ir.WalkStmts(code, func(s ir.Stmt) {
 		for _, e := range ir.StmtExprs(s) {
@@ -75,6 +35,26 @@ func (g *gen) localReads(code ir.Code) map[string]bool {
 		}
 	})
 	return reads
+}
+
+// stepLocals are the Step locals an operation reads: the fast path
+// declares them and passes them to its continuations.
+func (g *gen) stepLocals() []ir.Local {
+	var out []ir.Local
+	for _, l := range g.a.Locals {
+		if l.Scope == ir.Step && g.stepReads[l.Name] {
+			out = append(out, l)
+		}
+	}
+	return out
+}
+
+// localType is a local's Go type (an array for local arrays).
+func (g *gen) localType(l ir.Local) jen.Code {
+	if l.Len != nil {
+		return jen.Index(jen.Lit(l.Len(g.c.Params))).Add(g.goType(l.Type))
+	}
+	return g.goType(l.Type)
 }
 
 func (g *gen) isState(name string) bool {
@@ -103,16 +83,13 @@ func (g *gen) target(dst string) *jen.Statement {
 	return g.local(dst)
 }
 
-func (g *gen) stmts(code ir.Code) ([]jen.Code, error) {
+// lower lowers statements the ordinary way.
+func (g *gen) lower(ns []*node) []jen.Code {
 	var out []jen.Code
-	for _, s := range code {
-		cs, err := g.stmt(s)
-		if err != nil {
-			return nil, err
-		}
-		out = append(out, cs...)
+	for _, n := range ns {
+		out = append(out, g.lowerNode(n)...)
 	}
-	return out, nil
+	return out
 }
 
 func comment(s ir.Stmt) jen.Code {
@@ -122,91 +99,46 @@ func comment(s ir.Stmt) jen.Code {
 	return jen.Comment(ir.FormatHead(s))
 }
 
-func (g *gen) stmt(s ir.Stmt) ([]jen.Code, error) {
-	lbl := s.Label()
-	out := []jen.Code{comment(s)}
-	switch s := s.(type) {
-	case ir.Write:
-		if w := g.wakes(s.To); w != nil {
-			// Wake only when the value changed: a busy loop that rewrites
-			// the same value each iteration must not wake itself.
-			out = append(out, jen.If(g.loc(s.To, lbl).Dot("storeChanged").Call(jen.Lit(lbl), g.expr(s.Val, lbl))).Block(w...))
-			break
-		}
-		out = append(out, g.loc(s.To, lbl).Dot("store").Call(jen.Lit(lbl), g.expr(s.Val, lbl)))
+// lowerNode lowers one statement (with its nested code).
+func (g *gen) lowerNode(n *node) []jen.Code {
+	lbl := n.s.Label()
+	out := []jen.Code{comment(n.s)}
+	switch s := n.s.(type) {
+	case ir.Write, ir.Swap, ir.CAS, ir.FetchAdd:
+		out = append(out, g.access(n)...)
 	case ir.Set:
 		dst := g.target(s.Dst)
 		if s.Index != nil {
 			dst = g.local(s.Dst).Index(g.expr(s.Index, lbl))
 		}
 		out = append(out, dst.Op("=").Add(g.expr(s.Val, lbl)))
-	case ir.Swap:
-		w := g.wakes(s.To)
-		if w == nil {
-			out = append(out, g.assign(s.Dst, g.loc(s.To, lbl).Dot("swap").Call(jen.Lit(lbl), g.expr(s.Val, lbl))))
-			break
-		}
-		// Wake only when the value changed: a test-and-set that swaps 1
-		// over 1 while it waits must not wake itself.
-		block := []jen.Code{
-			jen.Var().Id("newVal").Add(g.goType(g.locType(s.To))).Op("=").Add(g.expr(s.Val, lbl)),
-			jen.Id("prevVal").Op(":=").Add(g.loc(s.To, lbl).Dot("swap").Call(jen.Lit(lbl), jen.Id("newVal"))),
-		}
-		if !g.discarded(s.Dst) {
-			block = append(block, g.target(s.Dst).Op("=").Id("prevVal"))
-		}
-		block = append(block, jen.If(jen.Id("prevVal").Op("!=").Id("newVal")).Block(w...))
-		out = append(out, jen.Block(block...))
-	case ir.CAS:
-		call := g.loc(s.To, lbl).Dot("cas").Call(jen.Lit(lbl), g.expr(s.Old, lbl), g.expr(s.New, lbl))
-		w := g.wakes(s.To)
-		switch {
-		case w == nil:
-			out = append(out, g.assign(s.Dst, call))
-		case g.discarded(s.Dst):
-			out = append(out, jen.If(call).Block(w...)) // wake only when the CAS wrote
-		default:
-			out = append(out, g.assign(s.Dst, call), jen.If(g.local(s.Dst)).Block(w...))
-		}
-	case ir.FetchAdd:
-		call := g.loc(s.To, lbl).Dot("fetchAdd").Call(jen.Lit(lbl), g.expr(s.Delta, lbl))
-		out = append(out, g.assign(s.Dst, call))
-		out = append(out, g.wakes(s.To)...)
 	case ir.If:
-		then, err := g.stmts(s.Then)
-		if err != nil {
-			return nil, err
-		}
-		st := jen.If(g.expr(s.Cond, lbl)).Block(then...)
-		if len(s.Else) > 0 {
-			els, err := g.stmts(s.Else)
-			if err != nil {
-				return nil, err
-			}
-			st = st.Else().Block(els...)
+		st := jen.If(g.expr(s.Cond, lbl)).Block(g.lower(n.then)...)
+		if len(n.els) > 0 {
+			st = st.Else().Block(g.lower(n.els)...)
 		}
 		out = append(out, st)
 	case ir.While:
 		if !s.Busy {
-			out = append(out, g.loop(lbl, s.Cond, nil, s.Body, false)...)
+			out = append(out, jen.For(g.expr(s.Cond, lbl)).Block(g.lower(n.body)...))
 			break
 		}
 		// A busy "while c do B" is "if c then repeat B until ¬c": the
-		// condition is re-tested after the body and before any wait, so
-		// an iteration that ends the loop (through a local, say) never
-		// waits for a write that will not come.
-		loop := g.loop(lbl, nil, ir.Not{X: s.Cond}, s.Body, true)
-		out = append(out, jen.If(g.expr(s.Cond, lbl)).Block(loop...))
+		// condition is tested after the body and before any wait, so an
+		// iteration that ends the loop (through a local, say) never waits
+		// for a write that will not come.
+		out = append(out, jen.If(g.expr(s.Cond, lbl)).Block(g.busyLoop(n, true)...))
 	case ir.Repeat:
-		out = append(out, g.loop(lbl, nil, s.Until, s.Body, s.Busy)...)
+		if s.Busy {
+			out = append(out, g.busyLoop(n, true)...)
+		} else {
+			out = append(out, jen.For().Block(append(g.lower(n.body), jen.If(g.expr(s.Until, lbl)).Block(jen.Break()))...))
+		}
 	case ir.For:
 		v := goIdent(s.Var)
 		g.loopVars[s.Var] = true
-		body, err := g.stmts(s.Body)
+		body := g.lower(n.body)
 		delete(g.loopVars, s.Var)
-		if err != nil {
-			return nil, err
-		}
 		if s.SkipSelf {
 			body = append([]jen.Code{jen.If(jen.Id(v).Op("==").Int64().Call(jen.Id("id"))).Block(jen.Continue())}, body...)
 		}
@@ -216,47 +148,150 @@ func (g *gen) stmt(s ir.Stmt) ([]jen.Code, error) {
 			jen.Id(v).Op("++"),
 		).Block(body...))
 	case ir.Await:
-		out = append(out, g.await(lbl, s.Cond)...)
+		out = append(out, jen.If(jen.Op("!").Parens(g.expr(s.Cond, lbl))).Block(g.awaitWait(n)...))
 	case ir.Succeed:
-		out = append(out, g.disarmAll()...)
-		if g.try {
+		out = append(out, g.disarmAll(lbl)...)
+		if g.op.try {
 			out = append(out, jen.Return(jen.True()))
 		} else {
 			out = append(out, jen.Return())
 		}
 	case ir.Fail:
-		out = append(out, g.disarmAll()...)
+		out = append(out, g.disarmAll(lbl)...)
 		out = append(out, jen.Return(jen.False()))
 	case ir.Delay:
-		var d jen.Code
-		if s.Param == "" {
-			d = g.expr(s.Dur, lbl)
-		} else {
-			ns, ok := g.c.Params.Extra[s.Param]
-			if !ok {
-				return nil, fmt.Errorf("line %s: no value for parameter %s", lbl, s.Param)
-			}
-			d = jen.Lit(int(ns))
-		}
-		out = append(out, jen.Id("delay").Call(jen.Lit(lbl), jen.Qual("time", "Duration").Call(d)))
+		out = append(out, g.delay(s))
 	case ir.FreeRecord:
 		if g.c.Nodes != templates.Pool {
-			return nil, nil // only pooled records go back anywhere
+			return nil // only pooled records go back anywhere
 		}
 		rec := g.a.RefRecord(s.Ref)
 		out = append(out, jen.Id("l").Dot(poolField(rec)).Dot("Put").Call(g.expr(s.Ref, lbl)))
 	default:
-		return nil, fmt.Errorf("line %s: unsupported statement %T", lbl, s)
+		g.fail(fmt.Errorf("line %s: unsupported statement %T", lbl, s))
 	}
-	if g.op == "Acquire" && g.a.EndsDoorway(s) {
-		// Several statements may share the label (a read and a write of
-		// one paper line): the doorway ends after the last of them.
-		g.doorwaySeen++
-		if g.doorwaySeen == g.doorwayCount {
-			out = append(out, jen.Id("doorway").Call(jen.Lit(lbl)))
+	if n.id == g.doorwayNode && g.op.name == "Acquire" {
+		out = append(out, jen.Id("doorway").Call(jen.Lit(lbl)))
+	}
+	return out
+}
+
+func (g *gen) fail(err error) {
+	if g.err == nil {
+		g.err = err
+	}
+}
+
+func (g *gen) delay(s ir.Delay) jen.Code {
+	lbl := s.Label()
+	var d jen.Code
+	if s.Param == "" {
+		d = g.expr(s.Dur, lbl)
+	} else {
+		ns, ok := g.c.Params.Extra[s.Param]
+		if !ok {
+			g.fail(fmt.Errorf("line %s: no value for parameter %s", lbl, s.Param))
 		}
+		d = jen.Lit(int(ns))
 	}
-	return out, nil
+	return jen.Id("delay").Call(jen.Lit(lbl), jen.Qual("time", "Duration").Call(d))
+}
+
+// access lowers a shared write (Write, Swap, CAS, FetchAdd) with the wakes
+// it owes. A write inside a busy-wait loop wakes only when it changed the
+// value: the loop's own rewrite of the same value must not wake itself.
+func (g *gen) access(n *node) []jen.Code {
+	lbl := n.s.Label()
+	l := jen.Lit(lbl)
+	newVal, prevVal := jen.Id("newVal"), jen.Id("prevVal")
+	switch s := n.s.(type) {
+	case ir.Write:
+		reg := g.loc(s.To, lbl)
+		targets := g.wakeTargets(s.To, s.Val)
+		if len(targets) == 0 {
+			return []jen.Code{reg.Dot("store").Call(l, g.expr(s.Val, lbl))}
+		}
+		block := []jen.Code{jen.Var().Add(newVal).Add(g.goType(g.locType(s.To))).Op("=").Add(g.expr(s.Val, lbl))}
+		wakes := g.wakes(targets, g.locType(s.To), newVal, lbl)
+		if g.inBusy[n.id] {
+			block = append(block, jen.If(reg.Dot("swap").Call(l, newVal).Op("!=").Add(newVal)).Block(wakes...))
+		} else {
+			block = append(block, reg.Dot("store").Call(l, newVal))
+			block = append(block, wakes...)
+		}
+		return []jen.Code{jen.Block(block...)}
+	case ir.Swap:
+		reg := g.loc(s.To, lbl)
+		targets := g.wakeTargets(s.To, s.Val)
+		if len(targets) == 0 {
+			return []jen.Code{g.assign(s.Dst, reg.Dot("swap").Call(l, g.expr(s.Val, lbl)))}
+		}
+		block := []jen.Code{
+			jen.Var().Add(newVal).Add(g.goType(g.locType(s.To))).Op("=").Add(g.expr(s.Val, lbl)),
+			prevVal.Clone().Op(":=").Add(reg.Dot("swap").Call(l, newVal)),
+		}
+		if !g.discarded(s.Dst) {
+			block = append(block, g.target(s.Dst).Op("=").Add(prevVal))
+		}
+		block = append(block, jen.If(prevVal.Clone().Op("!=").Add(newVal)).Block(g.wakes(targets, g.locType(s.To), newVal, lbl)...))
+		return []jen.Code{jen.Block(block...)}
+	case ir.CAS:
+		reg := g.loc(s.To, lbl)
+		targets := g.wakeTargets(s.To, s.New)
+		if len(targets) == 0 {
+			return []jen.Code{g.assign(s.Dst, reg.Dot("cas").Call(l, g.expr(s.Old, lbl), g.expr(s.New, lbl)))}
+		}
+		block := []jen.Code{jen.Var().Add(newVal).Add(g.goType(g.locType(s.To))).Op("=").Add(g.expr(s.New, lbl))}
+		ok := jen.Id("casOK")
+		block = append(block, ok.Clone().Op(":=").Add(reg.Dot("cas").Call(l, g.expr(s.Old, lbl), newVal)))
+		if !g.discarded(s.Dst) {
+			block = append(block, g.target(s.Dst).Op("=").Add(ok))
+		}
+		block = append(block, jen.If(ok).Block(g.wakes(targets, g.locType(s.To), newVal, lbl)...))
+		return []jen.Code{jen.Block(block...)}
+	case ir.FetchAdd:
+		reg := g.loc(s.To, lbl)
+		targets := g.wakeTargets(s.To, nil)
+		if len(targets) == 0 {
+			return []jen.Code{g.assign(s.Dst, reg.Dot("fetchAdd").Call(l, g.expr(s.Delta, lbl)))}
+		}
+		keyed := false
+		for _, t := range targets {
+			keyed = keyed || t.keyed
+		}
+		block := []jen.Code{jen.Var().Id("delta").Int64().Op("=").Add(g.expr(s.Delta, lbl))}
+		if !keyed && g.discarded(s.Dst) {
+			block = append(block, reg.Dot("fetchAdd").Call(l, jen.Id("delta")))
+		} else {
+			block = append(block, prevVal.Clone().Op(":=").Add(reg.Dot("fetchAdd").Call(l, jen.Id("delta"))))
+			if !g.discarded(s.Dst) {
+				block = append(block, g.target(s.Dst).Op("=").Add(prevVal))
+			}
+		}
+		block = append(block, jen.If(jen.Id("delta").Op("!=").Lit(0)).Block(
+			g.wakes(targets, ir.TInt, prevVal.Clone().Op("+").Id("delta"), lbl)...))
+		return []jen.Code{jen.Block(block...)}
+	}
+	panic("golang: access of a statement that writes nothing")
+}
+
+// wakes calls each target queue's wake with the value written (only keyed
+// waits look at it).
+func (g *gen) wakes(targets []wakeTarget, t ir.Type, val *jen.Statement, lbl string) []jen.Code {
+	var out []jen.Code
+	for _, tg := range targets {
+		key := jen.Code(jen.Lit(0))
+		if tg.keyed {
+			switch t.Kind {
+			case ir.Bool:
+				key = jen.Id("b2i").Call(val.Clone())
+			case ir.Int:
+				key = val.Clone()
+			}
+		}
+		out = append(out, tg.q.Clone().Dot("wake").Call(jen.Lit(lbl), key))
+	}
+	return out
 }
 
 // discarded reports whether an assignment to dst goes to the blank identifier.
@@ -273,167 +308,134 @@ func (g *gen) assign(dst string, call jen.Code) jen.Code {
 
 func poolField(rec string) string { return "pool" + exportName(goIdent(rec)) }
 
-// wakes returns the wake calls that must follow a write to loc under the
-// park policies: the record's parker when an await on that record reads
-// it, the lock's when a lock-wide wait reads it.
-func (g *gen) wakes(loc ir.Loc) []jen.Code {
-	key := g.a.LocKey(loc)
+// waiter is the waiter a wait at nesting depth d uses: the process's own,
+// or, for locks without per-process state, one taken from the runtime's
+// pool for the function (see waiterDecls).
+func (g *gen) waiter(d int) *jen.Statement {
+	g.fnWaiters = max(g.fnWaiters, d+1)
+	if g.api == apiLocker {
+		return jen.Id(fmt.Sprintf("w%d", d))
+	}
+	return jen.Id("st").Dot("waiters").Index(jen.Lit(d))
+}
+
+// waiterDecls declares a function's pooled waiters.
+func (g *gen) waiterDecls() []jen.Code {
+	if g.api != apiLocker {
+		return nil
+	}
 	var out []jen.Code
-	if g.nodeWake[key] {
-		f := loc.(ir.Fld)
-		out = append(out, g.expr(f.Ref, "").Dot("park").Dot("wake").Call())
-	}
-	if g.lockWake[key] {
-		out = append(out, jen.Id("l").Dot("park").Dot("wake").Call())
-	}
-	if v, ok := loc.(ir.Var); ok && g.elemWake[v.Name] {
-		if ir.HasLoad(v.Index) {
-			panic("golang: a write naming its element through a load to an array awaited element by element")
-		}
-		out = append(out, jen.Id("l").Dot(g.fieldNames[v.Name]).Index(g.expr(v.Index, "")).Dot("park").Dot("wake").Call())
+	for d := 0; d < g.fnWaiters; d++ {
+		w := jen.Id(fmt.Sprintf("w%d", d))
+		out = append(out, w.Clone().Op(":=").Id("getWaiter").Call(), jen.Defer().Id("putWaiter").Call(w.Clone()))
 	}
 	return out
 }
 
-// parkerFor is the parker an await with these reads sleeps on.
-func (g *gen) parkerFor(reads []ir.Loc) *jen.Statement {
-	if ref, ok := g.oneRecord(reads); ok {
-		return g.expr(ref, "").Dot("park")
-	}
-	if v, ok := g.oneElement(reads); ok {
-		return jen.Id("l").Dot(g.fieldNames[v.Name]).Index(g.expr(v.Index, "")).Dot("park")
-	}
-	return jen.Id("l").Dot("park")
-}
-
-// await lowers "await cond" through the waiting policy. Every policy
-// re-evaluates cond (re-reading its registers) between waits; the park
-// policies announce themselves before a last re-check, so a write between
-// the check and the sleep is never missed.
-func (g *gen) await(lbl string, cond ir.Expr) []jen.Code {
-	c := func() jen.Code { return g.expr(cond, lbl) }
-	notC := func() jen.Code { return jen.Op("!").Parens(c()) }
+// awaitWait waits, after a failed check, until an await's condition
+// holds: spinning or yielding while the policy says so, otherwise queued
+// on the site's queue, checked once more, and asleep until a write that
+// may end it.
+func (g *gen) awaitWait(n *node) []jen.Code {
+	s := n.s.(ir.Await)
+	lbl := s.Label()
 	l := jen.Lit(lbl)
-	spins := jen.Id("spins")
-	counted := func(body ...jen.Code) jen.Code {
-		return jen.For(spins.Clone().Op(":=").Lit(0), notC(), spins.Clone().Op("++")).Block(body...)
-	}
-	park := func(p *jen.Statement) []jen.Code {
-		return []jen.Code{
-			jen.Id("tok").Op(":=").Add(p.Clone().Dot("prepare").Call()),
-			jen.If(c()).Block(p.Clone().Dot("cancel").Call(), jen.Break()),
-			p.Clone().Dot("sleep").Call(l, jen.Id("tok")),
+	site := g.sites[n.id]
+	w := g.waiter(len(g.armed))
+	c := func() jen.Code { return g.expr(s.Cond, lbl) }
+	var loop []jen.Code
+	if g.c.Wait.Parks() {
+		loop = []jen.Code{
+			jen.If(jen.Op("!").Add(w.Clone().Dot("spin").Call(l))).Block(
+				w.Clone().Dot("prepare").Call(l),
+				jen.If(c()).Block(w.Clone().Dot("cancel").Call(l), jen.Break()),
+				w.Clone().Dot("park").Call(l),
+			),
+			jen.If(c()).Block(jen.Break()),
 		}
+	} else {
+		loop = []jen.Code{w.Clone().Dot("spin").Call(l), jen.If(c()).Block(jen.Break())}
 	}
-	switch g.c.Wait {
-	case templates.Spin:
-		return []jen.Code{counted(jen.Id("spinWait").Call(l, spins.Clone()))}
-	case templates.Yield:
-		return []jen.Code{jen.For(notC()).Block(jen.Id("yield").Call(l))}
-	case templates.SpinThenYield:
-		return []jen.Code{counted(jen.If(spins.Clone().Op("<").Lit(g.c.Spin)).
-			Block(jen.Id("pause").Call(l)).Else().Block(jen.Id("yield").Call(l)))}
-	case templates.Park:
-		return []jen.Code{jen.For(notC()).Block(park(g.parkerFor(ir.Loads(cond)))...)}
-	case templates.SpinThenPark:
-		body := append([]jen.Code{jen.If(spins.Clone().Op("<").Lit(g.c.Spin)).
-			Block(jen.Id("pause").Call(l), jen.Continue())}, park(g.parkerFor(ir.Loads(cond)))...)
-		return []jen.Code{counted(body...)}
+	return []jen.Code{
+		g.beginCall(w, lbl, site),
+		jen.For().Block(loop...),
+		w.Clone().Dot("end").Call(l),
 	}
-	panic("golang: unknown wait policy " + string(g.c.Wait))
 }
 
-// loop lowers While (cond) and Repeat (until). A busy-wait loop applies
-// the waiting policy at its back edge. Under the park policies, once the
-// spin budget is spent an iteration starts by announcing itself (prepare);
-// if no register the loop reads changed while it ran, re-running it would
-// read the same values, so it sleeps until a write changes one (a write
-// between prepare and sleep makes sleep return at once).
-func (g *gen) loop(lbl string, cond, until ir.Expr, body ir.Code, busy bool) []jen.Code {
+// busyLoop lowers a busy-wait loop (Repeat, or the repeat of a busy
+// While). first says whether its first iteration is still to run; when it
+// ran already (inline, in the fast path) the loop starts at its back edge.
+// Once the policy stops spinning, an iteration starts by queuing the
+// waiter (prepare): if the iteration fails, nothing it read changed since
+// or the waiter was woken, so it sleeps (park) until a write.
+func (g *gen) busyLoop(n *node, first bool) []jen.Code {
+	lbl := n.s.Label()
+	l := jen.Lit(lbl)
+	site := g.sites[n.id]
+	d := len(g.armed)
+	w := g.waiter(d)
+	armed := jen.Id(fmt.Sprintf("armed%d", d))
+	firstV := jen.Id(fmt.Sprintf("first%d", d))
+	parks := g.c.Wait.Parks()
+	g.armed = append(g.armed, armedLoop{armed: armed, w: w, parks: parks})
+	body := g.lower(n.body)
+	g.armed = g.armed[:len(g.armed)-1]
+
+	var exit ir.Expr
 	var pre []jen.Code
-	var armed, tok, p *jen.Statement
-	parks := busy && g.c.Wait.Parks()
-	if parks {
-		depth := len(g.armed)
-		armed, tok = jen.Id(fmt.Sprintf("armed%d", depth)), jen.Id(fmt.Sprintf("tok%d", depth))
-		p = g.parkerFor(loopReads(orTrue(cond, until), body))
-		spinFor := g.c.Spin
-		if g.c.Wait == templates.Park {
-			spinFor = 1 // the first iteration runs before anyone can be waited for
-		}
-		pre = []jen.Code{
-			armed.Clone().Op(":=").Id("spins").Op(">=").Lit(spinFor),
-			jen.Var().Add(tok.Clone()).Uint64(),
-			jen.If(armed.Clone()).Block(tok.Clone().Op("=").Add(p.Clone().Dot("prepare").Call())),
-		}
-		g.armed = append(g.armed, armedLoop{armed: armed, park: p})
+	switch s := n.s.(type) {
+	case ir.Repeat:
+		exit = s.Until
+	case ir.While:
+		exit = ir.Not{X: s.Cond}
 	}
-	disarm := func() []jen.Code {
+	cancel := func() []jen.Code {
 		if !parks {
 			return nil
 		}
-		return []jen.Code{jen.If(armed.Clone()).Block(p.Clone().Dot("cancel").Call())}
+		return []jen.Code{jen.If(armed.Clone()).Block(w.Clone().Dot("cancel").Call(l))}
 	}
-	stmts, err := g.stmts(body)
+	var iter []jen.Code
 	if parks {
-		g.armed = g.armed[:len(g.armed)-1]
+		iter = append(iter,
+			armed.Clone().Op(":=").Op("!").Add(firstV.Clone()).Op("&&").Op("!").Add(w.Clone().Dot("spin").Call(l)),
+			jen.If(armed.Clone()).Block(w.Clone().Dot("prepare").Call(l)))
+	} else {
+		iter = append(iter, jen.If(jen.Op("!").Add(firstV.Clone())).Block(w.Clone().Dot("spin").Call(l)))
 	}
-	if err != nil {
-		g.err = err
-		return nil
+	iter = append(iter, pre...)
+	iter = append(iter, body...)
+	iter = append(iter, jen.If(g.expr(exit, lbl)).Block(append(cancel(), jen.Break())...))
+	if parks {
+		iter = append(iter, jen.If(armed.Clone()).Block(w.Clone().Dot("park").Call(l)))
 	}
-	if !busy && until == nil {
-		return []jen.Code{jen.For(g.expr(cond, lbl)).Block(stmts...)}
+	return []jen.Code{
+		g.beginCall(w, lbl, site),
+		jen.For(firstV.Clone().Op(":=").Lit(first), jen.Empty(), firstV.Clone().Op("=").False()).Block(iter...),
+		w.Clone().Dot("end").Call(l),
 	}
-	var block []jen.Code
-	block = append(block, pre...)
-	if cond != nil {
-		block = append(block, jen.If(jen.Op("!").Parens(g.expr(cond, lbl))).Block(append(disarm(), jen.Break())...))
-	}
-	block = append(block, stmts...)
-	if until != nil {
-		block = append(block, jen.If(g.expr(until, lbl)).Block(append(disarm(), jen.Break())...))
-	}
-	if !busy {
-		return []jen.Code{jen.For().Block(block...)}
-	}
-	l := jen.Lit(lbl)
-	switch g.c.Wait {
-	case templates.Spin:
-		block = append(block, jen.Id("spinWait").Call(l, jen.Id("spins")))
-	case templates.Yield:
-		block = append(block, jen.Id("yield").Call(l))
-	case templates.SpinThenYield:
-		block = append(block, jen.If(jen.Id("spins").Op("<").Lit(g.c.Spin)).
-			Block(jen.Id("pause").Call(l)).Else().Block(jen.Id("yield").Call(l)))
-	default: // the park policies
-		block = append(block, jen.If(armed.Clone()).Block(p.Clone().Dot("sleep").Call(l, tok.Clone())).
-			Else().Block(jen.Id("pause").Call(l)))
-	}
-	return []jen.Code{jen.For(jen.Id("spins").Op(":=").Lit(0), jen.Empty(), jen.Id("spins").Op("++")).Block(block...)}
 }
 
-// armedLoop is an enclosing busy loop that may have announced a waiter:
-// leaving it early (Succeed, Fail) must withdraw the announcement.
-type armedLoop struct{ armed, park *jen.Statement }
+// armedLoop is an enclosing busy loop that may have queued its waiter:
+// leaving it early (Succeed, Fail) must withdraw the waiter and end the
+// wait.
+type armedLoop struct {
+	armed, w *jen.Statement
+	parks    bool
+}
 
-func (g *gen) disarmAll() []jen.Code {
+func (g *gen) disarmAll(lbl string) []jen.Code {
 	var out []jen.Code
+	l := jen.Lit(lbl)
 	for i := len(g.armed) - 1; i >= 0; i-- {
 		a := g.armed[i]
-		out = append(out, jen.If(a.armed.Clone()).Block(a.park.Clone().Dot("cancel").Call()))
+		if a.parks {
+			out = append(out, jen.If(a.armed.Clone()).Block(a.w.Clone().Dot("cancel").Call(l)))
+		}
+		out = append(out, a.w.Clone().Dot("end").Call(l))
 	}
 	return out
-}
-
-func orTrue(a, b ir.Expr) ir.Expr {
-	if a != nil {
-		return a
-	}
-	if b != nil {
-		return b
-	}
-	return ir.BoolConst{V: true}
 }
 
 // locType is the type of the register a location names.

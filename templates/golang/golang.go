@@ -7,7 +7,7 @@ package golang
 import (
 	"bytes"
 	"fmt"
-	"go/format"
+	"regexp"
 	"sort"
 	"strings"
 	"unicode"
@@ -76,33 +76,38 @@ type gen struct {
 	api api
 	low string // lower-camel form of the lock name, prefix of internal names
 
-	// Waiting analysis (park policies only).
-	nodeWake     map[string]bool // "Rec.field" read by an await on one record: wake that record
-	lockWake     map[string]bool // register keys read by lock-wide awaits: wake the lock
-	parkRecs     map[string]bool // records that carry a parker
-	elemWake     map[string]bool // shared arrays whose elements carry a parker (awaits on one element)
-	boundInWaits map[string]bool // quantifier and loop variables
-	lockPark     bool            // the lock carries a parker
+	ops         []opInfo           // the operations the lock uses, as trees
+	trees       map[string][]*node // by operation name
+	doorwayNode int                // the statement after which the doorway ends (-1: none)
+
+	// The wait analysis (waits.go).
+	sites        map[int]*waitSite // by node id: awaits and busy loops
+	inBusy       map[int]bool      // nodes inside a busy loop's body
+	regQ         map[string]string // scalar registers with a queue of their own: the queue's field
+	elemQ        map[string]bool   // shared arrays whose elements carry a queue
+	recQ         map[string]bool   // records that carry a queue
+	lockQ        bool              // the lock carries a queue
+	boundInWaits map[string]bool   // quantifier and loop variables
+	waitDepth    int               // waiters a process needs at once (nested waits)
 
 	stateLocals []ir.Local // Passage and Process locals, in declaration order
 	fieldNames  map[string]string
 
 	// Per-operation context.
-	op        string
-	try       bool
+	op        opInfo
 	loopVars  map[string]bool
 	stepReads map[string]bool // locals the current operation reads
-	armed     []armedLoop     // enclosing busy loops under a park policy
+	armed     []armedLoop     // enclosing busy loops
+	conts     []cont          // the current operation's continuations
+	fnWaiters int             // waiters the function being lowered uses
 	err       error           // a lowering error found deep in an expression or loop
-
-	doorwaySeen, doorwayCount int // statements labelled DoorwayEnd: lowered so far, in all
 }
 
 func newGen(c *Config) (*gen, error) {
 	if err := ir.Check(c.Alg); err != nil {
 		return nil, err
 	}
-	g := &gen{c: c, a: c.Alg, api: shapeOf(c), low: lowerName(c.Name)}
+	g := &gen{c: c, a: c.Alg, api: shapeOf(c), low: lowerName(c.Name), trees: map[string][]*node{}, doorwayNode: -1}
 	for _, l := range c.Alg.Locals {
 		if l.Scope != ir.Step {
 			g.stateLocals = append(g.stateLocals, l)
@@ -112,8 +117,47 @@ func newGen(c *Config) (*gen, error) {
 		return nil, err
 	}
 	g.nameFields()
+	next := 0
+	for _, op := range c.Alg.Ops() {
+		if !g.wants(op.Name) {
+			continue
+		}
+		nodes := tree(op.Code, &next)
+		g.trees[op.Name] = nodes
+		g.ops = append(g.ops, opInfo{name: op.Name, nodes: nodes, try: op.Name == "TryAcquire" || op.Name == "TryRAcquire"})
+		if op.Name == "Acquire" {
+			walk(nodes, func(n *node) {
+				if c.Alg.EndsDoorway(n.s) {
+					g.doorwayNode = n.id
+				}
+			})
+		}
+	}
 	g.analyseWaits()
+	for _, op := range g.ops {
+		g.waitDepth = max(g.waitDepth, waitNesting(op.nodes))
+	}
 	return g, nil
+}
+
+// waitNesting is how many waits of code can be under way at once: a busy
+// loop's waiter stays queued while its body runs, so a wait inside it
+// needs a second waiter.
+func waitNesting(ns []*node) int {
+	d := 0
+	for _, n := range ns {
+		inner := max(waitNesting(n.then), waitNesting(n.els), waitNesting(n.body))
+		switch n.s.(type) {
+		case ir.Await:
+			d = max(d, 1)
+		case ir.While, ir.Repeat:
+			if n.busy() {
+				inner++
+			}
+		}
+		d = max(d, inner)
+	}
+	return d
 }
 
 // checkShape rejects definitions the chosen API cannot carry; the spec
@@ -183,7 +227,7 @@ func usesState(code ir.Code, state []ir.Local) bool {
 }
 
 // reservedFields are the lock struct's own fields.
-var reservedFields = map[string]bool{"held": true, "holder": true, "park": true, "procs": true, "pool": true}
+var reservedFields = map[string]bool{"held": true, "holder": true, "sleepers": true, "spinners": true, "procs": true, "pool": true}
 
 func (g *gen) nameFields() {
 	g.fieldNames = map[string]string{}
@@ -193,68 +237,6 @@ func (g *gen) nameFields() {
 			n = "reg" + exportName(n)
 		}
 		g.fieldNames[s.Name] = n
-	}
-}
-
-// analyseWaits decides, for the park policies, who wakes whom: an await
-// whose reads are all fields of one record parks on that record (so local
-// spinning stays local); any other wait parks on the lock. Every write to a
-// register some wait reads is followed by the matching wake.
-func (g *gen) analyseWaits() {
-	g.nodeWake, g.lockWake, g.parkRecs, g.elemWake = map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
-	if !g.c.Wait.Parks() {
-		return
-	}
-	// Variables bound inside waits (quantifiers, loops of a busy loop):
-	// an index naming one of them is not one element.
-	g.boundInWaits = map[string]bool{}
-	for _, op := range g.a.Ops() {
-		ir.WalkStmts(op.Code, func(s ir.Stmt) {
-			if f, ok := s.(ir.For); ok {
-				g.boundInWaits[f.Var] = true
-			}
-			for _, e := range ir.StmtExprs(s) {
-				ir.WalkExpr(e, func(x ir.Expr) {
-					if q, ok := x.(ir.Quant); ok {
-						g.boundInWaits[q.Var] = true
-					}
-				})
-			}
-		})
-	}
-	for _, op := range g.a.Ops() {
-		ir.WalkStmts(op.Code, func(s ir.Stmt) {
-			var reads []ir.Loc
-			switch s := s.(type) {
-			case ir.Await:
-				reads = ir.Loads(s.Cond)
-			case ir.While:
-				if s.Busy {
-					reads = loopReads(s.Cond, s.Body)
-				}
-			case ir.Repeat:
-				if s.Busy {
-					reads = loopReads(s.Until, s.Body)
-				}
-			default:
-				return
-			}
-			if ref, ok := g.oneRecord(reads); ok {
-				g.parkRecs[g.a.RefRecord(ref)] = true
-				for _, l := range reads {
-					g.nodeWake[g.a.LocKey(l)] = true
-				}
-				return
-			}
-			if v, ok := g.oneElement(reads); ok {
-				g.elemWake[v.Name] = true
-				return
-			}
-			g.lockPark = true
-			for _, l := range reads {
-				g.lockWake[g.a.LocKey(l)] = true
-			}
-		})
 	}
 }
 
@@ -303,8 +285,8 @@ func mentionsAny(e ir.Expr, names map[string]bool) bool {
 }
 
 // elemStruct reports whether shared array name's elements are structs
-// (padded, or carrying a parker) rather than bare registers.
-func (g *gen) elemStruct(name string) bool { return g.c.Padding > 0 || g.elemWake[name] }
+// (padded, or carrying a queue) rather than bare registers.
+func (g *gen) elemStruct(name string) bool { return g.c.Padding > 0 || g.elemQ[name] }
 
 // oneRecord reports whether all reads are fields reached through the same
 // reference expression, returning it.
@@ -415,9 +397,13 @@ var goReserved = map[string]bool{
 	"l": true, "st": true, "id": true, "spins": true, "tok": true, "h": true, "nd": true,
 	"len": true, "cap": true, "new": true, "nil": true, "true": true, "false": true,
 	"max": true, "min": true, "delay": true, "prevVal": true, "newVal": true, "pause": true, "yield": true, "doorway": true,
+	"entered": true, "casOK": true, "delta": true, "b2i": true, "sleepers": true, "waiters": true, "getWaiter": true, "putWaiter": true,
 }
 
-func isGoReserved(s string) bool { return goKeywords[s] || goReserved[s] }
+// generatedLocal matches the locals the lowering numbers by nesting depth.
+var generatedLocal = regexp.MustCompile(`^(w|armed|first)[0-9]+$`)
+
+func isGoReserved(s string) bool { return goKeywords[s] || goReserved[s] || generatedLocal.MatchString(s) }
 
 // Register types and sizes.
 
@@ -450,6 +436,9 @@ func regSize(t ir.Type) int {
 	return 8
 }
 
+// waitqSize is the size of lockrt's waitq (a word and two pointers).
+const waitqSize = 24
+
 func padBytes(pad, used int) int {
 	if pad == 0 {
 		return 0
@@ -468,23 +457,6 @@ func render(f *jen.File) ([]byte, error) {
 		return nil, err
 	}
 	return buf.Bytes(), nil
-}
-
-// Runtime returns the package runtime files, identical for every package.
-func Runtime(pkg string) ([]File, error) {
-	var out []File
-	for _, f := range []struct{ name, src string }{
-		{"lockgen_runtime.go", runtimeNormal},
-		{"lockgen_check.go", runtimeCheck},
-	} {
-		src := "// Code generated by lockgen. DO NOT EDIT.\n\n" + strings.Replace(f.src, "package PKG", "package "+pkg, 1)
-		data, err := format.Source([]byte(src))
-		if err != nil {
-			return nil, fmt.Errorf("%s: %v", f.name, err)
-		}
-		out = append(out, File{Name: f.name, Data: data})
-	}
-	return out, nil
 }
 
 // FileBase is the base of the files generated for a lock (lower-cased name).

@@ -25,17 +25,6 @@ func Lock(c Config) (File, error) {
 	if err := g.methods(f); err != nil {
 		return File{}, err
 	}
-	for _, op := range g.a.Ops() {
-		if !g.wants(op.Name) {
-			continue
-		}
-		fn, err := g.opFunc(op)
-		if err != nil {
-			return File{}, err
-		}
-		f.Line()
-		f.Add(fn)
-	}
 	data, err := render(f)
 	if err != nil {
 		return File{}, fmt.Errorf("%s: %w", c.Name, err)
@@ -101,11 +90,11 @@ func (g *gen) types(f *jen.File) {
 			used += padBytes(sz, used) + sz
 			fields = append(fields, jen.Id(goIdent(fl.Name)).Add(g.regType(fl.Type)).Comment(fieldDoc(fl.Name, fl.Doc)))
 		}
-		if g.parkRecs[r.Name] {
-			fields = append(fields, jen.Id("park").Id("parker").Comment("sleepers waiting on this record"))
-		} else {
-			fields = append(fields, padField(padBytes(pad, used))...)
+		if g.recQ[r.Name] {
+			fields = append(fields, jen.Id("sleepers").Id("waitq").Comment("processes waiting on this record"))
+			used += waitqSize
 		}
+		fields = append(fields, padField(padBytes(pad, used))...)
 		doc := fmt.Sprintf("%s is the algorithm's %s record.", g.recType(r.Name), r.Name)
 		if r.Doc != "" {
 			doc += " " + r.Doc
@@ -123,6 +112,9 @@ func (g *gen) types(f *jen.File) {
 	if g.api != apiLocker {
 		for _, p := range g.a.Procs {
 			st = append(st, jen.Id(goIdent(p.Name)).Index(jen.Lit(p.Count)).Id(g.recType(p.Rec)).Comment(fieldDoc(p.Name, p.Doc)))
+		}
+		if g.waitDepth > 0 {
+			st = append(st, jen.Id("waiters").Index(jen.Lit(g.waitDepth)).Id("waiter").Comment("this process's side of its waits"))
 		}
 		st = append(st, jen.Id("held").Bool().Comment("holds the lock (misuse checks)"))
 		if g.c.Mode == templates.RW {
@@ -146,6 +138,12 @@ func (g *gen) types(f *jen.File) {
 		sz := regSize(s.Type)
 		if !s.IsArray() {
 			lk = append(lk, jen.Id(name).Add(g.regType(s.Type)).Comment(fieldDoc(s.Name, s.Doc)))
+			if q, ok := g.regQ[s.Name]; ok {
+				// Beside its register: a writer's look at the queue hits the
+				// cache line its write just took.
+				lk = append(lk, jen.Id(q).Id("waitq").Comment("processes waiting on "+s.Name))
+				sz += waitqSize
+			}
 			lk = append(lk, padField(padBytes(pad, sz))...)
 			continue
 		}
@@ -153,20 +151,24 @@ func (g *gen) types(f *jen.File) {
 		elem := g.regType(s.Type)
 		if g.elemStruct(s.Name) {
 			fields := []jen.Code{jen.Id("r").Add(g.regType(s.Type))}
-			if g.elemWake[s.Name] {
-				// Awaited element by element: each has its own sleepers, so a
+			if g.elemQ[s.Name] {
+				// Awaited element by element: each has its own queue, so a
 				// write wakes only those waiting on it (local spinning).
-				fields = append(fields, jen.Id("park").Id("parker"))
-				fields = append(fields, padField(pad)...) // the parker's size varies by build: pad a whole line
-			} else {
-				fields = append(fields, padField(padBytes(pad, sz))...)
+				fields = append(fields, jen.Id("sleepers").Id("waitq"))
+				sz += waitqSize
 			}
+			fields = append(fields, padField(padBytes(pad, sz))...)
 			elem = jen.Struct(fields...)
 		}
 		lk = append(lk, jen.Id(name).Index(jen.Lit(n)).Add(elem).Comment(fieldDoc(s.Name, s.Doc)))
 	}
-	if g.lockPark {
-		lk = append(lk, jen.Id("park").Id("parker").Comment("sleepers waiting on the lock's registers"))
+	if g.lockQ {
+		lk = append(lk, jen.Id("sleepers").Id("waitq").Comment("processes waiting on several of the lock's registers"))
+		lk = append(lk, padField(padBytes(pad, waitqSize))...)
+	}
+	if g.c.Wait == templates.Adaptive && len(g.sites) > 0 {
+		lk = append(lk, jen.Id("spinners").Id("intReg").Comment("waiters spinning now (the adaptive policy caps them)"))
+		lk = append(lk, padField(padBytes(pad, 8))...)
 	}
 	for _, rec := range g.pooledRecords() {
 		lk = append(lk, jen.Id(poolField(rec)).Qual("sync", "Pool").Comment("free "+rec+" records"))

@@ -1,0 +1,543 @@
+package golang
+
+import (
+	"fmt"
+
+	"github.com/dave/jennifer/jen"
+
+	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/templates/ir"
+)
+
+// The wait analysis decides, for the park policies, where each wait sleeps
+// and which writes wake it (the runtime side is lockrt/wait.go):
+//
+//   - a wait whose reads are all fields of one record (a queue node) sleeps
+//     on that record's queue, one that reads a single element of a shared
+//     array (at an index computed without reading shared memory) on that
+//     element's, one that reads a single scalar register on that register's;
+//     any other wait on the lock's. Local spinning stays local: a release
+//     wakes only the process it signals;
+//   - a wait whose reads are all one location and whose end is that
+//     location equal to one value (await NOW = my; a test-and-set loop
+//     ending when its swap returns FREE) is keyed by that value;
+//   - a wait whose next step is a swap, CAS or fetch&add on what it read
+//     is exclusive: woken, it competes to consume what the write made
+//     available, so a write wakes one such waiter;
+//   - a write wakes a queue only if the value it writes can end one of the
+//     queue's waits: statically, where the value and the condition are
+//     constants (a test-and-set swapping BUSY in wakes nobody, nor does an
+//     MCS node's next reset to ⊥), by key at run time otherwise.
+
+// domKind is what a wait's reads are confined to.
+type domKind uint8
+
+const (
+	domRecord domKind = iota // fields of one record
+	domElem                  // one element of a shared array
+	domReg                   // one scalar shared register
+	domLock                  // anything else: the lock's queue
+)
+
+// waitSite is one wait: an await, or a busy-wait loop.
+type waitSite struct {
+	kind  domKind
+	name  string  // domReg: the register; domElem: the array; domRecord: the record type
+	ref   ir.Expr // domRecord: the reference read through
+	index ir.Expr // domElem: the element
+	keys  map[string]bool
+	one   ir.Loc  // the one location every read reads, or nil
+	cond  ir.Expr // with one: the condition, on one, that ends the wait (nil if unknown)
+	key   ir.Expr // keyed: the one value of one that ends the wait
+	excl  bool
+}
+
+// keyed reports whether only a write of s.key can end s.
+func (s *waitSite) keyed() bool { return s.key != nil }
+
+// analyseWaits finds every wait of the operations the lock uses.
+func (g *gen) analyseWaits() {
+	g.sites = map[int]*waitSite{}
+	g.inBusy = map[int]bool{}
+	g.regQ = map[string]string{}
+	g.elemQ, g.recQ = map[string]bool{}, map[string]bool{}
+	g.boundInWaits = map[string]bool{}
+	for _, op := range g.ops {
+		walk(op.nodes, func(n *node) {
+			if f, ok := n.s.(ir.For); ok {
+				g.boundInWaits[f.Var] = true
+			}
+			for _, e := range ir.StmtExprs(n.s) {
+				ir.WalkExpr(e, func(x ir.Expr) {
+					if q, ok := x.(ir.Quant); ok {
+						g.boundInWaits[q.Var] = true
+					}
+				})
+			}
+			if n.busy() {
+				walk(n.body, func(m *node) { g.inBusy[m.id] = true })
+			}
+		})
+	}
+	for _, op := range g.ops {
+		g.analyseList(op.nodes)
+	}
+	if !g.c.Wait.Parks() {
+		return
+	}
+	taken := map[string]bool{}
+	for _, f := range g.fieldNames {
+		taken[f] = true
+	}
+	for _, s := range g.sites {
+		switch s.kind {
+		case domReg:
+			if _, ok := g.regQ[s.name]; !ok {
+				name := g.fieldNames[s.name] + "Sleepers"
+				for taken[name] {
+					name += "_"
+				}
+				taken[name] = true
+				g.regQ[s.name] = name
+			}
+		case domElem:
+			g.elemQ[s.name] = true
+		case domRecord:
+			g.recQ[s.name] = true
+		case domLock:
+			g.lockQ = true
+		}
+	}
+}
+
+// analyseList records the waits of one statement list (and, recursively,
+// of nested lists); a wait's next sibling decides whether it is exclusive.
+func (g *gen) analyseList(ns []*node) {
+	for i, n := range ns {
+		switch s := n.s.(type) {
+		case ir.Await:
+			site := g.siteOf(ir.Loads(s.Cond))
+			if site.one != nil {
+				site.cond = s.Cond
+				site.key = keyOf(s.Cond, site.one, g.a)
+			}
+			site.excl = g.consumes(ns[i+1:], site)
+			g.sites[n.id] = site
+		case ir.While, ir.Repeat:
+			if n.busy() {
+				var exit ir.Expr
+				if w, ok := s.(ir.While); ok {
+					exit = ir.Not{X: w.Cond}
+					g.sites[n.id] = g.siteOf(loopReads(w.Cond, w.Body))
+				} else {
+					r := s.(ir.Repeat)
+					exit = r.Until
+					g.sites[n.id] = g.siteOf(loopReads(r.Until, r.Body))
+				}
+				site := g.sites[n.id]
+				site.excl = g.consumes(n.body, site)
+				if site.one != nil {
+					site.cond, site.key = g.loopKey(n.body, exit, site.one)
+				}
+			}
+		}
+		g.analyseList(n.then)
+		g.analyseList(n.els)
+		g.analyseList(n.body)
+	}
+}
+
+// siteOf classifies a wait by what it reads.
+func (g *gen) siteOf(reads []ir.Loc) *waitSite {
+	s := &waitSite{kind: domLock, keys: map[string]bool{}}
+	for _, l := range reads {
+		s.keys[g.a.LocKey(l)] = true
+	}
+	if one, ok := sameLoc(reads); ok {
+		s.one = one
+	}
+	switch ref, ok := g.oneRecord(reads); {
+	case ok:
+		s.kind, s.ref, s.name = domRecord, ref, g.a.RefRecord(ref)
+		return s
+	}
+	if v, ok := g.oneElement(reads); ok {
+		s.kind, s.index, s.name = domElem, v.Index, v.Name
+		return s
+	}
+	if v, ok := s.one.(ir.Var); ok && v.Index == nil {
+		s.kind, s.name = domReg, v.Name
+	}
+	return s
+}
+
+// sameLoc reports whether every read is of the same location.
+func sameLoc(reads []ir.Loc) (ir.Loc, bool) {
+	if len(reads) == 0 {
+		return nil, false
+	}
+	first := locString(reads[0])
+	for _, l := range reads[1:] {
+		if locString(l) != first {
+			return nil, false
+		}
+	}
+	return reads[0], true
+}
+
+func locString(l ir.Loc) string {
+	switch l := l.(type) {
+	case ir.Var:
+		if l.Index == nil {
+			return l.Name
+		}
+		return l.Name + "[" + ir.FormatExpr(l.Index) + "]"
+	case ir.Fld:
+		return ir.FormatExpr(l.Ref) + "." + l.Name
+	}
+	return fmt.Sprintf("%v", l)
+}
+
+// keyOf returns the one value of loc that makes cond hold, if cond is
+// loc = value (value read from no register) or a boolean loc itself.
+func keyOf(cond ir.Expr, loc ir.Loc, a *ir.Algorithm) ir.Expr {
+	isLoc := func(e ir.Expr) bool {
+		l, ok := e.(ir.Load)
+		return ok && locString(l.From) == locString(loc)
+	}
+	switch c := cond.(type) {
+	case ir.Bin:
+		if c.Op != ir.Eq {
+			return nil
+		}
+		switch {
+		case isLoc(c.X) && !ir.HasLoad(c.Y):
+			return keyValue(c.Y)
+		case isLoc(c.Y) && !ir.HasLoad(c.X):
+			return keyValue(c.X)
+		}
+	case ir.Load:
+		if isLoc(c) {
+			return ir.BoolConst{V: true}
+		}
+	case ir.Not:
+		if isLoc(c.X) {
+			return ir.BoolConst{V: false}
+		}
+	}
+	return nil
+}
+
+// keyValue accepts the key expressions the runtime can compare: integers
+// and booleans (references are never keyed).
+func keyValue(e ir.Expr) ir.Expr {
+	if _, ok := e.(ir.Nil); ok {
+		return nil
+	}
+	if _, ok := e.(ir.Mine); ok {
+		return nil
+	}
+	return e
+}
+
+// loopKey derives a busy loop's end from its one access: a loop that
+// swaps v into loc until the old value is c ends when loc = c; one that
+// CASes loc from c until the CAS succeeds, likewise.
+func (g *gen) loopKey(body []*node, exit ir.Expr, loc ir.Loc) (cond, key ir.Expr) {
+	var access *node
+	for _, n := range body {
+		if ir.WrittenLoc(n.s) == nil && !stmtLoads(n.s) {
+			continue
+		}
+		if access != nil {
+			return nil, nil
+		}
+		access = n
+	}
+	if access == nil || len(access.then)+len(access.els)+len(access.body) > 0 {
+		return nil, nil
+	}
+	eq := func(v ir.Expr) (ir.Expr, ir.Expr) {
+		if k := keyValue(v); k != nil && !ir.HasLoad(v) && !mentionsAny(v, g.assignedIn(body)) {
+			return ir.Bin{Op: ir.Eq, X: ir.Load{From: loc}, Y: v}, k
+		}
+		return nil, nil
+	}
+	switch s := access.s.(type) {
+	case ir.Swap:
+		if x, ok := exit.(ir.Bin); ok && x.Op == ir.Eq {
+			if r, ok := x.X.(ir.LocalRef); ok && r.Name == s.Dst && r.Index == nil {
+				return eq(x.Y)
+			}
+		}
+	case ir.CAS:
+		if r, ok := exit.(ir.LocalRef); ok && r.Name == s.Dst && r.Index == nil {
+			return eq(s.Old)
+		}
+	}
+	return nil, nil
+}
+
+// assignedIn returns the locals assigned in code.
+func (g *gen) assignedIn(code []*node) map[string]bool {
+	out := map[string]bool{}
+	walk(code, func(n *node) {
+		switch s := n.s.(type) {
+		case ir.Set:
+			out[s.Dst] = true
+		case ir.Swap:
+			out[s.Dst] = true
+		case ir.CAS:
+			out[s.Dst] = true
+		case ir.FetchAdd:
+			out[s.Dst] = true
+		}
+	})
+	return out
+}
+
+func stmtLoads(s ir.Stmt) bool {
+	for _, e := range ir.StmtExprs(s) {
+		if ir.HasLoad(e) {
+			return true
+		}
+	}
+	return false
+}
+
+// consumes reports whether the first step of next (skipping local work)
+// is a swap, CAS or fetch&add on something the wait read: woken, the
+// waiter competes to consume what the write made available.
+func (g *gen) consumes(next []*node, s *waitSite) bool {
+	for _, n := range next {
+		if ir.WrittenLoc(n.s) == nil && !stmtLoads(n.s) && len(n.then)+len(n.els)+len(n.body) == 0 {
+			continue
+		}
+		switch st := n.s.(type) {
+		case ir.Swap:
+			return s.keys[g.a.LocKey(st.To)]
+		case ir.CAS:
+			return s.keys[g.a.LocKey(st.To)]
+		case ir.FetchAdd:
+			return s.keys[g.a.LocKey(st.To)]
+		}
+		return false
+	}
+	return false
+}
+
+// wakeTarget is a queue a write must wake, with whether any of its waits
+// that the write may end is keyed.
+type wakeTarget struct {
+	q     *jen.Statement
+	keyed bool
+}
+
+// wakeTargets returns the queues a write of val (nil: not known before run
+// time) to loc must wake.
+func (g *gen) wakeTargets(loc ir.Loc, val ir.Expr) []wakeTarget {
+	if !g.c.Wait.Parks() {
+		return nil
+	}
+	key := g.a.LocKey(loc)
+	type acc struct {
+		q     *jen.Statement
+		keyed bool
+	}
+	var order []string
+	found := map[string]*acc{}
+	add := func(id string, q func() *jen.Statement, s *waitSite) {
+		a := found[id]
+		if a == nil {
+			a = &acc{q: q()}
+			found[id] = a
+			order = append(order, id)
+		}
+		a.keyed = a.keyed || s.keyed()
+	}
+	for _, id := range sortedSiteIDs(g.sites) {
+		s := g.sites[id]
+		if !s.keys[key] || !g.mayEnable(s, val) {
+			continue
+		}
+		switch s.kind {
+		case domReg:
+			add("reg:"+s.name, func() *jen.Statement { return jen.Id("l").Dot(g.regQ[s.name]) }, s)
+		case domElem:
+			v := loc.(ir.Var)
+			if ir.HasLoad(v.Index) {
+				panic("golang: a write naming its element through a load to an array awaited element by element")
+			}
+			add("elem:"+s.name, func() *jen.Statement {
+				return jen.Id("l").Dot(g.fieldNames[v.Name]).Index(g.expr(v.Index, "")).Dot("sleepers")
+			}, s)
+		case domRecord:
+			f := loc.(ir.Fld)
+			add("rec:"+ir.FormatExpr(f.Ref), func() *jen.Statement { return g.expr(f.Ref, "").Dot("sleepers") }, s)
+		case domLock:
+			add("lock", func() *jen.Statement { return jen.Id("l").Dot("sleepers") }, s)
+		}
+	}
+	var out []wakeTarget
+	for _, id := range order {
+		out = append(out, wakeTarget{q: found[id].q, keyed: found[id].keyed})
+	}
+	return out
+}
+
+// mayEnable reports whether writing val (nil: unknown) to the location a
+// site reads can end the site's wait.
+func (g *gen) mayEnable(s *waitSite, val ir.Expr) bool {
+	if s.one == nil || s.cond == nil || val == nil {
+		return true
+	}
+	v, ok := g.constValue(val, nil, 0)
+	if !ok {
+		return true
+	}
+	r, ok := g.constValue(s.cond, s.one, v)
+	return !ok || r != 0
+}
+
+// constValue evaluates e when it is a constant, reading loc as v (pass nil
+// for no location). Booleans are 0 and 1, ⊥ is 0.
+func (g *gen) constValue(e ir.Expr, loc ir.Loc, v int64) (int64, bool) {
+	switch e := e.(type) {
+	case ir.Const:
+		return e.V, true
+	case ir.BoolConst:
+		return b2i(e.V), true
+	case ir.Nil:
+		return 0, true
+	case ir.Param:
+		return g.c.Params.Get(e.Name), true
+	case ir.Load:
+		if loc != nil && locString(e.From) == locString(loc) {
+			return v, true
+		}
+	case ir.Not:
+		if x, ok := g.constValue(e.X, loc, v); ok {
+			return 1 - x, true
+		}
+	case ir.Bin:
+		x, ok1 := g.constValue(e.X, loc, v)
+		y, ok2 := g.constValue(e.Y, loc, v)
+		switch {
+		case e.Op == ir.And && ok1 && x == 0, e.Op == ir.And && ok2 && y == 0:
+			return 0, true
+		case e.Op == ir.Or && ok1 && x != 0, e.Op == ir.Or && ok2 && y != 0:
+			return 1, true
+		case !ok1 || !ok2:
+			return 0, false
+		}
+		switch e.Op {
+		case ir.Add:
+			return x + y, true
+		case ir.Sub:
+			return x - y, true
+		case ir.Mul:
+			return x * y, true
+		case ir.Div, ir.Mod:
+			if y == 0 {
+				return 0, false
+			}
+			if e.Op == ir.Div {
+				return x / y, true
+			}
+			return x % y, true
+		case ir.Eq:
+			return b2i(x == y), true
+		case ir.Ne:
+			return b2i(x != y), true
+		case ir.Lt:
+			return b2i(x < y), true
+		case ir.Le:
+			return b2i(x <= y), true
+		case ir.Gt:
+			return b2i(x > y), true
+		case ir.Ge:
+			return b2i(x >= y), true
+		case ir.And:
+			return b2i(x != 0 && y != 0), true
+		case ir.Or:
+			return b2i(x != 0 || y != 0), true
+		}
+	}
+	return 0, false
+}
+
+func b2i(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func sortedSiteIDs(m map[int]*waitSite) []int {
+	ids := make([]int, 0, len(m))
+	for id := range m {
+		ids = append(ids, id)
+	}
+	for i := 1; i < len(ids); i++ {
+		for j := i; j > 0 && ids[j] < ids[j-1]; j-- {
+			ids[j], ids[j-1] = ids[j-1], ids[j]
+		}
+	}
+	return ids
+}
+
+// waitKind is the runtime constant of the lock's policy.
+func (g *gen) waitKind() string {
+	return map[templates.WaitPolicy]string{
+		templates.Spin: "waitSpin", templates.Yield: "waitYield", templates.Park: "waitPark",
+		templates.SpinThenYield: "waitSpinThenYield", templates.SpinThenPark: "waitSpinThenPark",
+		templates.Adaptive: "waitAdaptive",
+	}[g.c.Wait]
+}
+
+// queueOf is the queue a site sleeps on (nil under the spin and yield
+// policies).
+func (g *gen) queueOf(s *waitSite) jen.Code {
+	if !g.c.Wait.Parks() {
+		return jen.Nil()
+	}
+	switch s.kind {
+	case domReg:
+		return jen.Op("&").Id("l").Dot(g.regQ[s.name])
+	case domElem:
+		return jen.Op("&").Id("l").Dot(g.fieldNames[s.name]).Index(g.expr(s.index, "")).Dot("sleepers")
+	case domRecord:
+		return jen.Op("&").Add(g.expr(s.ref, "")).Dot("sleepers")
+	}
+	return jen.Op("&").Id("l").Dot("sleepers")
+}
+
+// spinnersRef is the lock's spinner count for the adaptive policy.
+func (g *gen) spinnersRef() jen.Code {
+	if g.c.Wait != templates.Adaptive {
+		return jen.Nil()
+	}
+	return jen.Op("&").Id("l").Dot("spinners")
+}
+
+// beginCall starts a wait at site s on waiter w.
+func (g *gen) beginCall(w *jen.Statement, lbl string, s *waitSite) jen.Code {
+	var key jen.Code = jen.Lit(0)
+	if s.keyed() && g.c.Wait.Parks() {
+		key = g.keyExpr(s.key, g.locType(s.one), lbl)
+	}
+	return w.Clone().Dot("begin").Call(jen.Lit(lbl), g.queueOf(s), g.spinnersRef(), jen.Id(g.waitKind()),
+		jen.Lit(g.c.Spin), key, jen.Lit(s.keyed() && g.c.Wait.Parks()), jen.Lit(s.excl && g.c.Wait.Parks()))
+}
+
+// keyExpr is a key, or a written value, of a register of type t as the
+// runtime's int64 (references are never keyed: 0).
+func (g *gen) keyExpr(e ir.Expr, t ir.Type, lbl string) jen.Code {
+	switch t.Kind {
+	case ir.Bool:
+		return jen.Id("b2i").Call(g.expr(e, lbl))
+	case ir.Ref:
+		return jen.Lit(0)
+	}
+	return g.expr(e, lbl)
+}
