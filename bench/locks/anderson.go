@@ -50,22 +50,23 @@ type andersonState struct {
 //	mode = "mutex"
 //	procs = 64
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewAnderson; a *Anderson is a sync.Locker. Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewAnderson; a *Anderson is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Anderson struct {
 	_      [64]byte
 	ticket intReg // TICKET: the next ticket (fetch&increment only)
 	_      [56]byte
 	valid  [64]struct {
-		r    boolReg
-		park parker
-		_    [64]byte
+		r        boolReg
+		sleepers waitq
+		_        [36]byte
 	} // VALID: VALID[t mod n]: ticket t may enter
-	holder andersonState // the holder's passage state (written inside the critical section)
-	held   bool          // locked (misuse checks; written inside the critical section)
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
+	holder   andersonState // the holder's passage state (written inside the critical section)
+	held     bool          // locked (misuse checks; written inside the critical section)
 }
 
 // NewAnderson returns an unlocked Anderson.
@@ -75,12 +76,39 @@ func NewAnderson() *Anderson {
 	return l
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *Anderson) Lock() {
 	var st andersonState
-	l.acquire(&st, 0)
+	// 1: ticket := fetch&add(TICKET, 1)
+	st.ticket = l.ticket.fetchAdd("1", 1)
+	doorway("1")
+	// 2: await VALID[ticket mod n] = true
+	if !(l.valid[st.ticket%AndersonProcs].r.load("2") == true) {
+		l.acquireSlow1(&st)
+	}
 	l.holder = st
 	l.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *Anderson) acquireSlow1(st *andersonState) {
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("2", &l.valid[st.ticket%AndersonProcs].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), true, false)
+	for {
+		if !w0.spin("2") {
+			w0.prepare("2")
+			if l.valid[st.ticket%AndersonProcs].r.load("2") == true {
+				w0.cancel("2")
+				break
+			}
+			w0.park("2")
+		}
+		if l.valid[st.ticket%AndersonProcs].r.load("2") == true {
+			break
+		}
+	}
+	w0.end("2")
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
@@ -90,35 +118,12 @@ func (l *Anderson) Unlock() {
 	}
 	l.held = false
 	st := l.holder
-	l.release(&st, 0)
-}
-
-func (l *Anderson) acquire(st *andersonState, id int) {
-	// 1: ticket := fetch&add(TICKET, 1)
-	st.ticket = l.ticket.fetchAdd("1", 1)
-	doorway("1")
-	// 2: await VALID[ticket mod n] = true
-	for spins := 0; !(l.valid[st.ticket%AndersonProcs].r.load("2") == true); spins++ {
-		if spins < 100 {
-			pause("2")
-			continue
-		}
-		tok := l.valid[st.ticket%AndersonProcs].park.prepare()
-		if l.valid[st.ticket%AndersonProcs].r.load("2") == true {
-			l.valid[st.ticket%AndersonProcs].park.cancel()
-			break
-		}
-		l.valid[st.ticket%AndersonProcs].park.sleep("2", tok)
-	}
-}
-
-func (l *Anderson) release(st *andersonState, id int) {
 	// 4: VALID[ticket mod n] := false
-	if l.valid[st.ticket%AndersonProcs].r.storeChanged("4", false) {
-		l.valid[st.ticket%AndersonProcs].park.wake()
-	}
+	l.valid[st.ticket%AndersonProcs].r.store("4", false)
 	// 5: VALID[(ticket + 1) mod n] := true
-	if l.valid[(st.ticket+1)%AndersonProcs].r.storeChanged("5", true) {
-		l.valid[(st.ticket+1)%AndersonProcs].park.wake()
+	{
+		var newVal bool = true
+		l.valid[(st.ticket+1)%AndersonProcs].r.store("5", newVal)
+		l.valid[(st.ticket+1)%AndersonProcs].sleepers.wake("5", b2i(newVal))
 	}
 }

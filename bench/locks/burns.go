@@ -11,7 +11,8 @@ const (
 
 // burnsState is what a process keeps between and across its passages.
 type burnsState struct {
-	held bool // holds the lock (misuse checks)
+	waiters [1]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // burnsProc is one process's state, padded away from its neighbours.
@@ -65,19 +66,21 @@ type burnsProc struct {
 //	mode = "mutex"
 //	procs = 64
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewBurns; process id (0 <= id < BurnsProcs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewBurns; process id (0 <= id < BurnsProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Burns struct {
 	_    [64]byte
 	flag [64]struct {
 		r boolReg
 		_ [60]byte
 	} // flag: process i competes for or holds the lock
-	park  parker // sleepers waiting on the lock's registers
-	procs [BurnsProcs]burnsProc
+	sleepers waitq // processes waiting on several of the lock's registers
+	_        [40]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
+	procs    [BurnsProcs]burnsProc
 }
 
 // NewBurns returns an unlocked Burns.
@@ -94,38 +97,115 @@ func (l *Burns) proc(id int) *burnsState {
 	return &l.procs[id].burnsState
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < BurnsProcs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < BurnsProcs; two goroutines must never use the same id at once.
 func (l *Burns) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: Burns.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
+	var ok bool
+	// L: repeat
+	// L: flag[i] := false
+	{
+		var newVal bool = false
+		if l.flag[int64(id)].r.swap("L", newVal) != newVal {
+			l.sleepers.wake("L", 0)
+		}
+	}
+	// L1: ok := (∀ j ∈ 0..i - 1: ¬flag[j])
+	ok = func() bool {
+		for j := int64(0); j <= int64(id)-1; j++ {
+			if !(!l.flag[j].r.load("L1")) {
+				return false
+			}
+		}
+		return true
+	}()
+	// L1: if ok then
+	if ok {
+		// L2: flag[i] := true
+		{
+			var newVal bool = true
+			if l.flag[int64(id)].r.swap("L2", newVal) != newVal {
+				l.sleepers.wake("L2", 0)
+			}
+		}
+		// L3: ok := (∀ j ∈ 0..i - 1: ¬flag[j])
+		ok = func() bool {
+			for j := int64(0); j <= int64(id)-1; j++ {
+				if !(!l.flag[j].r.load("L3")) {
+					return false
+				}
+			}
+			return true
+		}()
+	}
+	if ok {
+		// M: await (∀ j ∈ i + 1..n - 1: ¬flag[j])
+		if !(func() bool {
+			for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
+				if !(!l.flag[j].r.load("M")) {
+					return false
+				}
+			}
+			return true
+		}()) {
+			l.acquireSlow1(st, id)
+		}
+	} else {
+		l.acquireSlow2(st, id)
+	}
 	st.held = true
 }
 
-// Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < BurnsProcs; two goroutines must never use the same id at once.
-func (l *Burns) Unlock(id int) {
-	st := l.proc(id)
-	if !st.held {
-		panic("lockgen: Burns.Unlock(" + strconv.Itoa(id) + "): not held")
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *Burns) acquireSlow1(st *burnsState, id int) {
+	st.waiters[0].begin("M", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for {
+		if !st.waiters[0].spin("M") {
+			st.waiters[0].prepare("M")
+			if func() bool {
+				for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
+					if !(!l.flag[j].r.load("M")) {
+						return false
+					}
+				}
+				return true
+			}() {
+				st.waiters[0].cancel("M")
+				break
+			}
+			st.waiters[0].park("M")
+		}
+		if func() bool {
+			for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
+				if !(!l.flag[j].r.load("M")) {
+					return false
+				}
+			}
+			return true
+		}() {
+			break
+		}
 	}
-	st.held = false
-	l.release(st, id)
+	st.waiters[0].end("M")
 }
 
-func (l *Burns) acquire(st *burnsState, id int) {
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *Burns) acquireSlow2(st *burnsState, id int) {
 	var ok bool
-	// L: repeat
-	for spins := 0; ; spins++ {
-		armed0 := spins >= 100
-		var tok0 uint64
+	st.waiters[0].begin("L", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for first0 := false; ; first0 = false {
+		armed0 := !first0 && !st.waiters[0].spin("L")
 		if armed0 {
-			tok0 = l.park.prepare()
+			st.waiters[0].prepare("L")
 		}
 		// L: flag[i] := false
-		if l.flag[int64(id)].r.storeChanged("L", false) {
-			l.park.wake()
+		{
+			var newVal bool = false
+			if l.flag[int64(id)].r.swap("L", newVal) != newVal {
+				l.sleepers.wake("L", 0)
+			}
 		}
 		// L1: ok := (∀ j ∈ 0..i - 1: ¬flag[j])
 		ok = func() bool {
@@ -139,8 +219,11 @@ func (l *Burns) acquire(st *burnsState, id int) {
 		// L1: if ok then
 		if ok {
 			// L2: flag[i] := true
-			if l.flag[int64(id)].r.storeChanged("L2", true) {
-				l.park.wake()
+			{
+				var newVal bool = true
+				if l.flag[int64(id)].r.swap("L2", newVal) != newVal {
+					l.sleepers.wake("L2", 0)
+				}
 			}
 			// L3: ok := (∀ j ∈ 0..i - 1: ¬flag[j])
 			ok = func() bool {
@@ -154,48 +237,67 @@ func (l *Burns) acquire(st *burnsState, id int) {
 		}
 		if ok {
 			if armed0 {
-				l.park.cancel()
+				st.waiters[0].cancel("L")
 			}
 			break
 		}
 		if armed0 {
-			l.park.sleep("L", tok0)
-		} else {
-			pause("L")
+			st.waiters[0].park("L")
 		}
 	}
+	st.waiters[0].end("L")
 	// M: await (∀ j ∈ i + 1..n - 1: ¬flag[j])
-	for spins := 0; !(func() bool {
+	if !(func() bool {
 		for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
 			if !(!l.flag[j].r.load("M")) {
 				return false
 			}
 		}
 		return true
-	}()); spins++ {
-		if spins < 100 {
-			pause("M")
-			continue
-		}
-		tok := l.park.prepare()
-		if func() bool {
-			for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
-				if !(!l.flag[j].r.load("M")) {
-					return false
+	}()) {
+		st.waiters[0].begin("M", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+		for {
+			if !st.waiters[0].spin("M") {
+				st.waiters[0].prepare("M")
+				if func() bool {
+					for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
+						if !(!l.flag[j].r.load("M")) {
+							return false
+						}
+					}
+					return true
+				}() {
+					st.waiters[0].cancel("M")
+					break
 				}
+				st.waiters[0].park("M")
 			}
-			return true
-		}() {
-			l.park.cancel()
-			break
+			if func() bool {
+				for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
+					if !(!l.flag[j].r.load("M")) {
+						return false
+					}
+				}
+				return true
+			}() {
+				break
+			}
 		}
-		l.park.sleep("M", tok)
+		st.waiters[0].end("M")
 	}
 }
 
-func (l *Burns) release(st *burnsState, id int) {
+// Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < BurnsProcs; two goroutines must never use the same id at once.
+func (l *Burns) Unlock(id int) {
+	st := l.proc(id)
+	if !st.held {
+		panic("lockgen: Burns.Unlock(" + strconv.Itoa(id) + "): not held")
+	}
+	st.held = false
 	// X: flag[i] := false
-	if l.flag[int64(id)].r.storeChanged("X", false) {
-		l.park.wake()
+	{
+		var newVal bool = false
+		l.flag[int64(id)].r.store("X", newVal)
+		l.sleepers.wake("X", 0)
 	}
 }

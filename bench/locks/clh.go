@@ -4,16 +4,18 @@ package locks
 
 // clhQNode is the algorithm's QNode record.
 type clhQNode struct {
-	locked boolReg // locked: true while the node's owner holds or waits for the lock (Craig: PENDING)
-	park   parker  // sleepers waiting on this record
+	locked   boolReg // locked: true while the node's owner holds or waits for the lock (Craig: PENDING)
+	sleepers waitq   // processes waiting on this record
+	_        [36]byte
 }
 
 // clhState is what a process keeps between and across its passages.
 type clhState struct {
-	mynode *clhQNode   // mynode (kept across passages): the node this process enqueues: NODE[0] at first, then the predecessor's of the last passage
-	pred   *clhQNode   // pred (kept from acquire to release): the predecessor's node
-	node   [2]clhQNode // NODE: NODE[0], the node a process starts with; NODE[1], the spare that becomes the dummy if this process is the first to swap
-	held   bool        // holds the lock (misuse checks)
+	mynode  *clhQNode   // mynode (kept across passages): the node this process enqueues: NODE[0] at first, then the predecessor's of the last passage
+	pred    *clhQNode   // pred (kept from acquire to release): the predecessor's node
+	node    [2]clhQNode // NODE: NODE[0], the node a process starts with; NODE[1], the spare that becomes the dummy if this process is the first to swap
+	waiters [1]waiter   // this process's side of its waits
+	held    bool        // holds the lock (misuse checks)
 }
 
 // CLH is a mutual exclusion lock: CLH queue lock (Craig; Magnusson, Landin & Hagersten).
@@ -63,15 +65,16 @@ type clhState struct {
 //	mode = "mutex"
 //	nodes = "handle"
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewCLH, then one NewHandle per goroutine; a *CLHHandle is a sync.Locker. Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewCLH, then one NewHandle per goroutine; a *CLHHandle is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type CLH struct {
-	_    [64]byte
-	tail refReg[clhQNode] // TAIL: the last node of the queue (⊥ until the first swap)
-	_    [56]byte
+	_        [64]byte
+	tail     refReg[clhQNode] // TAIL: the last node of the queue (⊥ until the first swap)
+	_        [56]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
 }
 
 // CLHHandle is one goroutine's access to a CLH: it owns that goroutine's queue nodes.
@@ -94,36 +97,20 @@ func (l *CLH) NewHandle() *CLHHandle {
 	return h
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (h *CLHHandle) Lock() {
 	st := &h.st
+	l := h.l
 	if st.held {
 		panic("lockgen: CLHHandle.Lock: already holds the lock")
 	}
-	h.l.acquire(st, 0)
-	st.held = true
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it.
-func (h *CLHHandle) Unlock() {
-	st := &h.st
-	if !st.held {
-		panic("lockgen: CLHHandle.Unlock: not held")
-	}
-	st.held = false
-	h.l.release(st, 0)
-}
-
-func (l *CLH) acquire(st *clhState, id int) {
 	// 0: if mynode = ⊥ then
 	if st.mynode == nil {
 		// 0: mynode := &NODE_i[0]
 		st.mynode = (&st.node[0])
 	}
 	// 1: mynode.locked := true
-	if st.mynode.locked.storeChanged("1", true) {
-		st.mynode.park.wake()
-	}
+	st.mynode.locked.store("1", true)
 	// 2: pred := FAS(TAIL, mynode)
 	st.pred = l.tail.swap("2", st.mynode)
 	doorway("2")
@@ -133,24 +120,43 @@ func (l *CLH) acquire(st *clhState, id int) {
 		st.pred = (&st.node[1])
 	}
 	// 4: await pred.locked = false
-	for spins := 0; !(st.pred.locked.load("4") == false); spins++ {
-		if spins < 100 {
-			pause("4")
-			continue
-		}
-		tok := st.pred.park.prepare()
-		if st.pred.locked.load("4") == false {
-			st.pred.park.cancel()
-			break
-		}
-		st.pred.park.sleep("4", tok)
+	if !(st.pred.locked.load("4") == false) {
+		l.acquireSlow1(st)
 	}
+	st.held = true
 }
 
-func (l *CLH) release(st *clhState, id int) {
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *CLH) acquireSlow1(st *clhState) {
+	st.waiters[0].begin("4", &st.pred.sleepers, &l.spinners, waitAdaptive, 0, b2i(false), true, false)
+	for {
+		if !st.waiters[0].spin("4") {
+			st.waiters[0].prepare("4")
+			if st.pred.locked.load("4") == false {
+				st.waiters[0].cancel("4")
+				break
+			}
+			st.waiters[0].park("4")
+		}
+		if st.pred.locked.load("4") == false {
+			break
+		}
+	}
+	st.waiters[0].end("4")
+}
+
+// Unlock releases the lock. It panics if the caller does not hold it.
+func (h *CLHHandle) Unlock() {
+	st := &h.st
+	if !st.held {
+		panic("lockgen: CLHHandle.Unlock: not held")
+	}
+	st.held = false
 	// 5: mynode.locked := false
-	if st.mynode.locked.storeChanged("5", false) {
-		st.mynode.park.wake()
+	{
+		var newVal bool = false
+		st.mynode.locked.store("5", newVal)
+		st.mynode.sleepers.wake("5", b2i(newVal))
 	}
 	// 6: mynode := pred
 	st.mynode = st.pred

@@ -11,7 +11,8 @@ const (
 
 // dijkstraState is what a process keeps between and across its passages.
 type dijkstraState struct {
-	held bool // holds the lock (misuse checks)
+	waiters [1]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // dijkstraProc is one process's state, padded away from its neighbours.
@@ -68,11 +69,10 @@ type dijkstraProc struct {
 //	mode = "mutex"
 //	procs = 64
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewDijkstra; process id (0 <= id < DijkstraProcs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewDijkstra; process id (0 <= id < DijkstraProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Dijkstra struct {
 	_    [64]byte
 	flag [64]struct {
@@ -83,10 +83,13 @@ type Dijkstra struct {
 		r boolReg
 		_ [60]byte
 	} // NOTN: false while process i, being NEXT, tries to enter
-	next  intReg // NEXT: the process considered next to enter
-	_     [56]byte
-	park  parker // sleepers waiting on the lock's registers
-	procs [DijkstraProcs]dijkstraProc
+	next     intReg // NEXT: the process considered next to enter
+	_        [56]byte
+	sleepers waitq // processes waiting on several of the lock's registers
+	_        [40]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
+	procs    [DijkstraProcs]dijkstraProc
 }
 
 // NewDijkstra returns an unlocked Dijkstra.
@@ -167,55 +170,105 @@ func (l *Dijkstra) proc(id int) *dijkstraState {
 	return &l.procs[id].dijkstraState
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < DijkstraProcs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < DijkstraProcs; two goroutines must never use the same id at once.
 func (l *Dijkstra) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: Dijkstra.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
+	// 1: FLAG[i] := true
+	{
+		var newVal bool = true
+		l.flag[int64(id)].r.store("1", newVal)
+		l.sleepers.wake("1", 0)
+	}
+	// 2: repeat
+	// 3: if NEXT ≠ i then
+	if l.next.load("3") != int64(id) {
+		// 4: NOTN[i] := true
+		{
+			var newVal bool = true
+			if l.notn[int64(id)].r.swap("4", newVal) != newVal {
+				l.sleepers.wake("4", 0)
+			}
+		}
+		// 5: if FLAG[NEXT] = false then
+		if l.flag[l.next.load("5")].r.load("5") == false {
+			// 5: NEXT := i
+			{
+				var newVal int64 = int64(id)
+				if l.next.swap("5", newVal) != newVal {
+					l.sleepers.wake("5", 0)
+				}
+			}
+		}
+		if !(false) {
+			l.acquireSlow1(st, id)
+		}
+	} else {
+		// 6: NOTN[i] := false
+		{
+			var newVal bool = false
+			if l.notn[int64(id)].r.swap("6", newVal) != newVal {
+				l.sleepers.wake("6", 0)
+			}
+		}
+		// 7: if (∀ j ∈ 0..n - 1, j ≠ i: NOTN[j]) then
+		if func() bool {
+			for j := int64(0); j <= DijkstraProcs-1; j++ {
+				if j == int64(id) {
+					continue
+				}
+				if !(l.notn[j].r.load("7")) {
+					return false
+				}
+			}
+			return true
+		}() {
+			// 7: enter the critical section
+		} else {
+			if !(false) {
+				l.acquireSlow2(st, id)
+			}
+		}
+	}
 	st.held = true
 }
 
-// Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < DijkstraProcs; two goroutines must never use the same id at once.
-func (l *Dijkstra) Unlock(id int) {
-	st := l.proc(id)
-	if !st.held {
-		panic("lockgen: Dijkstra.Unlock(" + strconv.Itoa(id) + "): not held")
-	}
-	st.held = false
-	l.release(st, id)
-}
-
-func (l *Dijkstra) acquire(st *dijkstraState, id int) {
-	// 1: FLAG[i] := true
-	if l.flag[int64(id)].r.storeChanged("1", true) {
-		l.park.wake()
-	}
-	// 2: repeat
-	for spins := 0; ; spins++ {
-		armed0 := spins >= 100
-		var tok0 uint64
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *Dijkstra) acquireSlow1(st *dijkstraState, id int) {
+	st.waiters[0].begin("2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for first0 := false; ; first0 = false {
+		armed0 := !first0 && !st.waiters[0].spin("2")
 		if armed0 {
-			tok0 = l.park.prepare()
+			st.waiters[0].prepare("2")
 		}
 		// 3: if NEXT ≠ i then
 		if l.next.load("3") != int64(id) {
 			// 4: NOTN[i] := true
-			if l.notn[int64(id)].r.storeChanged("4", true) {
-				l.park.wake()
+			{
+				var newVal bool = true
+				if l.notn[int64(id)].r.swap("4", newVal) != newVal {
+					l.sleepers.wake("4", 0)
+				}
 			}
 			// 5: if FLAG[NEXT] = false then
 			if l.flag[l.next.load("5")].r.load("5") == false {
 				// 5: NEXT := i
-				if l.next.storeChanged("5", int64(id)) {
-					l.park.wake()
+				{
+					var newVal int64 = int64(id)
+					if l.next.swap("5", newVal) != newVal {
+						l.sleepers.wake("5", 0)
+					}
 				}
 			}
 		} else {
 			// 6: NOTN[i] := false
-			if l.notn[int64(id)].r.storeChanged("6", false) {
-				l.park.wake()
+			{
+				var newVal bool = false
+				if l.notn[int64(id)].r.swap("6", newVal) != newVal {
+					l.sleepers.wake("6", 0)
+				}
 			}
 			// 7: if (∀ j ∈ 0..n - 1, j ≠ i: NOTN[j]) then
 			if func() bool {
@@ -231,32 +284,110 @@ func (l *Dijkstra) acquire(st *dijkstraState, id int) {
 			}() {
 				// 7: enter the critical section
 				if armed0 {
-					l.park.cancel()
+					st.waiters[0].cancel("7")
 				}
+				st.waiters[0].end("7")
 				return
 			}
 		}
 		if false {
 			if armed0 {
-				l.park.cancel()
+				st.waiters[0].cancel("2")
 			}
 			break
 		}
 		if armed0 {
-			l.park.sleep("2", tok0)
-		} else {
-			pause("2")
+			st.waiters[0].park("2")
 		}
 	}
+	st.waiters[0].end("2")
 }
 
-func (l *Dijkstra) release(st *dijkstraState, id int) {
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *Dijkstra) acquireSlow2(st *dijkstraState, id int) {
+	st.waiters[0].begin("2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for first0 := false; ; first0 = false {
+		armed0 := !first0 && !st.waiters[0].spin("2")
+		if armed0 {
+			st.waiters[0].prepare("2")
+		}
+		// 3: if NEXT ≠ i then
+		if l.next.load("3") != int64(id) {
+			// 4: NOTN[i] := true
+			{
+				var newVal bool = true
+				if l.notn[int64(id)].r.swap("4", newVal) != newVal {
+					l.sleepers.wake("4", 0)
+				}
+			}
+			// 5: if FLAG[NEXT] = false then
+			if l.flag[l.next.load("5")].r.load("5") == false {
+				// 5: NEXT := i
+				{
+					var newVal int64 = int64(id)
+					if l.next.swap("5", newVal) != newVal {
+						l.sleepers.wake("5", 0)
+					}
+				}
+			}
+		} else {
+			// 6: NOTN[i] := false
+			{
+				var newVal bool = false
+				if l.notn[int64(id)].r.swap("6", newVal) != newVal {
+					l.sleepers.wake("6", 0)
+				}
+			}
+			// 7: if (∀ j ∈ 0..n - 1, j ≠ i: NOTN[j]) then
+			if func() bool {
+				for j := int64(0); j <= DijkstraProcs-1; j++ {
+					if j == int64(id) {
+						continue
+					}
+					if !(l.notn[j].r.load("7")) {
+						return false
+					}
+				}
+				return true
+			}() {
+				// 7: enter the critical section
+				if armed0 {
+					st.waiters[0].cancel("7")
+				}
+				st.waiters[0].end("7")
+				return
+			}
+		}
+		if false {
+			if armed0 {
+				st.waiters[0].cancel("2")
+			}
+			break
+		}
+		if armed0 {
+			st.waiters[0].park("2")
+		}
+	}
+	st.waiters[0].end("2")
+}
+
+// Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < DijkstraProcs; two goroutines must never use the same id at once.
+func (l *Dijkstra) Unlock(id int) {
+	st := l.proc(id)
+	if !st.held {
+		panic("lockgen: Dijkstra.Unlock(" + strconv.Itoa(id) + "): not held")
+	}
+	st.held = false
 	// 10: FLAG[i] := false
-	if l.flag[int64(id)].r.storeChanged("10", false) {
-		l.park.wake()
+	{
+		var newVal bool = false
+		l.flag[int64(id)].r.store("10", newVal)
+		l.sleepers.wake("10", 0)
 	}
 	// 10: NOTN[i] := true
-	if l.notn[int64(id)].r.storeChanged("10", true) {
-		l.park.wake()
+	{
+		var newVal bool = true
+		l.notn[int64(id)].r.store("10", newVal)
+		l.sleepers.wake("10", 0)
 	}
 }

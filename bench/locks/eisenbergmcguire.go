@@ -11,7 +11,8 @@ const (
 
 // eisenbergMcGuireState is what a process keeps between and across its passages.
 type eisenbergMcGuireState struct {
-	held bool // holds the lock (misuse checks)
+	waiters [2]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // eisenbergMcGuireProc is one process's state, padded away from its neighbours.
@@ -75,21 +76,23 @@ type eisenbergMcGuireProc struct {
 //	mode = "mutex"
 //	procs = 64
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewEisenbergMcGuire; process id (0 <= id < EisenbergMcGuireProcs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewEisenbergMcGuire; process id (0 <= id < EisenbergMcGuireProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type EisenbergMcGuire struct {
 	_       [64]byte
 	control [64]struct {
 		r intReg
 		_ [56]byte
 	} // control: idle (0), want-in (1: scanning) or in-cs (2: claiming or inside)
-	k     intReg // k: the process with priority; scans of L1 start there
-	_     [56]byte
-	park  parker // sleepers waiting on the lock's registers
-	procs [EisenbergMcGuireProcs]eisenbergMcGuireProc
+	k        intReg // k: the process with priority; scans of L1 start there
+	_        [56]byte
+	sleepers waitq // processes waiting on several of the lock's registers
+	_        [40]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
+	procs    [EisenbergMcGuireProcs]eisenbergMcGuireProc
 }
 
 // NewEisenbergMcGuire returns an unlocked EisenbergMcGuire.
@@ -106,14 +109,173 @@ func (l *EisenbergMcGuire) proc(id int) *eisenbergMcGuireState {
 	return &l.procs[id].eisenbergMcGuireState
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < EisenbergMcGuireProcs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < EisenbergMcGuireProcs; two goroutines must never use the same id at once.
 func (l *EisenbergMcGuire) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: EisenbergMcGuire.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
+	// L0: repeat
+	// L0: control[i] := want-in
+	{
+		var newVal int64 = 1
+		if l.control[int64(id)].r.swap("L0", newVal) != newVal {
+			l.sleepers.wake("L0", 0)
+		}
+	}
+	doorway("L0")
+	l.acquireSlow1(st, id)
 	st.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *EisenbergMcGuire) acquireSlow1(st *eisenbergMcGuireState, id int) {
+	var kk int64
+	var free bool
+	var entered_ bool
+	// L1: repeat
+	st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for first0 := true; ; first0 = false {
+		armed0 := !first0 && !st.waiters[0].spin("L1")
+		if armed0 {
+			st.waiters[0].prepare("L1")
+		}
+		// L1: kk := k
+		kk = l.k.load("L1")
+		// L1: free := (∀ d ∈ 0..(((i - kk) + n) mod n) - 1: control[(kk + d) mod n] = idle)
+		free = func() bool {
+			for d := int64(0); d <= (((int64(id)-kk)+EisenbergMcGuireProcs)%EisenbergMcGuireProcs)-1; d++ {
+				if !(l.control[(kk+d)%EisenbergMcGuireProcs].r.load("L1") == 0) {
+					return false
+				}
+			}
+			return true
+		}()
+		if free {
+			if armed0 {
+				st.waiters[0].cancel("L1")
+			}
+			break
+		}
+		if armed0 {
+			st.waiters[0].park("L1")
+		}
+	}
+	st.waiters[0].end("L1")
+	// L2: control[i] := in-cs
+	{
+		var newVal int64 = 2
+		if l.control[int64(id)].r.swap("L2", newVal) != newVal {
+			l.sleepers.wake("L2", 0)
+		}
+	}
+	// L2: entered := (∀ j ∈ 0..n - 1, j ≠ i: control[j] ≠ in-cs)
+	entered_ = func() bool {
+		for j := int64(0); j <= EisenbergMcGuireProcs-1; j++ {
+			if j == int64(id) {
+				continue
+			}
+			if !(l.control[j].r.load("L2") != 2) {
+				return false
+			}
+		}
+		return true
+	}()
+	// L2: if entered then
+	if entered_ {
+		// L2: kk := k
+		kk = l.k.load("L2")
+		// L2: entered := (kk = i) ∨ (control[kk] = idle)
+		entered_ = (kk == int64(id)) || (l.control[kk].r.load("L2") == 0)
+	}
+	if !(entered_) {
+		st.waiters[0].begin("L0", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+		for first0 := false; ; first0 = false {
+			armed0 := !first0 && !st.waiters[0].spin("L0")
+			if armed0 {
+				st.waiters[0].prepare("L0")
+			}
+			// L0: control[i] := want-in
+			{
+				var newVal int64 = 1
+				if l.control[int64(id)].r.swap("L0", newVal) != newVal {
+					l.sleepers.wake("L0", 0)
+				}
+			}
+			doorway("L0")
+			// L1: repeat
+			st.waiters[1].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+			for first1 := true; ; first1 = false {
+				armed1 := !first1 && !st.waiters[1].spin("L1")
+				if armed1 {
+					st.waiters[1].prepare("L1")
+				}
+				// L1: kk := k
+				kk = l.k.load("L1")
+				// L1: free := (∀ d ∈ 0..(((i - kk) + n) mod n) - 1: control[(kk + d) mod n] = idle)
+				free = func() bool {
+					for d := int64(0); d <= (((int64(id)-kk)+EisenbergMcGuireProcs)%EisenbergMcGuireProcs)-1; d++ {
+						if !(l.control[(kk+d)%EisenbergMcGuireProcs].r.load("L1") == 0) {
+							return false
+						}
+					}
+					return true
+				}()
+				if free {
+					if armed1 {
+						st.waiters[1].cancel("L1")
+					}
+					break
+				}
+				if armed1 {
+					st.waiters[1].park("L1")
+				}
+			}
+			st.waiters[1].end("L1")
+			// L2: control[i] := in-cs
+			{
+				var newVal int64 = 2
+				if l.control[int64(id)].r.swap("L2", newVal) != newVal {
+					l.sleepers.wake("L2", 0)
+				}
+			}
+			// L2: entered := (∀ j ∈ 0..n - 1, j ≠ i: control[j] ≠ in-cs)
+			entered_ = func() bool {
+				for j := int64(0); j <= EisenbergMcGuireProcs-1; j++ {
+					if j == int64(id) {
+						continue
+					}
+					if !(l.control[j].r.load("L2") != 2) {
+						return false
+					}
+				}
+				return true
+			}()
+			// L2: if entered then
+			if entered_ {
+				// L2: kk := k
+				kk = l.k.load("L2")
+				// L2: entered := (kk = i) ∨ (control[kk] = idle)
+				entered_ = (kk == int64(id)) || (l.control[kk].r.load("L2") == 0)
+			}
+			if entered_ {
+				if armed0 {
+					st.waiters[0].cancel("L0")
+				}
+				break
+			}
+			if armed0 {
+				st.waiters[0].park("L0")
+			}
+		}
+		st.waiters[0].end("L0")
+	}
+	// L3: k := i
+	{
+		var newVal int64 = int64(id)
+		l.k.store("L3", newVal)
+		l.sleepers.wake("L3", 0)
+	}
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < EisenbergMcGuireProcs; two goroutines must never use the same id at once.
@@ -123,111 +285,64 @@ func (l *EisenbergMcGuire) Unlock(id int) {
 		panic("lockgen: EisenbergMcGuire.Unlock(" + strconv.Itoa(id) + "): not held")
 	}
 	st.held = false
-	l.release(st, id)
-}
-
-func (l *EisenbergMcGuire) acquire(st *eisenbergMcGuireState, id int) {
-	var kk int64
-	var free bool
-	var entered bool
-	// L0: repeat
-	for spins := 0; ; spins++ {
-		armed0 := spins >= 100
-		var tok0 uint64
-		if armed0 {
-			tok0 = l.park.prepare()
-		}
-		// L0: control[i] := want-in
-		if l.control[int64(id)].r.storeChanged("L0", 1) {
-			l.park.wake()
-		}
-		doorway("L0")
-		// L1: repeat
-		for spins := 0; ; spins++ {
-			armed1 := spins >= 100
-			var tok1 uint64
-			if armed1 {
-				tok1 = l.park.prepare()
-			}
-			// L1: kk := k
-			kk = l.k.load("L1")
-			// L1: free := (∀ d ∈ 0..(((i - kk) + n) mod n) - 1: control[(kk + d) mod n] = idle)
-			free = func() bool {
-				for d := int64(0); d <= (((int64(id)-kk)+EisenbergMcGuireProcs)%EisenbergMcGuireProcs)-1; d++ {
-					if !(l.control[(kk+d)%EisenbergMcGuireProcs].r.load("L1") == 0) {
-						return false
-					}
-				}
-				return true
-			}()
-			if free {
-				if armed1 {
-					l.park.cancel()
-				}
-				break
-			}
-			if armed1 {
-				l.park.sleep("L1", tok1)
-			} else {
-				pause("L1")
-			}
-		}
-		// L2: control[i] := in-cs
-		if l.control[int64(id)].r.storeChanged("L2", 2) {
-			l.park.wake()
-		}
-		// L2: entered := (∀ j ∈ 0..n - 1, j ≠ i: control[j] ≠ in-cs)
-		entered = func() bool {
-			for j := int64(0); j <= EisenbergMcGuireProcs-1; j++ {
-				if j == int64(id) {
-					continue
-				}
-				if !(l.control[j].r.load("L2") != 2) {
-					return false
-				}
-			}
-			return true
-		}()
-		// L2: if entered then
-		if entered {
-			// L2: kk := k
-			kk = l.k.load("L2")
-			// L2: entered := (kk = i) ∨ (control[kk] = idle)
-			entered = (kk == int64(id)) || (l.control[kk].r.load("L2") == 0)
-		}
-		if entered {
-			if armed0 {
-				l.park.cancel()
-			}
-			break
-		}
-		if armed0 {
-			l.park.sleep("L0", tok0)
-		} else {
-			pause("L0")
-		}
-	}
-	// L3: k := i
-	if l.k.storeChanged("L3", int64(id)) {
-		l.park.wake()
-	}
-}
-
-func (l *EisenbergMcGuire) release(st *eisenbergMcGuireState, id int) {
 	var next int64
 	// L4: next := (k + 1) mod n
 	next = (l.k.load("L4") + 1) % EisenbergMcGuireProcs
 	// L4: while control[next] = idle do
-	for l.control[next].r.load("L4") == 0 {
+	if l.control[next].r.load("L4") == 0 {
 		// L4: next := (next + 1) mod n
 		next = (next + 1) % EisenbergMcGuireProcs
+		if !(l.control[next].r.load("L4") == 0) {
+			// L5: k := next
+			{
+				var newVal int64 = next
+				l.k.store("L5", newVal)
+				l.sleepers.wake("L5", 0)
+			}
+			// L6: control[i] := idle
+			{
+				var newVal int64 = 0
+				l.control[int64(id)].r.store("L6", newVal)
+				l.sleepers.wake("L6", 0)
+			}
+		} else {
+			l.releaseSlow1(id, next)
+		}
+	} else {
+		// L5: k := next
+		{
+			var newVal int64 = next
+			l.k.store("L5", newVal)
+			l.sleepers.wake("L5", 0)
+		}
+		// L6: control[i] := idle
+		{
+			var newVal int64 = 0
+			l.control[int64(id)].r.store("L6", newVal)
+			l.sleepers.wake("L6", 0)
+		}
+	}
+}
+
+// releaseSlow1 continues release where its inline path had to wait.
+func (l *EisenbergMcGuire) releaseSlow1(id int, next int64) {
+	for {
+		// L4: next := (next + 1) mod n
+		next = (next + 1) % EisenbergMcGuireProcs
+		if !(l.control[next].r.load("L4") == 0) {
+			break
+		}
 	}
 	// L5: k := next
-	if l.k.storeChanged("L5", next) {
-		l.park.wake()
+	{
+		var newVal int64 = next
+		l.k.store("L5", newVal)
+		l.sleepers.wake("L5", 0)
 	}
 	// L6: control[i] := idle
-	if l.control[int64(id)].r.storeChanged("L6", 0) {
-		l.park.wake()
+	{
+		var newVal int64 = 0
+		l.control[int64(id)].r.store("L6", newVal)
+		l.sleepers.wake("L6", 0)
 	}
 }

@@ -11,9 +11,10 @@ type mcsSpinQNode struct {
 
 // mcsSpinState is what a process keeps between and across its passages.
 type mcsSpinState struct {
-	mynode *mcsSpinQNode   // mynode (kept from acquire to release)
-	node   [1]mcsSpinQNode // NODE: NODE[i], this process's node
-	held   bool            // holds the lock (misuse checks)
+	mynode  *mcsSpinQNode   // mynode (kept from acquire to release)
+	node    [1]mcsSpinQNode // NODE: NODE[i], this process's node
+	waiters [1]waiter       // this process's side of its waits
+	held    bool            // holds the lock (misuse checks)
 }
 
 // MCSSpin is a mutual exclusion lock: Mellor-Crummey & Scott queue lock.
@@ -101,24 +102,10 @@ func (l *MCSSpin) NewHandle() *MCSSpinHandle {
 // Lock acquires the lock, waiting (spinning, yielding the processor every 16 checks) until it is free.
 func (h *MCSSpinHandle) Lock() {
 	st := &h.st
+	l := h.l
 	if st.held {
 		panic("lockgen: MCSSpinHandle.Lock: already holds the lock")
 	}
-	h.l.acquire(st, 0)
-	st.held = true
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it.
-func (h *MCSSpinHandle) Unlock() {
-	st := &h.st
-	if !st.held {
-		panic("lockgen: MCSSpinHandle.Unlock: not held")
-	}
-	st.held = false
-	h.l.release(st, 0)
-}
-
-func (l *MCSSpin) acquire(st *mcsSpinState, id int) {
 	var previous *mcsSpinQNode
 	// mynode := &NODE_i[0]
 	st.mynode = (&st.node[0])
@@ -136,13 +123,33 @@ func (l *MCSSpin) acquire(st *mcsSpinState, id int) {
 		// 6: previous.next := mynode
 		previous.next.store("6", st.mynode)
 		// 7: await mynode.value = true
-		for spins := 0; !(st.mynode.value.load("7") == true); spins++ {
-			spinWait("7", spins)
+		if !(st.mynode.value.load("7") == true) {
+			l.acquireSlow1(st)
 		}
 	}
+	st.held = true
 }
 
-func (l *MCSSpin) release(st *mcsSpinState, id int) {
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *MCSSpin) acquireSlow1(st *mcsSpinState) {
+	st.waiters[0].begin("7", nil, nil, waitSpin, 0, 0, false, false)
+	for {
+		st.waiters[0].spin("7")
+		if st.mynode.value.load("7") == true {
+			break
+		}
+	}
+	st.waiters[0].end("7")
+}
+
+// Unlock releases the lock. It panics if the caller does not hold it.
+func (h *MCSSpinHandle) Unlock() {
+	st := &h.st
+	l := h.l
+	if !st.held {
+		panic("lockgen: MCSSpinHandle.Unlock: not held")
+	}
+	st.held = false
 	var successor *mcsSpinQNode
 	var ok bool
 	// 10: if mynode.next ≠ ⊥ then
@@ -157,13 +164,31 @@ func (l *MCSSpin) release(st *mcsSpinState, id int) {
 		// 13: if ¬ok then
 		if !ok {
 			// 14: await mynode.next ≠ ⊥
-			for spins := 0; !(st.mynode.next.load("14") != nil); spins++ {
-				spinWait("14", spins)
+			if !(st.mynode.next.load("14") != nil) {
+				l.releaseSlow1(st)
+			} else {
+				// 15: successor := mynode.next
+				successor = st.mynode.next.load("15")
+				// 16: successor.value := true
+				successor.value.store("16", true)
 			}
-			// 15: successor := mynode.next
-			successor = st.mynode.next.load("15")
-			// 16: successor.value := true
-			successor.value.store("16", true)
 		}
 	}
+}
+
+// releaseSlow1 continues release where its inline path had to wait.
+func (l *MCSSpin) releaseSlow1(st *mcsSpinState) {
+	var successor *mcsSpinQNode
+	st.waiters[0].begin("14", nil, nil, waitSpin, 0, 0, false, false)
+	for {
+		st.waiters[0].spin("14")
+		if st.mynode.next.load("14") != nil {
+			break
+		}
+	}
+	st.waiters[0].end("14")
+	// 15: successor := mynode.next
+	successor = st.mynode.next.load("15")
+	// 16: successor.value := true
+	successor.value.store("16", true)
 }

@@ -11,9 +11,10 @@ type mcsSpinThenYieldQNode struct {
 
 // mcsSpinThenYieldState is what a process keeps between and across its passages.
 type mcsSpinThenYieldState struct {
-	mynode *mcsSpinThenYieldQNode   // mynode (kept from acquire to release)
-	node   [1]mcsSpinThenYieldQNode // NODE: NODE[i], this process's node
-	held   bool                     // holds the lock (misuse checks)
+	mynode  *mcsSpinThenYieldQNode   // mynode (kept from acquire to release)
+	node    [1]mcsSpinThenYieldQNode // NODE: NODE[i], this process's node
+	waiters [1]waiter                // this process's side of its waits
+	held    bool                     // holds the lock (misuse checks)
 }
 
 // MCSSpinThenYield is a mutual exclusion lock: Mellor-Crummey & Scott queue lock.
@@ -102,24 +103,10 @@ func (l *MCSSpinThenYield) NewHandle() *MCSSpinThenYieldHandle {
 // Lock acquires the lock, waiting (spinning 100 times, then yielding) until it is free.
 func (h *MCSSpinThenYieldHandle) Lock() {
 	st := &h.st
+	l := h.l
 	if st.held {
 		panic("lockgen: MCSSpinThenYieldHandle.Lock: already holds the lock")
 	}
-	h.l.acquire(st, 0)
-	st.held = true
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it.
-func (h *MCSSpinThenYieldHandle) Unlock() {
-	st := &h.st
-	if !st.held {
-		panic("lockgen: MCSSpinThenYieldHandle.Unlock: not held")
-	}
-	st.held = false
-	h.l.release(st, 0)
-}
-
-func (l *MCSSpinThenYield) acquire(st *mcsSpinThenYieldState, id int) {
 	var previous *mcsSpinThenYieldQNode
 	// mynode := &NODE_i[0]
 	st.mynode = (&st.node[0])
@@ -137,17 +124,33 @@ func (l *MCSSpinThenYield) acquire(st *mcsSpinThenYieldState, id int) {
 		// 6: previous.next := mynode
 		previous.next.store("6", st.mynode)
 		// 7: await mynode.value = true
-		for spins := 0; !(st.mynode.value.load("7") == true); spins++ {
-			if spins < 100 {
-				pause("7")
-			} else {
-				yield("7")
-			}
+		if !(st.mynode.value.load("7") == true) {
+			l.acquireSlow1(st)
 		}
 	}
+	st.held = true
 }
 
-func (l *MCSSpinThenYield) release(st *mcsSpinThenYieldState, id int) {
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *MCSSpinThenYield) acquireSlow1(st *mcsSpinThenYieldState) {
+	st.waiters[0].begin("7", nil, nil, waitSpinThenYield, 100, 0, false, false)
+	for {
+		st.waiters[0].spin("7")
+		if st.mynode.value.load("7") == true {
+			break
+		}
+	}
+	st.waiters[0].end("7")
+}
+
+// Unlock releases the lock. It panics if the caller does not hold it.
+func (h *MCSSpinThenYieldHandle) Unlock() {
+	st := &h.st
+	l := h.l
+	if !st.held {
+		panic("lockgen: MCSSpinThenYieldHandle.Unlock: not held")
+	}
+	st.held = false
 	var successor *mcsSpinThenYieldQNode
 	var ok bool
 	// 10: if mynode.next ≠ ⊥ then
@@ -162,17 +165,31 @@ func (l *MCSSpinThenYield) release(st *mcsSpinThenYieldState, id int) {
 		// 13: if ¬ok then
 		if !ok {
 			// 14: await mynode.next ≠ ⊥
-			for spins := 0; !(st.mynode.next.load("14") != nil); spins++ {
-				if spins < 100 {
-					pause("14")
-				} else {
-					yield("14")
-				}
+			if !(st.mynode.next.load("14") != nil) {
+				l.releaseSlow1(st)
+			} else {
+				// 15: successor := mynode.next
+				successor = st.mynode.next.load("15")
+				// 16: successor.value := true
+				successor.value.store("16", true)
 			}
-			// 15: successor := mynode.next
-			successor = st.mynode.next.load("15")
-			// 16: successor.value := true
-			successor.value.store("16", true)
 		}
 	}
+}
+
+// releaseSlow1 continues release where its inline path had to wait.
+func (l *MCSSpinThenYield) releaseSlow1(st *mcsSpinThenYieldState) {
+	var successor *mcsSpinThenYieldQNode
+	st.waiters[0].begin("14", nil, nil, waitSpinThenYield, 100, 0, false, false)
+	for {
+		st.waiters[0].spin("14")
+		if st.mynode.next.load("14") != nil {
+			break
+		}
+	}
+	st.waiters[0].end("14")
+	// 15: successor := mynode.next
+	successor = st.mynode.next.load("15")
+	// 16: successor.value := true
+	successor.value.store("16", true)
 }

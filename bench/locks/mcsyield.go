@@ -11,9 +11,10 @@ type mcsYieldQNode struct {
 
 // mcsYieldState is what a process keeps between and across its passages.
 type mcsYieldState struct {
-	mynode *mcsYieldQNode   // mynode (kept from acquire to release)
-	node   [1]mcsYieldQNode // NODE: NODE[i], this process's node
-	held   bool             // holds the lock (misuse checks)
+	mynode  *mcsYieldQNode   // mynode (kept from acquire to release)
+	node    [1]mcsYieldQNode // NODE: NODE[i], this process's node
+	waiters [1]waiter        // this process's side of its waits
+	held    bool             // holds the lock (misuse checks)
 }
 
 // MCSYield is a mutual exclusion lock: Mellor-Crummey & Scott queue lock.
@@ -101,24 +102,10 @@ func (l *MCSYield) NewHandle() *MCSYieldHandle {
 // Lock acquires the lock, waiting (yielding the processor between checks) until it is free.
 func (h *MCSYieldHandle) Lock() {
 	st := &h.st
+	l := h.l
 	if st.held {
 		panic("lockgen: MCSYieldHandle.Lock: already holds the lock")
 	}
-	h.l.acquire(st, 0)
-	st.held = true
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it.
-func (h *MCSYieldHandle) Unlock() {
-	st := &h.st
-	if !st.held {
-		panic("lockgen: MCSYieldHandle.Unlock: not held")
-	}
-	st.held = false
-	h.l.release(st, 0)
-}
-
-func (l *MCSYield) acquire(st *mcsYieldState, id int) {
 	var previous *mcsYieldQNode
 	// mynode := &NODE_i[0]
 	st.mynode = (&st.node[0])
@@ -136,13 +123,33 @@ func (l *MCSYield) acquire(st *mcsYieldState, id int) {
 		// 6: previous.next := mynode
 		previous.next.store("6", st.mynode)
 		// 7: await mynode.value = true
-		for !(st.mynode.value.load("7") == true) {
-			yield("7")
+		if !(st.mynode.value.load("7") == true) {
+			l.acquireSlow1(st)
 		}
 	}
+	st.held = true
 }
 
-func (l *MCSYield) release(st *mcsYieldState, id int) {
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *MCSYield) acquireSlow1(st *mcsYieldState) {
+	st.waiters[0].begin("7", nil, nil, waitYield, 0, 0, false, false)
+	for {
+		st.waiters[0].spin("7")
+		if st.mynode.value.load("7") == true {
+			break
+		}
+	}
+	st.waiters[0].end("7")
+}
+
+// Unlock releases the lock. It panics if the caller does not hold it.
+func (h *MCSYieldHandle) Unlock() {
+	st := &h.st
+	l := h.l
+	if !st.held {
+		panic("lockgen: MCSYieldHandle.Unlock: not held")
+	}
+	st.held = false
 	var successor *mcsYieldQNode
 	var ok bool
 	// 10: if mynode.next ≠ ⊥ then
@@ -157,13 +164,31 @@ func (l *MCSYield) release(st *mcsYieldState, id int) {
 		// 13: if ¬ok then
 		if !ok {
 			// 14: await mynode.next ≠ ⊥
-			for !(st.mynode.next.load("14") != nil) {
-				yield("14")
+			if !(st.mynode.next.load("14") != nil) {
+				l.releaseSlow1(st)
+			} else {
+				// 15: successor := mynode.next
+				successor = st.mynode.next.load("15")
+				// 16: successor.value := true
+				successor.value.store("16", true)
 			}
-			// 15: successor := mynode.next
-			successor = st.mynode.next.load("15")
-			// 16: successor.value := true
-			successor.value.store("16", true)
 		}
 	}
+}
+
+// releaseSlow1 continues release where its inline path had to wait.
+func (l *MCSYield) releaseSlow1(st *mcsYieldState) {
+	var successor *mcsYieldQNode
+	st.waiters[0].begin("14", nil, nil, waitYield, 0, 0, false, false)
+	for {
+		st.waiters[0].spin("14")
+		if st.mynode.next.load("14") != nil {
+			break
+		}
+	}
+	st.waiters[0].end("14")
+	// 15: successor := mynode.next
+	successor = st.mynode.next.load("15")
+	// 16: successor.value := true
+	successor.value.store("16", true)
 }

@@ -57,17 +57,18 @@ type replaceAddK2State struct{}
 //	mode = "kexclusion"
 //	k = 2
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewReplaceAddK2; a *ReplaceAddK2 is a sync.Locker. Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewReplaceAddK2; a *ReplaceAddK2 is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type ReplaceAddK2 struct {
-	_    [64]byte
-	s    intReg // S: the free places: k minus holders minus pending failed decrements
-	_    [56]byte
-	park parker       // sleepers waiting on the lock's registers
-	held atomic.Int32 // holders (misuse checks)
+	_         [64]byte
+	s         intReg // S: the free places: k minus holders minus pending failed decrements
+	sSleepers waitq  // processes waiting on S
+	_         [32]byte
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	held      atomic.Int32 // holders (misuse checks)
 }
 
 // NewReplaceAddK2 returns an unlocked ReplaceAddK2.
@@ -77,60 +78,207 @@ func NewReplaceAddK2() *ReplaceAddK2 {
 	return l
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *ReplaceAddK2) Lock() {
-	var st replaceAddK2State
-	l.acquire(&st, 0)
-	l.held.Add(1)
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
-func (l *ReplaceAddK2) Unlock() {
-	var st replaceAddK2State
-	if l.held.Add(-1) < 0 {
-		l.held.Add(1)
-		panic("lockgen: ReplaceAddK2.Unlock: not held")
-	}
-	l.release(&st, 0)
-}
-
-func (l *ReplaceAddK2) acquire(st *replaceAddK2State, id int) {
 	var old int64
 	var ok bool
 	// ok := false
 	ok = false
 	// 1: while ¬ok do
-	for !ok {
+	if !ok {
 		// 1: await S > 0
-		for spins := 0; !(l.s.load("1") > 0); spins++ {
-			if spins < 100 {
-				pause("1")
-				continue
+		if !(l.s.load("1") > 0) {
+			l.acquireSlow1(ok)
+		} else {
+			// 2: old := fetch&add(S, -1)
+			{
+				var delta int64 = -1
+				prevVal := l.s.fetchAdd("2", delta)
+				old = prevVal
+				if delta != 0 {
+					l.sSleepers.wake("2", 0)
+				}
 			}
-			tok := l.park.prepare()
+			// 3: if (old - 1) < 0 then
+			if (old - 1) < 0 {
+				// 4: fetch&add(S, 1)
+				{
+					var delta int64 = 1
+					l.s.fetchAdd("4", delta)
+					if delta != 0 {
+						l.sSleepers.wake("4", 0)
+					}
+				}
+			} else {
+				// 3: ok := true
+				ok = true
+			}
+			if !(!!ok) {
+				l.acquireSlow2(ok)
+			}
+		}
+	}
+	l.held.Add(1)
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *ReplaceAddK2) acquireSlow1(ok bool) {
+	var old int64
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, false, true)
+	for {
+		if !w0.spin("1") {
+			w0.prepare("1")
 			if l.s.load("1") > 0 {
-				l.park.cancel()
+				w0.cancel("1")
 				break
 			}
-			l.park.sleep("1", tok)
+			w0.park("1")
 		}
-		// 2: old := fetch&add(S, -1)
-		old = l.s.fetchAdd("2", -1)
-		l.park.wake()
-		// 3: if (old - 1) < 0 then
-		if (old - 1) < 0 {
-			// 4: fetch&add(S, 1)
-			l.s.fetchAdd("4", 1)
-			l.park.wake()
-		} else {
-			// 3: ok := true
-			ok = true
+		if l.s.load("1") > 0 {
+			break
+		}
+	}
+	w0.end("1")
+	// 2: old := fetch&add(S, -1)
+	{
+		var delta int64 = -1
+		prevVal := l.s.fetchAdd("2", delta)
+		old = prevVal
+		if delta != 0 {
+			l.sSleepers.wake("2", 0)
+		}
+	}
+	// 3: if (old - 1) < 0 then
+	if (old - 1) < 0 {
+		// 4: fetch&add(S, 1)
+		{
+			var delta int64 = 1
+			l.s.fetchAdd("4", delta)
+			if delta != 0 {
+				l.sSleepers.wake("4", 0)
+			}
+		}
+	} else {
+		// 3: ok := true
+		ok = true
+	}
+	if !(!!ok) {
+		for {
+			// 1: await S > 0
+			if !(l.s.load("1") > 0) {
+				w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, false, true)
+				for {
+					if !w0.spin("1") {
+						w0.prepare("1")
+						if l.s.load("1") > 0 {
+							w0.cancel("1")
+							break
+						}
+						w0.park("1")
+					}
+					if l.s.load("1") > 0 {
+						break
+					}
+				}
+				w0.end("1")
+			}
+			// 2: old := fetch&add(S, -1)
+			{
+				var delta int64 = -1
+				prevVal := l.s.fetchAdd("2", delta)
+				old = prevVal
+				if delta != 0 {
+					l.sSleepers.wake("2", 0)
+				}
+			}
+			// 3: if (old - 1) < 0 then
+			if (old - 1) < 0 {
+				// 4: fetch&add(S, 1)
+				{
+					var delta int64 = 1
+					l.s.fetchAdd("4", delta)
+					if delta != 0 {
+						l.sSleepers.wake("4", 0)
+					}
+				}
+			} else {
+				// 3: ok := true
+				ok = true
+			}
+			if !!ok {
+				break
+			}
 		}
 	}
 }
 
-func (l *ReplaceAddK2) release(st *replaceAddK2State, id int) {
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *ReplaceAddK2) acquireSlow2(ok bool) {
+	var old int64
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	for {
+		// 1: await S > 0
+		if !(l.s.load("1") > 0) {
+			w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, false, true)
+			for {
+				if !w0.spin("1") {
+					w0.prepare("1")
+					if l.s.load("1") > 0 {
+						w0.cancel("1")
+						break
+					}
+					w0.park("1")
+				}
+				if l.s.load("1") > 0 {
+					break
+				}
+			}
+			w0.end("1")
+		}
+		// 2: old := fetch&add(S, -1)
+		{
+			var delta int64 = -1
+			prevVal := l.s.fetchAdd("2", delta)
+			old = prevVal
+			if delta != 0 {
+				l.sSleepers.wake("2", 0)
+			}
+		}
+		// 3: if (old - 1) < 0 then
+		if (old - 1) < 0 {
+			// 4: fetch&add(S, 1)
+			{
+				var delta int64 = 1
+				l.s.fetchAdd("4", delta)
+				if delta != 0 {
+					l.sSleepers.wake("4", 0)
+				}
+			}
+		} else {
+			// 3: ok := true
+			ok = true
+		}
+		if !!ok {
+			break
+		}
+	}
+}
+
+// Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
+func (l *ReplaceAddK2) Unlock() {
+	if l.held.Add(-1) < 0 {
+		l.held.Add(1)
+		panic("lockgen: ReplaceAddK2.Unlock: not held")
+	}
 	// 5: fetch&add(S, 1)
-	l.s.fetchAdd("5", 1)
-	l.park.wake()
+	{
+		var delta int64 = 1
+		l.s.fetchAdd("5", delta)
+		if delta != 0 {
+			l.sSleepers.wake("5", 0)
+		}
+	}
 }

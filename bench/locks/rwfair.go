@@ -47,20 +47,21 @@ type rwFairState struct{}
 //	algorithm = "mcs-rw"
 //	mode = "rw"
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	preference = "fair"
 //	trylock = false
 //
-// Use NewRWFair; a *RWFair is a sync.Locker. Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewRWFair; a *RWFair is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type RWFair struct {
-	_    [64]byte
-	req  intReg // REQ: requests: readers × 2^16 + writers
-	_    [56]byte
-	comp intReg // COMP: completions: readers × 2^16 + writers
-	_    [56]byte
-	park parker // sleepers waiting on the lock's registers
-	held bool   // locked (misuse checks; written inside the critical section)
+	_            [64]byte
+	req          intReg // REQ: requests: readers × 2^16 + writers
+	_            [56]byte
+	comp         intReg // COMP: completions: readers × 2^16 + writers
+	compSleepers waitq  // processes waiting on COMP
+	_            [32]byte
+	spinners     intReg // waiters spinning now (the adaptive policy caps them)
+	_            [56]byte
+	held         bool // locked (misuse checks; written inside the critical section)
 }
 
 // NewRWFair returns an unlocked RWFair.
@@ -69,11 +70,38 @@ func NewRWFair() *RWFair {
 	return l
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *RWFair) Lock() {
-	var st rwFairState
-	l.acquire(&st, 0)
+	var prev int64
+	// W1: prev := fetch&add(REQ, WC_INCR)
+	prev = l.req.fetchAdd("W1", 1)
+	doorway("W1")
+	// W2: await COMP = prev
+	if !(l.comp.load("W2") == prev) {
+		l.acquireSlow1(prev)
+	}
 	l.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *RWFair) acquireSlow1(prev int64) {
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("W2", &l.compSleepers, &l.spinners, waitAdaptive, 0, prev, true, false)
+	for {
+		if !w0.spin("W2") {
+			w0.prepare("W2")
+			if l.comp.load("W2") == prev {
+				w0.cancel("W2")
+				break
+			}
+			w0.park("W2")
+		}
+		if l.comp.load("W2") == prev {
+			break
+		}
+	}
+	w0.end("W2")
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
@@ -82,71 +110,58 @@ func (l *RWFair) Unlock() {
 		panic("lockgen: RWFair.Unlock: not locked")
 	}
 	l.held = false
-	var st rwFairState
-	l.release(&st, 0)
-}
-
-// RLock acquires the lock for reading, waiting (spinning 100 times, then parked until the lock's state changes) while a writer holds or is owed it.
-func (l *RWFair) RLock() {
-	var st rwFairState
-	l.rAcquire(&st, 0)
-}
-
-// RUnlock releases a read hold. An RUnlock without a matching RLock is not detected.
-func (l *RWFair) RUnlock() {
-	var st rwFairState
-	l.rRelease(&st, 0)
-}
-
-func (l *RWFair) acquire(st *rwFairState, id int) {
-	var prev int64
-	// W1: prev := fetch&add(REQ, WC_INCR)
-	prev = l.req.fetchAdd("W1", 1)
-	doorway("W1")
-	// W2: await COMP = prev
-	for spins := 0; !(l.comp.load("W2") == prev); spins++ {
-		if spins < 100 {
-			pause("W2")
-			continue
+	// W3: fetch&add(COMP, WC_INCR)
+	{
+		var delta int64 = 1
+		prevVal := l.comp.fetchAdd("W3", delta)
+		if delta != 0 {
+			l.compSleepers.wake("W3", prevVal+delta)
 		}
-		tok := l.park.prepare()
-		if l.comp.load("W2") == prev {
-			l.park.cancel()
-			break
-		}
-		l.park.sleep("W2", tok)
 	}
 }
 
-func (l *RWFair) release(st *rwFairState, id int) {
-	// W3: fetch&add(COMP, WC_INCR)
-	l.comp.fetchAdd("W3", 1)
-	l.park.wake()
-}
-
-func (l *RWFair) rAcquire(st *rwFairState, id int) {
+// RLock acquires the lock for reading, waiting (spinning while that pays, then asleep until a write may let it in) while a writer holds or is owed it.
+func (l *RWFair) RLock() {
 	var prev int64
 	// R1: prev := fetch&add(REQ, RC_INCR)
 	prev = l.req.fetchAdd("R1", 65536)
 	// R1: prev := prev mod 2^16
 	prev = prev % 65536
 	// R2: await (COMP mod 2^16) = prev
-	for spins := 0; !((l.comp.load("R2") % 65536) == prev); spins++ {
-		if spins < 100 {
-			pause("R2")
-			continue
-		}
-		tok := l.park.prepare()
-		if (l.comp.load("R2") % 65536) == prev {
-			l.park.cancel()
-			break
-		}
-		l.park.sleep("R2", tok)
+	if !((l.comp.load("R2") % 65536) == prev) {
+		l.rAcquireSlow1(prev)
 	}
 }
 
-func (l *RWFair) rRelease(st *rwFairState, id int) {
+// rAcquireSlow1 continues reader acquire where its inline path had to wait.
+func (l *RWFair) rAcquireSlow1(prev int64) {
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("R2", &l.compSleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for {
+		if !w0.spin("R2") {
+			w0.prepare("R2")
+			if (l.comp.load("R2") % 65536) == prev {
+				w0.cancel("R2")
+				break
+			}
+			w0.park("R2")
+		}
+		if (l.comp.load("R2") % 65536) == prev {
+			break
+		}
+	}
+	w0.end("R2")
+}
+
+// RUnlock releases a read hold. An RUnlock without a matching RLock is not detected.
+func (l *RWFair) RUnlock() {
 	// R3: fetch&add(COMP, RC_INCR)
-	l.comp.fetchAdd("R3", 65536)
-	l.park.wake()
+	{
+		var delta int64 = 65536
+		prevVal := l.comp.fetchAdd("R3", delta)
+		if delta != 0 {
+			l.compSleepers.wake("R3", prevVal+delta)
+		}
+	}
 }

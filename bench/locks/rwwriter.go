@@ -51,22 +51,26 @@ type rwWriterState struct{}
 //	algorithm = "mcs-rw"
 //	mode = "rw"
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	preference = "writer"
 //	trylock = false
 //
-// Use NewRWWriter; a *RWWriter is a sync.Locker. Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewRWWriter; a *RWWriter is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type RWWriter struct {
-	_     [64]byte
-	wreq  intReg // WREQ: write_requests
-	_     [56]byte
-	wcomp intReg // WCOMP: write_completions
-	_     [56]byte
-	rcf   intReg // RCF: rdr_cnt_and_flag: readers × RC_INCR + writer flag
-	_     [56]byte
-	park  parker // sleepers waiting on the lock's registers
-	held  bool   // locked (misuse checks; written inside the critical section)
+	_             [64]byte
+	wreq          intReg // WREQ: write_requests
+	_             [56]byte
+	wcomp         intReg // WCOMP: write_completions
+	wcompSleepers waitq  // processes waiting on WCOMP
+	_             [32]byte
+	rcf           intReg // RCF: rdr_cnt_and_flag: readers × RC_INCR + writer flag
+	rcfSleepers   waitq  // processes waiting on RCF
+	_             [32]byte
+	sleepers      waitq // processes waiting on several of the lock's registers
+	_             [40]byte
+	spinners      intReg // waiters spinning now (the adaptive policy caps them)
+	_             [56]byte
+	held          bool // locked (misuse checks; written inside the critical section)
 }
 
 // NewRWWriter returns an unlocked RWWriter.
@@ -75,11 +79,100 @@ func NewRWWriter() *RWWriter {
 	return l
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *RWWriter) Lock() {
-	var st rwWriterState
-	l.acquire(&st, 0)
+	var ok bool
+	var prev int64
+	// W1: prev := fetch&add(WREQ, 1)
+	{
+		var delta int64 = 1
+		prevVal := l.wreq.fetchAdd("W1", delta)
+		prev = prevVal
+		if delta != 0 {
+			l.sleepers.wake("W1", 0)
+		}
+	}
+	doorway("W1")
+	// W2: await WCOMP = prev
+	if !(l.wcomp.load("W2") == prev) {
+		l.acquireSlow1(prev)
+	} else {
+		// W3: repeat
+		// W3: ok := CAS(RCF, 0, WAFLAG)
+		ok = l.rcf.cas("W3", 0, 1)
+		if !(ok) {
+			l.acquireSlow2()
+		}
+	}
 	l.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *RWWriter) acquireSlow1(prev int64) {
+	var ok bool
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("W2", &l.wcompSleepers, &l.spinners, waitAdaptive, 0, prev, true, false)
+	for {
+		if !w0.spin("W2") {
+			w0.prepare("W2")
+			if l.wcomp.load("W2") == prev {
+				w0.cancel("W2")
+				break
+			}
+			w0.park("W2")
+		}
+		if l.wcomp.load("W2") == prev {
+			break
+		}
+	}
+	w0.end("W2")
+	// W3: repeat
+	w0.begin("W3", &l.rcfSleepers, &l.spinners, waitAdaptive, 0, 0, true, true)
+	for first0 := true; ; first0 = false {
+		armed0 := !first0 && !w0.spin("W3")
+		if armed0 {
+			w0.prepare("W3")
+		}
+		// W3: ok := CAS(RCF, 0, WAFLAG)
+		ok = l.rcf.cas("W3", 0, 1)
+		if ok {
+			if armed0 {
+				w0.cancel("W3")
+			}
+			break
+		}
+		if armed0 {
+			w0.park("W3")
+		}
+	}
+	w0.end("W3")
+}
+
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *RWWriter) acquireSlow2() {
+	var ok bool
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("W3", &l.rcfSleepers, &l.spinners, waitAdaptive, 0, 0, true, true)
+	for first0 := false; ; first0 = false {
+		armed0 := !first0 && !w0.spin("W3")
+		if armed0 {
+			w0.prepare("W3")
+		}
+		// W3: ok := CAS(RCF, 0, WAFLAG)
+		ok = l.rcf.cas("W3", 0, 1)
+		if ok {
+			if armed0 {
+				w0.cancel("W3")
+			}
+			break
+		}
+		if armed0 {
+			w0.park("W3")
+		}
+	}
+	w0.end("W3")
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
@@ -88,111 +181,122 @@ func (l *RWWriter) Unlock() {
 		panic("lockgen: RWWriter.Unlock: not locked")
 	}
 	l.held = false
-	var st rwWriterState
-	l.release(&st, 0)
+	// W4: fetch&add(RCF, -WFLAG)
+	{
+		var delta int64 = -1
+		prevVal := l.rcf.fetchAdd("W4", delta)
+		if delta != 0 {
+			l.rcfSleepers.wake("W4", prevVal+delta)
+		}
+	}
+	// W5: fetch&add(WCOMP, 1)
+	{
+		var delta int64 = 1
+		prevVal := l.wcomp.fetchAdd("W5", delta)
+		if delta != 0 {
+			l.wcompSleepers.wake("W5", prevVal+delta)
+			l.sleepers.wake("W5", 0)
+		}
+	}
 }
 
-// RLock acquires the lock for reading, waiting (spinning 100 times, then parked until the lock's state changes) while a writer holds or is owed it.
+// RLock acquires the lock for reading, waiting (spinning while that pays, then asleep until a write may let it in) while a writer holds or is owed it.
 func (l *RWWriter) RLock() {
-	var st rwWriterState
-	l.rAcquire(&st, 0)
+	// R1: await WREQ = WCOMP
+	if !(l.wreq.load("R1") == l.wcomp.load("R1")) {
+		l.rAcquireSlow1()
+	} else {
+		// R2: fetch&add(RCF, RC_INCR)
+		{
+			var delta int64 = 2
+			prevVal := l.rcf.fetchAdd("R2", delta)
+			if delta != 0 {
+				l.rcfSleepers.wake("R2", prevVal+delta)
+			}
+		}
+		// R3: await (RCF mod 2) = 0
+		if !((l.rcf.load("R3") % 2) == 0) {
+			l.rAcquireSlow2()
+		}
+	}
+}
+
+// rAcquireSlow1 continues reader acquire where its inline path had to wait.
+func (l *RWWriter) rAcquireSlow1() {
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("R1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for {
+		if !w0.spin("R1") {
+			w0.prepare("R1")
+			if l.wreq.load("R1") == l.wcomp.load("R1") {
+				w0.cancel("R1")
+				break
+			}
+			w0.park("R1")
+		}
+		if l.wreq.load("R1") == l.wcomp.load("R1") {
+			break
+		}
+	}
+	w0.end("R1")
+	// R2: fetch&add(RCF, RC_INCR)
+	{
+		var delta int64 = 2
+		prevVal := l.rcf.fetchAdd("R2", delta)
+		if delta != 0 {
+			l.rcfSleepers.wake("R2", prevVal+delta)
+		}
+	}
+	// R3: await (RCF mod 2) = 0
+	if !((l.rcf.load("R3") % 2) == 0) {
+		w0.begin("R3", &l.rcfSleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+		for {
+			if !w0.spin("R3") {
+				w0.prepare("R3")
+				if (l.rcf.load("R3") % 2) == 0 {
+					w0.cancel("R3")
+					break
+				}
+				w0.park("R3")
+			}
+			if (l.rcf.load("R3") % 2) == 0 {
+				break
+			}
+		}
+		w0.end("R3")
+	}
+}
+
+// rAcquireSlow2 continues reader acquire where its inline path had to wait.
+func (l *RWWriter) rAcquireSlow2() {
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("R3", &l.rcfSleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for {
+		if !w0.spin("R3") {
+			w0.prepare("R3")
+			if (l.rcf.load("R3") % 2) == 0 {
+				w0.cancel("R3")
+				break
+			}
+			w0.park("R3")
+		}
+		if (l.rcf.load("R3") % 2) == 0 {
+			break
+		}
+	}
+	w0.end("R3")
 }
 
 // RUnlock releases a read hold. An RUnlock without a matching RLock is not detected.
 func (l *RWWriter) RUnlock() {
-	var st rwWriterState
-	l.rRelease(&st, 0)
-}
-
-func (l *RWWriter) acquire(st *rwWriterState, id int) {
-	var ok bool
-	var prev int64
-	// W1: prev := fetch&add(WREQ, 1)
-	prev = l.wreq.fetchAdd("W1", 1)
-	l.park.wake()
-	doorway("W1")
-	// W2: await WCOMP = prev
-	for spins := 0; !(l.wcomp.load("W2") == prev); spins++ {
-		if spins < 100 {
-			pause("W2")
-			continue
-		}
-		tok := l.park.prepare()
-		if l.wcomp.load("W2") == prev {
-			l.park.cancel()
-			break
-		}
-		l.park.sleep("W2", tok)
-	}
-	// W3: repeat
-	for spins := 0; ; spins++ {
-		armed0 := spins >= 100
-		var tok0 uint64
-		if armed0 {
-			tok0 = l.park.prepare()
-		}
-		// W3: ok := CAS(RCF, 0, WAFLAG)
-		ok = l.rcf.cas("W3", 0, 1)
-		if ok {
-			l.park.wake()
-		}
-		if ok {
-			if armed0 {
-				l.park.cancel()
-			}
-			break
-		}
-		if armed0 {
-			l.park.sleep("W3", tok0)
-		} else {
-			pause("W3")
-		}
-	}
-}
-
-func (l *RWWriter) release(st *rwWriterState, id int) {
-	// W4: fetch&add(RCF, -WFLAG)
-	l.rcf.fetchAdd("W4", -1)
-	l.park.wake()
-	// W5: fetch&add(WCOMP, 1)
-	l.wcomp.fetchAdd("W5", 1)
-	l.park.wake()
-}
-
-func (l *RWWriter) rAcquire(st *rwWriterState, id int) {
-	// R1: await WREQ = WCOMP
-	for spins := 0; !(l.wreq.load("R1") == l.wcomp.load("R1")); spins++ {
-		if spins < 100 {
-			pause("R1")
-			continue
-		}
-		tok := l.park.prepare()
-		if l.wreq.load("R1") == l.wcomp.load("R1") {
-			l.park.cancel()
-			break
-		}
-		l.park.sleep("R1", tok)
-	}
-	// R2: fetch&add(RCF, RC_INCR)
-	l.rcf.fetchAdd("R2", 2)
-	l.park.wake()
-	// R3: await (RCF mod 2) = 0
-	for spins := 0; !((l.rcf.load("R3") % 2) == 0); spins++ {
-		if spins < 100 {
-			pause("R3")
-			continue
-		}
-		tok := l.park.prepare()
-		if (l.rcf.load("R3") % 2) == 0 {
-			l.park.cancel()
-			break
-		}
-		l.park.sleep("R3", tok)
-	}
-}
-
-func (l *RWWriter) rRelease(st *rwWriterState, id int) {
 	// R4: fetch&add(RCF, -RC_INCR)
-	l.rcf.fetchAdd("R4", -2)
-	l.park.wake()
+	{
+		var delta int64 = -2
+		prevVal := l.rcf.fetchAdd("R4", delta)
+		if delta != 0 {
+			l.rcfSleepers.wake("R4", prevVal+delta)
+		}
+	}
 }

@@ -57,22 +57,23 @@ type andersonState struct {
 //	mode = "mutex"
 //	procs = 4
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = true
 //
-// Use NewAnderson; a *Anderson is a sync.Locker. Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewAnderson; a *Anderson is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Anderson struct {
 	_      [64]byte
 	ticket intReg // TICKET: the next ticket (fetch&increment only)
 	_      [56]byte
 	valid  [4]struct {
-		r    boolReg
-		park parker
-		_    [64]byte
+		r        boolReg
+		sleepers waitq
+		_        [36]byte
 	} // VALID: VALID[t mod n]: ticket t may enter
-	holder andersonState // the holder's passage state (written inside the critical section)
-	held   bool          // locked (misuse checks; written inside the critical section)
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
+	holder   andersonState // the holder's passage state (written inside the critical section)
+	held     bool          // locked (misuse checks; written inside the critical section)
 }
 
 // NewAnderson returns an unlocked Anderson.
@@ -82,12 +83,39 @@ func NewAnderson() *Anderson {
 	return l
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *Anderson) Lock() {
 	var st andersonState
-	l.acquire(&st, 0)
+	// 1: ticket := fetch&add(TICKET, 1)
+	st.ticket = l.ticket.fetchAdd("1", 1)
+	doorway("1")
+	// 2: await VALID[ticket mod n] = true
+	if !(l.valid[st.ticket%AndersonProcs].r.load("2") == true) {
+		l.acquireSlow1(&st)
+	}
 	l.holder = st
 	l.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *Anderson) acquireSlow1(st *andersonState) {
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("2", &l.valid[st.ticket%AndersonProcs].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), true, false)
+	for {
+		if !w0.spin("2") {
+			w0.prepare("2")
+			if l.valid[st.ticket%AndersonProcs].r.load("2") == true {
+				w0.cancel("2")
+				break
+			}
+			w0.park("2")
+		}
+		if l.valid[st.ticket%AndersonProcs].r.load("2") == true {
+			break
+		}
+	}
+	w0.end("2")
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
@@ -97,65 +125,42 @@ func (l *Anderson) Unlock() {
 	}
 	l.held = false
 	st := l.holder
-	l.release(&st, 0)
+	// 4: VALID[ticket mod n] := false
+	l.valid[st.ticket%AndersonProcs].r.store("4", false)
+	// 5: VALID[(ticket + 1) mod n] := true
+	{
+		var newVal bool = true
+		l.valid[(st.ticket+1)%AndersonProcs].r.store("5", newVal)
+		l.valid[(st.ticket+1)%AndersonProcs].sleepers.wake("5", b2i(newVal))
+	}
 }
 
 // TryLock acquires the lock if it can do so without waiting, and reports whether it did.
 func (l *Anderson) TryLock() bool {
 	var st andersonState
-	if !l.tryAcquire(&st, 0) {
-		return false
-	}
-	l.holder = st
-	l.held = true
-	return true
-}
-
-func (l *Anderson) acquire(st *andersonState, id int) {
-	// 1: ticket := fetch&add(TICKET, 1)
-	st.ticket = l.ticket.fetchAdd("1", 1)
-	doorway("1")
-	// 2: await VALID[ticket mod n] = true
-	for spins := 0; !(l.valid[st.ticket%AndersonProcs].r.load("2") == true); spins++ {
-		if spins < 100 {
-			pause("2")
-			continue
-		}
-		tok := l.valid[st.ticket%AndersonProcs].park.prepare()
-		if l.valid[st.ticket%AndersonProcs].r.load("2") == true {
-			l.valid[st.ticket%AndersonProcs].park.cancel()
-			break
-		}
-		l.valid[st.ticket%AndersonProcs].park.sleep("2", tok)
-	}
-}
-
-func (l *Anderson) release(st *andersonState, id int) {
-	// 4: VALID[ticket mod n] := false
-	if l.valid[st.ticket%AndersonProcs].r.storeChanged("4", false) {
-		l.valid[st.ticket%AndersonProcs].park.wake()
-	}
-	// 5: VALID[(ticket + 1) mod n] := true
-	if l.valid[(st.ticket+1)%AndersonProcs].r.storeChanged("5", true) {
-		l.valid[(st.ticket+1)%AndersonProcs].park.wake()
-	}
-}
-
-func (l *Anderson) tryAcquire(st *andersonState, id int) bool {
 	var ok bool
+	var entered bool
 	// T1: ticket := TICKET
 	st.ticket = l.ticket.load("T1")
 	// T2: if VALID[ticket mod n] ≠ true then
 	if l.valid[st.ticket%AndersonProcs].r.load("T2") != true {
 		// T2: give up (return failure)
+		entered = false
+	} else {
+		// T3: ok := CAS(TICKET, ticket, ticket + 1)
+		ok = l.ticket.cas("T3", st.ticket, st.ticket+1)
+		// T3: if ¬ok then
+		if !ok {
+			// T3: give up (return failure)
+			entered = false
+		} else {
+			entered = true
+		}
+	}
+	if !entered {
 		return false
 	}
-	// T3: ok := CAS(TICKET, ticket, ticket + 1)
-	ok = l.ticket.cas("T3", st.ticket, st.ticket+1)
-	// T3: if ¬ok then
-	if !ok {
-		// T3: give up (return failure)
-		return false
-	}
+	l.holder = st
+	l.held = true
 	return true
 }

@@ -9,9 +9,10 @@ const (
 
 // anonymousState is what a process keeps between and across its passages.
 type anonymousState struct {
-	perm  [11]int64 // perm (kept across passages): f_i: this process's permutation of the memory (R_i[x] is R[perm[x]])
-	named bool      // named (kept across passages): perm has been chosen
-	held  bool      // holds the lock (misuse checks)
+	perm    [11]int64 // perm (kept across passages): f_i: this process's permutation of the memory (R_i[x] is R[perm[x]])
+	named   bool      // named (kept across passages): perm has been chosen
+	waiters [1]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // Anonymous is a mutual exclusion lock: Raynal & Taubenfeld's fully anonymous mutex (anonymous processes, anonymous memory, CAS).
@@ -90,21 +91,23 @@ type anonymousState struct {
 //	procs = 8
 //	nodes = "handle"
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //	memory = 11
 //
-// Use NewAnonymous, then one NewHandle per goroutine; a *AnonymousHandle is a sync.Locker. Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewAnonymous, then one NewHandle per goroutine; a *AnonymousHandle is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Anonymous struct {
 	_ [64]byte
 	r [11]struct {
 		r intReg
 		_ [56]byte
 	} // R: the anonymous memory R[1..m]: 0, or the round of the process owning the register
-	handles intReg // HANDLES: numbers processes for the simulated adversary (lines A1–A3 only)
-	_       [56]byte
-	park    parker // sleepers waiting on the lock's registers
+	handles  intReg // HANDLES: numbers processes for the simulated adversary (lines A1–A3 only)
+	_        [56]byte
+	sleepers waitq // processes waiting on several of the lock's registers
+	_        [40]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
 }
 
 // AnonymousHandle is one goroutine's access to a Anonymous: it owns that goroutine's queue nodes.
@@ -127,60 +130,60 @@ func (l *Anonymous) NewHandle() *AnonymousHandle {
 	return h
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (h *AnonymousHandle) Lock() {
 	st := &h.st
+	l := h.l
 	if st.held {
 		panic("lockgen: AnonymousHandle.Lock: already holds the lock")
 	}
-	h.l.acquire(st, 0)
-	st.held = true
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it.
-func (h *AnonymousHandle) Unlock() {
-	st := &h.st
-	if !st.held {
-		panic("lockgen: AnonymousHandle.Unlock: not held")
-	}
-	st.held = false
-	h.l.release(st, 0)
-}
-
-func (l *Anonymous) acquire(st *anonymousState, id int) {
 	var seed int64
-	var y int64
-	var tmp int64
 	var myview [11]bool
 	var round int64
 	var counter int64
-	var competitors int64
-	var ok bool
 	// A1: if ¬named then
 	if !st.named {
 		// A1: seed := fetch&add(HANDLES, 1)
 		seed = l.handles.fetchAdd("A1", 1)
-		// A2: for x from 0 to memory - 1 do
-		for x := int64(0); x <= 11-1; x++ {
-			// A2: perm[x] := x
-			st.perm[x] = x
-		}
-		// A2: for x from 0 to memory - 2 do
-		for x := int64(0); x <= 11-2; x++ {
-			// A2: seed := ((seed * 75) + 74) mod 65537
-			seed = ((seed * 75) + 74) % 65537
-			// A2: y := x + (seed mod (memory - x))
-			y = x + (seed % (11 - x))
-			// A2: tmp := perm[x]
-			tmp = st.perm[x]
-			// A2: perm[x] := perm[y]
-			st.perm[x] = st.perm[y]
-			// A2: perm[y] := tmp
-			st.perm[y] = tmp
-		}
-		// A3: named := true
-		st.named = true
+		l.acquireSlow1(st, seed, myview)
+	} else {
+		// 1: round := 0
+		round = 0
+		// 1: counter := 0
+		counter = 0
+		l.acquireSlow2(st, myview, round, counter)
 	}
+	st.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *Anonymous) acquireSlow1(st *anonymousState, seed int64, myview [11]bool) {
+	var y int64
+	var tmp int64
+	var round int64
+	var counter int64
+	var competitors int64
+	var ok bool
+	// A2: for x from 0 to memory - 1 do
+	for x := int64(0); x <= 11-1; x++ {
+		// A2: perm[x] := x
+		st.perm[x] = x
+	}
+	// A2: for x from 0 to memory - 2 do
+	for x := int64(0); x <= 11-2; x++ {
+		// A2: seed := ((seed * 75) + 74) mod 65537
+		seed = ((seed * 75) + 74) % 65537
+		// A2: y := x + (seed mod (memory - x))
+		y = x + (seed % (11 - x))
+		// A2: tmp := perm[x]
+		tmp = st.perm[x]
+		// A2: perm[x] := perm[y]
+		st.perm[x] = st.perm[y]
+		// A2: perm[y] := tmp
+		st.perm[y] = tmp
+	}
+	// A3: named := true
+	st.named = true
 	// 1: round := 0
 	round = 0
 	// 1: counter := 0
@@ -199,8 +202,10 @@ func (l *Anonymous) acquire(st *anonymousState, id int) {
 			// 4: if myview[j] then
 			if myview[j] {
 				// 4: R[perm[j]] := round
-				if l.r[st.perm[j]].r.storeChanged("4", round) {
-					l.park.wake()
+				{
+					var newVal int64 = round
+					l.r[st.perm[j]].r.store("4", newVal)
+					l.sleepers.wake("4", 0)
 				}
 			}
 		}
@@ -208,16 +213,20 @@ func (l *Anonymous) acquire(st *anonymousState, id int) {
 		for j := int64(0); j <= 11-1; j++ {
 			// 6: while R[perm[j]] < round do
 			if l.r[st.perm[j]].r.load("6") < round {
-				for spins := 0; ; spins++ {
-					armed0 := spins >= 100
-					var tok0 uint64
+				st.waiters[0].begin("6", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, true)
+				for first0 := true; ; first0 = false {
+					armed0 := !first0 && !st.waiters[0].spin("6")
 					if armed0 {
-						tok0 = l.park.prepare()
+						st.waiters[0].prepare("6")
 					}
 					// 7: ok := CAS(R[perm[j]], 0, round)
-					ok = l.r[st.perm[j]].r.cas("7", 0, round)
-					if ok {
-						l.park.wake()
+					{
+						var newVal int64 = round
+						casOK := l.r[st.perm[j]].r.cas("7", 0, newVal)
+						ok = casOK
+						if casOK {
+							l.sleepers.wake("7", 0)
+						}
 					}
 					// 7: myview[j] := ok
 					myview[j] = ok
@@ -228,16 +237,15 @@ func (l *Anonymous) acquire(st *anonymousState, id int) {
 					}
 					if !(l.r[st.perm[j]].r.load("6") < round) {
 						if armed0 {
-							l.park.cancel()
+							st.waiters[0].cancel("6")
 						}
 						break
 					}
 					if armed0 {
-						l.park.sleep("6", tok0)
-					} else {
-						pause("6")
+						st.waiters[0].park("6")
 					}
 				}
+				st.waiters[0].end("6")
 			}
 		}
 		// 11: competitors := (n - round) + 1
@@ -255,37 +263,51 @@ func (l *Anonymous) acquire(st *anonymousState, id int) {
 					// 14: myview[j] := false
 					myview[j] = false
 					// 14: R[perm[j]] := 0
-					if l.r[st.perm[j]].r.storeChanged("14", 0) {
-						l.park.wake()
+					{
+						var newVal int64 = 0
+						l.r[st.perm[j]].r.store("14", newVal)
+						l.sleepers.wake("14", 0)
 					}
 				}
 			}
 			// 15: await (∀ j ∈ 0..memory - 1: R[perm[j]] = 0)
-			for spins := 0; !(func() bool {
+			if !(func() bool {
 				for j := int64(0); j <= 11-1; j++ {
 					if !(l.r[st.perm[j]].r.load("15") == 0) {
 						return false
 					}
 				}
 				return true
-			}()); spins++ {
-				if spins < 100 {
-					pause("15")
-					continue
-				}
-				tok := l.park.prepare()
-				if func() bool {
-					for j := int64(0); j <= 11-1; j++ {
-						if !(l.r[st.perm[j]].r.load("15") == 0) {
-							return false
+			}()) {
+				st.waiters[0].begin("15", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+				for {
+					if !st.waiters[0].spin("15") {
+						st.waiters[0].prepare("15")
+						if func() bool {
+							for j := int64(0); j <= 11-1; j++ {
+								if !(l.r[st.perm[j]].r.load("15") == 0) {
+									return false
+								}
+							}
+							return true
+						}() {
+							st.waiters[0].cancel("15")
+							break
 						}
+						st.waiters[0].park("15")
 					}
-					return true
-				}() {
-					l.park.cancel()
-					break
+					if func() bool {
+						for j := int64(0); j <= 11-1; j++ {
+							if !(l.r[st.perm[j]].r.load("15") == 0) {
+								return false
+							}
+						}
+						return true
+					}() {
+						break
+					}
 				}
-				l.park.sleep("15", tok)
+				st.waiters[0].end("15")
 			}
 		}
 		if round == AnonymousProcs {
@@ -294,12 +316,158 @@ func (l *Anonymous) acquire(st *anonymousState, id int) {
 	}
 }
 
-func (l *Anonymous) release(st *anonymousState, id int) {
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *Anonymous) acquireSlow2(st *anonymousState, myview [11]bool, round int64, counter int64) {
+	var competitors int64
+	var ok bool
+	// 1: for j from 0 to memory - 1 do
+	for j := int64(0); j <= 11-1; j++ {
+		// 1: myview[j] := false
+		myview[j] = false
+	}
+	// 2: repeat
+	for {
+		// 3: round := round + 1
+		round = round + 1
+		// 4: for j from 0 to memory - 1 do
+		for j := int64(0); j <= 11-1; j++ {
+			// 4: if myview[j] then
+			if myview[j] {
+				// 4: R[perm[j]] := round
+				{
+					var newVal int64 = round
+					l.r[st.perm[j]].r.store("4", newVal)
+					l.sleepers.wake("4", 0)
+				}
+			}
+		}
+		// 5: for j from 0 to memory - 1 do
+		for j := int64(0); j <= 11-1; j++ {
+			// 6: while R[perm[j]] < round do
+			if l.r[st.perm[j]].r.load("6") < round {
+				st.waiters[0].begin("6", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, true)
+				for first0 := true; ; first0 = false {
+					armed0 := !first0 && !st.waiters[0].spin("6")
+					if armed0 {
+						st.waiters[0].prepare("6")
+					}
+					// 7: ok := CAS(R[perm[j]], 0, round)
+					{
+						var newVal int64 = round
+						casOK := l.r[st.perm[j]].r.cas("7", 0, newVal)
+						ok = casOK
+						if casOK {
+							l.sleepers.wake("7", 0)
+						}
+					}
+					// 7: myview[j] := ok
+					myview[j] = ok
+					// 8: if ok then
+					if ok {
+						// 8: counter := counter + 1
+						counter = counter + 1
+					}
+					if !(l.r[st.perm[j]].r.load("6") < round) {
+						if armed0 {
+							st.waiters[0].cancel("6")
+						}
+						break
+					}
+					if armed0 {
+						st.waiters[0].park("6")
+					}
+				}
+				st.waiters[0].end("6")
+			}
+		}
+		// 11: competitors := (n - round) + 1
+		competitors = (AnonymousProcs - round) + 1
+		// 12: if (counter * competitors) < memory then
+		if (counter * competitors) < 11 {
+			// 13: round := 0
+			round = 0
+			// 13: counter := 0
+			counter = 0
+			// 14: for j from 0 to memory - 1 do
+			for j := int64(0); j <= 11-1; j++ {
+				// 14: if myview[j] then
+				if myview[j] {
+					// 14: myview[j] := false
+					myview[j] = false
+					// 14: R[perm[j]] := 0
+					{
+						var newVal int64 = 0
+						l.r[st.perm[j]].r.store("14", newVal)
+						l.sleepers.wake("14", 0)
+					}
+				}
+			}
+			// 15: await (∀ j ∈ 0..memory - 1: R[perm[j]] = 0)
+			if !(func() bool {
+				for j := int64(0); j <= 11-1; j++ {
+					if !(l.r[st.perm[j]].r.load("15") == 0) {
+						return false
+					}
+				}
+				return true
+			}()) {
+				st.waiters[0].begin("15", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+				for {
+					if !st.waiters[0].spin("15") {
+						st.waiters[0].prepare("15")
+						if func() bool {
+							for j := int64(0); j <= 11-1; j++ {
+								if !(l.r[st.perm[j]].r.load("15") == 0) {
+									return false
+								}
+							}
+							return true
+						}() {
+							st.waiters[0].cancel("15")
+							break
+						}
+						st.waiters[0].park("15")
+					}
+					if func() bool {
+						for j := int64(0); j <= 11-1; j++ {
+							if !(l.r[st.perm[j]].r.load("15") == 0) {
+								return false
+							}
+						}
+						return true
+					}() {
+						break
+					}
+				}
+				st.waiters[0].end("15")
+			}
+		}
+		if round == AnonymousProcs {
+			break
+		}
+	}
+}
+
+// Unlock releases the lock. It panics if the caller does not hold it.
+func (h *AnonymousHandle) Unlock() {
+	st := &h.st
+	l := h.l
+	if !st.held {
+		panic("lockgen: AnonymousHandle.Unlock: not held")
+	}
+	st.held = false
+	l.releaseSlow1(st)
+}
+
+// releaseSlow1 continues release where its inline path had to wait.
+func (l *Anonymous) releaseSlow1(st *anonymousState) {
 	// 18: for j from 0 to memory - 1 do
 	for j := int64(0); j <= 11-1; j++ {
 		// 18: R[perm[j]] := 0
-		if l.r[st.perm[j]].r.storeChanged("18", 0) {
-			l.park.wake()
+		{
+			var newVal int64 = 0
+			l.r[st.perm[j]].r.store("18", newVal)
+			l.sleepers.wake("18", 0)
 		}
 	}
 }

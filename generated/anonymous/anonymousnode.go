@@ -9,9 +9,10 @@ const (
 
 // anonymousNodeState is what a process keeps between and across its passages.
 type anonymousNodeState struct {
-	perm  [11]int64 // perm (kept across passages): f_i: this process's permutation of the memory (R_i[x] is R[perm[x]])
-	named bool      // named (kept across passages): perm has been chosen
-	held  bool      // holds the lock (misuse checks)
+	perm    [11]int64 // perm (kept across passages): f_i: this process's permutation of the memory (R_i[x] is R[perm[x]])
+	named   bool      // named (kept across passages): perm has been chosen
+	waiters [1]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // AnonymousNode is a mutual exclusion lock: Raynal & Taubenfeld's fully anonymous mutex (anonymous processes, anonymous memory, CAS).
@@ -124,54 +125,53 @@ func (l *AnonymousNode) Lock(nd *AnonymousNodeNode) {
 	if st.held {
 		panic("lockgen: AnonymousNode.Lock: already holds the lock")
 	}
-	l.acquire(st, 0)
-	st.held = true
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it. nd is the caller's node; pass the same node to the matching release.
-func (l *AnonymousNode) Unlock(nd *AnonymousNodeNode) {
-	st := &nd.st
-	if !st.held {
-		panic("lockgen: AnonymousNode.Unlock: not held")
-	}
-	st.held = false
-	l.release(st, 0)
-}
-
-func (l *AnonymousNode) acquire(st *anonymousNodeState, id int) {
 	var seed int64
-	var y int64
-	var tmp int64
 	var myview [11]bool
 	var round int64
 	var counter int64
-	var competitors int64
-	var ok bool
 	// A1: if ¬named then
 	if !st.named {
 		// A1: seed := fetch&add(HANDLES, 1)
 		seed = l.handles.fetchAdd("A1", 1)
-		// A2: for x from 0 to memory - 1 do
-		for x := int64(0); x <= 11-1; x++ {
-			// A2: perm[x] := x
-			st.perm[x] = x
-		}
-		// A2: for x from 0 to memory - 2 do
-		for x := int64(0); x <= 11-2; x++ {
-			// A2: seed := ((seed * 75) + 74) mod 65537
-			seed = ((seed * 75) + 74) % 65537
-			// A2: y := x + (seed mod (memory - x))
-			y = x + (seed % (11 - x))
-			// A2: tmp := perm[x]
-			tmp = st.perm[x]
-			// A2: perm[x] := perm[y]
-			st.perm[x] = st.perm[y]
-			// A2: perm[y] := tmp
-			st.perm[y] = tmp
-		}
-		// A3: named := true
-		st.named = true
+		l.acquireSlow1(st, seed, myview)
+	} else {
+		// 1: round := 0
+		round = 0
+		// 1: counter := 0
+		counter = 0
+		l.acquireSlow2(st, myview, round, counter)
 	}
+	st.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *AnonymousNode) acquireSlow1(st *anonymousNodeState, seed int64, myview [11]bool) {
+	var y int64
+	var tmp int64
+	var round int64
+	var counter int64
+	var competitors int64
+	var ok bool
+	// A2: for x from 0 to memory - 1 do
+	for x := int64(0); x <= 11-1; x++ {
+		// A2: perm[x] := x
+		st.perm[x] = x
+	}
+	// A2: for x from 0 to memory - 2 do
+	for x := int64(0); x <= 11-2; x++ {
+		// A2: seed := ((seed * 75) + 74) mod 65537
+		seed = ((seed * 75) + 74) % 65537
+		// A2: y := x + (seed mod (memory - x))
+		y = x + (seed % (11 - x))
+		// A2: tmp := perm[x]
+		tmp = st.perm[x]
+		// A2: perm[x] := perm[y]
+		st.perm[x] = st.perm[y]
+		// A2: perm[y] := tmp
+		st.perm[y] = tmp
+	}
+	// A3: named := true
+	st.named = true
 	// 1: round := 0
 	round = 0
 	// 1: counter := 0
@@ -197,7 +197,11 @@ func (l *AnonymousNode) acquire(st *anonymousNodeState, id int) {
 		for j := int64(0); j <= 11-1; j++ {
 			// 6: while R[perm[j]] < round do
 			if l.r[st.perm[j]].r.load("6") < round {
-				for spins := 0; ; spins++ {
+				st.waiters[0].begin("6", nil, nil, waitSpinThenYield, 100, 0, false, false)
+				for first0 := true; ; first0 = false {
+					if !first0 {
+						st.waiters[0].spin("6")
+					}
 					// 7: ok := CAS(R[perm[j]], 0, round)
 					ok = l.r[st.perm[j]].r.cas("7", 0, round)
 					// 7: myview[j] := ok
@@ -210,12 +214,8 @@ func (l *AnonymousNode) acquire(st *anonymousNodeState, id int) {
 					if !(l.r[st.perm[j]].r.load("6") < round) {
 						break
 					}
-					if spins < 100 {
-						pause("6")
-					} else {
-						yield("6")
-					}
 				}
+				st.waiters[0].end("6")
 			}
 		}
 		// 11: competitors := (n - round) + 1
@@ -237,19 +237,29 @@ func (l *AnonymousNode) acquire(st *anonymousNodeState, id int) {
 				}
 			}
 			// 15: await (∀ j ∈ 0..memory - 1: R[perm[j]] = 0)
-			for spins := 0; !(func() bool {
+			if !(func() bool {
 				for j := int64(0); j <= 11-1; j++ {
 					if !(l.r[st.perm[j]].r.load("15") == 0) {
 						return false
 					}
 				}
 				return true
-			}()); spins++ {
-				if spins < 100 {
-					pause("15")
-				} else {
-					yield("15")
+			}()) {
+				st.waiters[0].begin("15", nil, nil, waitSpinThenYield, 100, 0, false, false)
+				for {
+					st.waiters[0].spin("15")
+					if func() bool {
+						for j := int64(0); j <= 11-1; j++ {
+							if !(l.r[st.perm[j]].r.load("15") == 0) {
+								return false
+							}
+						}
+						return true
+					}() {
+						break
+					}
 				}
+				st.waiters[0].end("15")
 			}
 		}
 		if round == AnonymousNodeProcs {
@@ -258,7 +268,114 @@ func (l *AnonymousNode) acquire(st *anonymousNodeState, id int) {
 	}
 }
 
-func (l *AnonymousNode) release(st *anonymousNodeState, id int) {
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *AnonymousNode) acquireSlow2(st *anonymousNodeState, myview [11]bool, round int64, counter int64) {
+	var competitors int64
+	var ok bool
+	// 1: for j from 0 to memory - 1 do
+	for j := int64(0); j <= 11-1; j++ {
+		// 1: myview[j] := false
+		myview[j] = false
+	}
+	// 2: repeat
+	for {
+		// 3: round := round + 1
+		round = round + 1
+		// 4: for j from 0 to memory - 1 do
+		for j := int64(0); j <= 11-1; j++ {
+			// 4: if myview[j] then
+			if myview[j] {
+				// 4: R[perm[j]] := round
+				l.r[st.perm[j]].r.store("4", round)
+			}
+		}
+		// 5: for j from 0 to memory - 1 do
+		for j := int64(0); j <= 11-1; j++ {
+			// 6: while R[perm[j]] < round do
+			if l.r[st.perm[j]].r.load("6") < round {
+				st.waiters[0].begin("6", nil, nil, waitSpinThenYield, 100, 0, false, false)
+				for first0 := true; ; first0 = false {
+					if !first0 {
+						st.waiters[0].spin("6")
+					}
+					// 7: ok := CAS(R[perm[j]], 0, round)
+					ok = l.r[st.perm[j]].r.cas("7", 0, round)
+					// 7: myview[j] := ok
+					myview[j] = ok
+					// 8: if ok then
+					if ok {
+						// 8: counter := counter + 1
+						counter = counter + 1
+					}
+					if !(l.r[st.perm[j]].r.load("6") < round) {
+						break
+					}
+				}
+				st.waiters[0].end("6")
+			}
+		}
+		// 11: competitors := (n - round) + 1
+		competitors = (AnonymousNodeProcs - round) + 1
+		// 12: if (counter * competitors) < memory then
+		if (counter * competitors) < 11 {
+			// 13: round := 0
+			round = 0
+			// 13: counter := 0
+			counter = 0
+			// 14: for j from 0 to memory - 1 do
+			for j := int64(0); j <= 11-1; j++ {
+				// 14: if myview[j] then
+				if myview[j] {
+					// 14: myview[j] := false
+					myview[j] = false
+					// 14: R[perm[j]] := 0
+					l.r[st.perm[j]].r.store("14", 0)
+				}
+			}
+			// 15: await (∀ j ∈ 0..memory - 1: R[perm[j]] = 0)
+			if !(func() bool {
+				for j := int64(0); j <= 11-1; j++ {
+					if !(l.r[st.perm[j]].r.load("15") == 0) {
+						return false
+					}
+				}
+				return true
+			}()) {
+				st.waiters[0].begin("15", nil, nil, waitSpinThenYield, 100, 0, false, false)
+				for {
+					st.waiters[0].spin("15")
+					if func() bool {
+						for j := int64(0); j <= 11-1; j++ {
+							if !(l.r[st.perm[j]].r.load("15") == 0) {
+								return false
+							}
+						}
+						return true
+					}() {
+						break
+					}
+				}
+				st.waiters[0].end("15")
+			}
+		}
+		if round == AnonymousNodeProcs {
+			break
+		}
+	}
+}
+
+// Unlock releases the lock. It panics if the caller does not hold it. nd is the caller's node; pass the same node to the matching release.
+func (l *AnonymousNode) Unlock(nd *AnonymousNodeNode) {
+	st := &nd.st
+	if !st.held {
+		panic("lockgen: AnonymousNode.Unlock: not held")
+	}
+	st.held = false
+	l.releaseSlow1(st)
+}
+
+// releaseSlow1 continues release where its inline path had to wait.
+func (l *AnonymousNode) releaseSlow1(st *anonymousNodeState) {
 	// 18: for j from 0 to memory - 1 do
 	for j := int64(0); j <= 11-1; j++ {
 		// 18: R[perm[j]] := 0

@@ -11,7 +11,8 @@ const (
 
 // bakeryState is what a process keeps between and across its passages.
 type bakeryState struct {
-	held bool // holds the lock (misuse checks)
+	waiters [1]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // bakeryProc is one process's state, padded away from its neighbours.
@@ -69,11 +70,10 @@ type bakeryProc struct {
 //	mode = "mutex"
 //	procs = 4
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewBakery; process id (0 <= id < BakeryProcs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewBakery; process id (0 <= id < BakeryProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Bakery struct {
 	_    [64]byte
 	flag [4]struct {
@@ -84,8 +84,11 @@ type Bakery struct {
 		r intReg
 		_ [56]byte
 	} // MYTURN: process i's ticket (0: not competing)
-	park  parker // sleepers waiting on the lock's registers
-	procs [BakeryProcs]bakeryProc
+	sleepers waitq // processes waiting on several of the lock's registers
+	_        [40]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
+	procs    [BakeryProcs]bakeryProc
 }
 
 // NewBakery returns an unlocked Bakery.
@@ -102,35 +105,24 @@ func (l *Bakery) proc(id int) *bakeryState {
 	return &l.procs[id].bakeryState
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < BakeryProcs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < BakeryProcs; two goroutines must never use the same id at once.
 func (l *Bakery) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: Bakery.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
+	var mine int64
+	// 1: FLAG[i] := true
+	l.flag[int64(id)].r.store("1", true)
+	// 2: mine := 0
+	mine = 0
+	l.acquireSlow1(st, id, mine)
 	st.held = true
 }
 
-// Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < BakeryProcs; two goroutines must never use the same id at once.
-func (l *Bakery) Unlock(id int) {
-	st := l.proc(id)
-	if !st.held {
-		panic("lockgen: Bakery.Unlock(" + strconv.Itoa(id) + "): not held")
-	}
-	st.held = false
-	l.release(st, id)
-}
-
-func (l *Bakery) acquire(st *bakeryState, id int) {
-	var mine int64
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *Bakery) acquireSlow1(st *bakeryState, id int, mine int64) {
 	var t int64
-	// 1: FLAG[i] := true
-	if l.flag[int64(id)].r.storeChanged("1", true) {
-		l.park.wake()
-	}
-	// 2: mine := 0
-	mine = 0
 	// 2: for j from 0 to n - 1 do
 	for j := int64(0); j <= BakeryProcs-1; j++ {
 		// 2: t := MYTURN[j]
@@ -144,12 +136,16 @@ func (l *Bakery) acquire(st *bakeryState, id int) {
 	// 2: mine := mine + 1
 	mine = mine + 1
 	// 2: MYTURN[i] := mine
-	if l.myturn[int64(id)].r.storeChanged("2", mine) {
-		l.park.wake()
+	{
+		var newVal int64 = mine
+		l.myturn[int64(id)].r.store("2", newVal)
+		l.sleepers.wake("2", 0)
 	}
 	// 3: FLAG[i] := false
-	if l.flag[int64(id)].r.storeChanged("3", false) {
-		l.park.wake()
+	{
+		var newVal bool = false
+		l.flag[int64(id)].r.store("3", newVal)
+		l.sleepers.wake("3", b2i(newVal))
 	}
 	doorway("3")
 	// 4: for j from 0 to n - 1 (j ≠ i) do
@@ -158,45 +154,57 @@ func (l *Bakery) acquire(st *bakeryState, id int) {
 			continue
 		}
 		// 5: await FLAG[j] = false
-		for spins := 0; !(l.flag[j].r.load("5") == false); spins++ {
-			if spins < 100 {
-				pause("5")
-				continue
+		if !(l.flag[j].r.load("5") == false) {
+			st.waiters[0].begin("5", &l.sleepers, &l.spinners, waitAdaptive, 0, b2i(false), true, false)
+			for {
+				if !st.waiters[0].spin("5") {
+					st.waiters[0].prepare("5")
+					if l.flag[j].r.load("5") == false {
+						st.waiters[0].cancel("5")
+						break
+					}
+					st.waiters[0].park("5")
+				}
+				if l.flag[j].r.load("5") == false {
+					break
+				}
 			}
-			tok := l.park.prepare()
-			if l.flag[j].r.load("5") == false {
-				l.park.cancel()
-				break
-			}
-			l.park.sleep("5", tok)
+			st.waiters[0].end("5")
 		}
 		// 6: repeat
-		for spins := 0; ; spins++ {
-			armed0 := spins >= 100
-			var tok0 uint64
+		st.waiters[0].begin("6", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+		for first0 := true; ; first0 = false {
+			armed0 := !first0 && !st.waiters[0].spin("6")
 			if armed0 {
-				tok0 = l.park.prepare()
+				st.waiters[0].prepare("6")
 			}
 			// 6: t := MYTURN[j]
 			t = l.myturn[j].r.load("6")
 			if (t == 0) || ((mine < t) || ((mine == t) && (int64(id) < j))) {
 				if armed0 {
-					l.park.cancel()
+					st.waiters[0].cancel("6")
 				}
 				break
 			}
 			if armed0 {
-				l.park.sleep("6", tok0)
-			} else {
-				pause("6")
+				st.waiters[0].park("6")
 			}
 		}
+		st.waiters[0].end("6")
 	}
 }
 
-func (l *Bakery) release(st *bakeryState, id int) {
+// Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < BakeryProcs; two goroutines must never use the same id at once.
+func (l *Bakery) Unlock(id int) {
+	st := l.proc(id)
+	if !st.held {
+		panic("lockgen: Bakery.Unlock(" + strconv.Itoa(id) + "): not held")
+	}
+	st.held = false
 	// 9: MYTURN[i] := 0
-	if l.myturn[int64(id)].r.storeChanged("9", 0) {
-		l.park.wake()
+	{
+		var newVal int64 = 0
+		l.myturn[int64(id)].r.store("9", newVal)
+		l.sleepers.wake("9", 0)
 	}
 }

@@ -11,8 +11,9 @@ const (
 
 // blackWhiteBakeryState is what a process keeps between and across its passages.
 type blackWhiteBakeryState struct {
-	mc   int64 // mc (kept from acquire to release): mycolor[i], the color taken at line 2 (read by the exit)
-	held bool  // holds the lock (misuse checks)
+	mc      int64     // mc (kept from acquire to release): mycolor[i], the color taken at line 2 (read by the exit)
+	waiters [1]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // blackWhiteBakeryProc is one process's state, padded away from its neighbours.
@@ -82,11 +83,10 @@ type blackWhiteBakeryProc struct {
 //	mode = "mutex"
 //	procs = 4
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewBlackWhiteBakery; process id (0 <= id < BlackWhiteBakeryProcs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewBlackWhiteBakery; process id (0 <= id < BlackWhiteBakeryProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type BlackWhiteBakery struct {
 	_        [64]byte
 	color    intReg // COLOR: the shared color bit: white (0) or black (1)
@@ -103,8 +103,11 @@ type BlackWhiteBakery struct {
 		r intReg
 		_ [56]byte
 	} // NUMBER: process i's ticket, 0..n (0: not competing)
-	park  parker // sleepers waiting on the lock's registers
-	procs [BlackWhiteBakeryProcs]blackWhiteBakeryProc
+	sleepers waitq // processes waiting on several of the lock's registers
+	_        [40]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
+	procs    [BlackWhiteBakeryProcs]blackWhiteBakeryProc
 }
 
 // NewBlackWhiteBakery returns an unlocked BlackWhiteBakery.
@@ -121,41 +124,32 @@ func (l *BlackWhiteBakery) proc(id int) *blackWhiteBakeryState {
 	return &l.procs[id].blackWhiteBakeryState
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < BlackWhiteBakeryProcs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < BlackWhiteBakeryProcs; two goroutines must never use the same id at once.
 func (l *BlackWhiteBakery) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: BlackWhiteBakery.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
-	st.held = true
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < BlackWhiteBakeryProcs; two goroutines must never use the same id at once.
-func (l *BlackWhiteBakery) Unlock(id int) {
-	st := l.proc(id)
-	if !st.held {
-		panic("lockgen: BlackWhiteBakery.Unlock(" + strconv.Itoa(id) + "): not held")
-	}
-	st.held = false
-	l.release(st, id)
-}
-
-func (l *BlackWhiteBakery) acquire(st *blackWhiteBakeryState, id int) {
 	var mine int64
-	var t int64
 	// 1: CHOOSING[i] := true
-	if l.choosing[int64(id)].r.storeChanged("1", true) {
-		l.park.wake()
-	}
+	l.choosing[int64(id)].r.store("1", true)
 	// 2: mc := COLOR
 	st.mc = l.color.load("2")
 	// 2: MYCOLOR[i] := mc
-	if l.mycolor[int64(id)].r.storeChanged("2", st.mc) {
-		l.park.wake()
+	{
+		var newVal int64 = st.mc
+		l.mycolor[int64(id)].r.store("2", newVal)
+		l.sleepers.wake("2", 0)
 	}
 	// 3: mine := 0
 	mine = 0
+	l.acquireSlow1(st, id, mine)
+	st.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *BlackWhiteBakery) acquireSlow1(st *blackWhiteBakeryState, id int, mine int64) {
+	var t int64
 	// 3: for j from 0 to n - 1 do
 	for j := int64(0); j <= BlackWhiteBakeryProcs-1; j++ {
 		// 3: if MYCOLOR[j] = mc then
@@ -172,85 +166,110 @@ func (l *BlackWhiteBakery) acquire(st *blackWhiteBakeryState, id int) {
 	// 3: mine := mine + 1
 	mine = mine + 1
 	// 3: NUMBER[i] := mine
-	if l.number[int64(id)].r.storeChanged("3", mine) {
-		l.park.wake()
+	{
+		var newVal int64 = mine
+		l.number[int64(id)].r.store("3", newVal)
+		l.sleepers.wake("3", 0)
 	}
 	// 4: CHOOSING[i] := false
-	if l.choosing[int64(id)].r.storeChanged("4", false) {
-		l.park.wake()
+	{
+		var newVal bool = false
+		l.choosing[int64(id)].r.store("4", newVal)
+		l.sleepers.wake("4", b2i(newVal))
 	}
 	doorway("4")
 	// 5: for j from 0 to n - 1 do
 	for j := int64(0); j <= BlackWhiteBakeryProcs-1; j++ {
 		// 6: await CHOOSING[j] = false
-		for spins := 0; !(l.choosing[j].r.load("6") == false); spins++ {
-			if spins < 100 {
-				pause("6")
-				continue
+		if !(l.choosing[j].r.load("6") == false) {
+			st.waiters[0].begin("6", &l.sleepers, &l.spinners, waitAdaptive, 0, b2i(false), true, false)
+			for {
+				if !st.waiters[0].spin("6") {
+					st.waiters[0].prepare("6")
+					if l.choosing[j].r.load("6") == false {
+						st.waiters[0].cancel("6")
+						break
+					}
+					st.waiters[0].park("6")
+				}
+				if l.choosing[j].r.load("6") == false {
+					break
+				}
 			}
-			tok := l.park.prepare()
-			if l.choosing[j].r.load("6") == false {
-				l.park.cancel()
-				break
-			}
-			l.park.sleep("6", tok)
+			st.waiters[0].end("6")
 		}
 		// 7: if MYCOLOR[j] = mc then
 		if l.mycolor[j].r.load("7") == st.mc {
 			// 8: repeat
-			for spins := 0; ; spins++ {
-				armed0 := spins >= 100
-				var tok0 uint64
+			st.waiters[0].begin("8", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+			for first0 := true; ; first0 = false {
+				armed0 := !first0 && !st.waiters[0].spin("8")
 				if armed0 {
-					tok0 = l.park.prepare()
+					st.waiters[0].prepare("8")
 				}
 				// 8: t := NUMBER[j]
 				t = l.number[j].r.load("8")
 				if ((t == 0) || !((t < mine) || ((t == mine) && (j < int64(id))))) || (l.mycolor[j].r.load("8") != st.mc) {
 					if armed0 {
-						l.park.cancel()
+						st.waiters[0].cancel("8")
 					}
 					break
 				}
 				if armed0 {
-					l.park.sleep("8", tok0)
-				} else {
-					pause("8")
+					st.waiters[0].park("8")
 				}
 			}
+			st.waiters[0].end("8")
 		} else {
 			// 9: await ((NUMBER[j] = 0) ∨ (mc ≠ COLOR)) ∨ (MYCOLOR[j] = mc)
-			for spins := 0; !(((l.number[j].r.load("9") == 0) || (st.mc != l.color.load("9"))) || (l.mycolor[j].r.load("9") == st.mc)); spins++ {
-				if spins < 100 {
-					pause("9")
-					continue
+			if !(((l.number[j].r.load("9") == 0) || (st.mc != l.color.load("9"))) || (l.mycolor[j].r.load("9") == st.mc)) {
+				st.waiters[0].begin("9", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+				for {
+					if !st.waiters[0].spin("9") {
+						st.waiters[0].prepare("9")
+						if ((l.number[j].r.load("9") == 0) || (st.mc != l.color.load("9"))) || (l.mycolor[j].r.load("9") == st.mc) {
+							st.waiters[0].cancel("9")
+							break
+						}
+						st.waiters[0].park("9")
+					}
+					if ((l.number[j].r.load("9") == 0) || (st.mc != l.color.load("9"))) || (l.mycolor[j].r.load("9") == st.mc) {
+						break
+					}
 				}
-				tok := l.park.prepare()
-				if ((l.number[j].r.load("9") == 0) || (st.mc != l.color.load("9"))) || (l.mycolor[j].r.load("9") == st.mc) {
-					l.park.cancel()
-					break
-				}
-				l.park.sleep("9", tok)
+				st.waiters[0].end("9")
 			}
 		}
 	}
 }
 
-func (l *BlackWhiteBakery) release(st *blackWhiteBakeryState, id int) {
+// Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < BlackWhiteBakeryProcs; two goroutines must never use the same id at once.
+func (l *BlackWhiteBakery) Unlock(id int) {
+	st := l.proc(id)
+	if !st.held {
+		panic("lockgen: BlackWhiteBakery.Unlock(" + strconv.Itoa(id) + "): not held")
+	}
+	st.held = false
 	// 12: if mc = black then
 	if st.mc == 1 {
 		// 12: COLOR := white
-		if l.color.storeChanged("12", 0) {
-			l.park.wake()
+		{
+			var newVal int64 = 0
+			l.color.store("12", newVal)
+			l.sleepers.wake("12", 0)
 		}
 	} else {
 		// 12: COLOR := black
-		if l.color.storeChanged("12", 1) {
-			l.park.wake()
+		{
+			var newVal int64 = 1
+			l.color.store("12", newVal)
+			l.sleepers.wake("12", 0)
 		}
 	}
 	// 13: NUMBER[i] := 0
-	if l.number[int64(id)].r.storeChanged("13", 0) {
-		l.park.wake()
+	{
+		var newVal int64 = 0
+		l.number[int64(id)].r.store("13", newVal)
+		l.sleepers.wake("13", 0)
 	}
 }

@@ -4,8 +4,9 @@ package clh
 
 // clhHeapQNode is the algorithm's QNode record.
 type clhHeapQNode struct {
-	locked boolReg // locked: true while the node's owner holds or waits for the lock (Craig: PENDING)
-	park   parker  // sleepers waiting on this record
+	locked   boolReg // locked: true while the node's owner holds or waits for the lock (Craig: PENDING)
+	sleepers waitq   // processes waiting on this record
+	_        [36]byte
 }
 
 // clhHeapState is what a process keeps between and across its passages.
@@ -61,17 +62,18 @@ type clhHeapState struct {
 //	mode = "mutex"
 //	nodes = "heap"
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewCLHHeap; a *CLHHeap is a sync.Locker. Each passage allocates its queue node (nodes = "heap"). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewCLHHeap; a *CLHHeap is a sync.Locker. Each passage allocates its queue node (nodes = "heap"). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type CLHHeap struct {
-	_      [64]byte
-	tail   refReg[clhHeapQNode] // TAIL: the last node of the queue (⊥ until the first swap)
-	_      [56]byte
-	holder clhHeapState // the holder's passage state (written inside the critical section)
-	held   bool         // locked (misuse checks; written inside the critical section)
+	_        [64]byte
+	tail     refReg[clhHeapQNode] // TAIL: the last node of the queue (⊥ until the first swap)
+	_        [56]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
+	holder   clhHeapState // the holder's passage state (written inside the critical section)
+	held     bool         // locked (misuse checks; written inside the critical section)
 }
 
 // NewCLHHeap returns an unlocked CLHHeap.
@@ -86,34 +88,16 @@ func newClhHeapQNode() *clhHeapQNode {
 	return r
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *CLHHeap) Lock() {
 	var st clhHeapState
-	l.acquire(&st, 0)
-	l.holder = st
-	l.held = true
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
-func (l *CLHHeap) Unlock() {
-	if !l.held {
-		panic("lockgen: CLHHeap.Unlock: not locked")
-	}
-	l.held = false
-	st := l.holder
-	l.release(&st, 0)
-}
-
-func (l *CLHHeap) acquire(st *clhHeapState, id int) {
 	// 0: if mynode = ⊥ then
 	if st.mynode == nil {
 		// 0: mynode := &NODE_i[0]
 		st.mynode = newClhHeapQNode()
 	}
 	// 1: mynode.locked := true
-	if st.mynode.locked.storeChanged("1", true) {
-		st.mynode.park.wake()
-	}
+	st.mynode.locked.store("1", true)
 	// 2: pred := FAS(TAIL, mynode)
 	st.pred = l.tail.swap("2", st.mynode)
 	doorway("2")
@@ -123,24 +107,46 @@ func (l *CLHHeap) acquire(st *clhHeapState, id int) {
 		st.pred = newClhHeapQNode()
 	}
 	// 4: await pred.locked = false
-	for spins := 0; !(st.pred.locked.load("4") == false); spins++ {
-		if spins < 100 {
-			pause("4")
-			continue
-		}
-		tok := st.pred.park.prepare()
-		if st.pred.locked.load("4") == false {
-			st.pred.park.cancel()
-			break
-		}
-		st.pred.park.sleep("4", tok)
+	if !(st.pred.locked.load("4") == false) {
+		l.acquireSlow1(&st)
 	}
+	l.holder = st
+	l.held = true
 }
 
-func (l *CLHHeap) release(st *clhHeapState, id int) {
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *CLHHeap) acquireSlow1(st *clhHeapState) {
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("4", &st.pred.sleepers, &l.spinners, waitAdaptive, 0, b2i(false), true, false)
+	for {
+		if !w0.spin("4") {
+			w0.prepare("4")
+			if st.pred.locked.load("4") == false {
+				w0.cancel("4")
+				break
+			}
+			w0.park("4")
+		}
+		if st.pred.locked.load("4") == false {
+			break
+		}
+	}
+	w0.end("4")
+}
+
+// Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
+func (l *CLHHeap) Unlock() {
+	if !l.held {
+		panic("lockgen: CLHHeap.Unlock: not locked")
+	}
+	l.held = false
+	st := l.holder
 	// 5: mynode.locked := false
-	if st.mynode.locked.storeChanged("5", false) {
-		st.mynode.park.wake()
+	{
+		var newVal bool = false
+		st.mynode.locked.store("5", newVal)
+		st.mynode.sleepers.wake("5", b2i(newVal))
 	}
 	// 6: mynode := pred
 	st.mynode = st.pred

@@ -11,7 +11,8 @@ const (
 
 // deBruijnState is what a process keeps between and across its passages.
 type deBruijnState struct {
-	held bool // holds the lock (misuse checks)
+	waiters [2]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // deBruijnProc is one process's state, padded away from its neighbours.
@@ -80,21 +81,23 @@ type deBruijnProc struct {
 //	mode = "mutex"
 //	procs = 4
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = true
 //
-// Use NewDeBruijn; process id (0 <= id < DeBruijnProcs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewDeBruijn; process id (0 <= id < DeBruijnProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type DeBruijn struct {
 	_       [64]byte
 	control [4]struct {
 		r intReg
 		_ [56]byte
 	} // control: 0: remainder; 1: scanning (L0–L1); 2: claiming or inside (L2–L4)
-	k     intReg // k: where the scans of L1 start; moved only by exits
-	_     [56]byte
-	park  parker // sleepers waiting on the lock's registers
-	procs [DeBruijnProcs]deBruijnProc
+	k        intReg // k: where the scans of L1 start; moved only by exits
+	_        [56]byte
+	sleepers waitq // processes waiting on several of the lock's registers
+	_        [40]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
+	procs    [DeBruijnProcs]deBruijnProc
 }
 
 // NewDeBruijn returns an unlocked DeBruijn.
@@ -112,14 +115,147 @@ func (l *DeBruijn) proc(id int) *deBruijnState {
 	return &l.procs[id].deBruijnState
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < DeBruijnProcs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < DeBruijnProcs; two goroutines must never use the same id at once.
 func (l *DeBruijn) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: DeBruijn.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
+	// L0: repeat
+	// L0: control[i] := 1
+	{
+		var newVal int64 = 1
+		if l.control[int64(id)].r.swap("L0", newVal) != newVal {
+			l.sleepers.wake("L0", 0)
+		}
+	}
+	doorway("L0")
+	l.acquireSlow1(st, id)
 	st.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *DeBruijn) acquireSlow1(st *deBruijnState, id int) {
+	var kk int64
+	var free bool
+	var entered_ bool
+	// L1: repeat
+	st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for first0 := true; ; first0 = false {
+		armed0 := !first0 && !st.waiters[0].spin("L1")
+		if armed0 {
+			st.waiters[0].prepare("L1")
+		}
+		// L1: kk := k
+		kk = l.k.load("L1")
+		// L1: free := (∀ d ∈ 0..(((kk - i) + n) mod n) - 1: control[((kk - d) + n) mod n] = 0)
+		free = func() bool {
+			for d := int64(0); d <= (((kk-int64(id))+DeBruijnProcs)%DeBruijnProcs)-1; d++ {
+				if !(l.control[((kk-d)+DeBruijnProcs)%DeBruijnProcs].r.load("L1") == 0) {
+					return false
+				}
+			}
+			return true
+		}()
+		if free {
+			if armed0 {
+				st.waiters[0].cancel("L1")
+			}
+			break
+		}
+		if armed0 {
+			st.waiters[0].park("L1")
+		}
+	}
+	st.waiters[0].end("L1")
+	// L2: control[i] := 2
+	{
+		var newVal int64 = 2
+		if l.control[int64(id)].r.swap("L2", newVal) != newVal {
+			l.sleepers.wake("L2", 0)
+		}
+	}
+	// L2: entered := (∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2))
+	entered_ = func() bool {
+		for d := int64(0); d <= DeBruijnProcs-1; d++ {
+			if !((((DeBruijnProcs - 1) - d) == int64(id)) || (l.control[(DeBruijnProcs-1)-d].r.load("L2") != 2)) {
+				return false
+			}
+		}
+		return true
+	}()
+	if !(entered_) {
+		st.waiters[0].begin("L0", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+		for first0 := false; ; first0 = false {
+			armed0 := !first0 && !st.waiters[0].spin("L0")
+			if armed0 {
+				st.waiters[0].prepare("L0")
+			}
+			// L0: control[i] := 1
+			{
+				var newVal int64 = 1
+				if l.control[int64(id)].r.swap("L0", newVal) != newVal {
+					l.sleepers.wake("L0", 0)
+				}
+			}
+			doorway("L0")
+			// L1: repeat
+			st.waiters[1].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+			for first1 := true; ; first1 = false {
+				armed1 := !first1 && !st.waiters[1].spin("L1")
+				if armed1 {
+					st.waiters[1].prepare("L1")
+				}
+				// L1: kk := k
+				kk = l.k.load("L1")
+				// L1: free := (∀ d ∈ 0..(((kk - i) + n) mod n) - 1: control[((kk - d) + n) mod n] = 0)
+				free = func() bool {
+					for d := int64(0); d <= (((kk-int64(id))+DeBruijnProcs)%DeBruijnProcs)-1; d++ {
+						if !(l.control[((kk-d)+DeBruijnProcs)%DeBruijnProcs].r.load("L1") == 0) {
+							return false
+						}
+					}
+					return true
+				}()
+				if free {
+					if armed1 {
+						st.waiters[1].cancel("L1")
+					}
+					break
+				}
+				if armed1 {
+					st.waiters[1].park("L1")
+				}
+			}
+			st.waiters[1].end("L1")
+			// L2: control[i] := 2
+			{
+				var newVal int64 = 2
+				if l.control[int64(id)].r.swap("L2", newVal) != newVal {
+					l.sleepers.wake("L2", 0)
+				}
+			}
+			// L2: entered := (∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2))
+			entered_ = func() bool {
+				for d := int64(0); d <= DeBruijnProcs-1; d++ {
+					if !((((DeBruijnProcs - 1) - d) == int64(id)) || (l.control[(DeBruijnProcs-1)-d].r.load("L2") != 2)) {
+						return false
+					}
+				}
+				return true
+			}()
+			if entered_ {
+				if armed0 {
+					st.waiters[0].cancel("L0")
+				}
+				break
+			}
+			if armed0 {
+				st.waiters[0].park("L0")
+			}
+		}
+		st.waiters[0].end("L0")
+	}
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < DeBruijnProcs; two goroutines must never use the same id at once.
@@ -129,7 +265,24 @@ func (l *DeBruijn) Unlock(id int) {
 		panic("lockgen: DeBruijn.Unlock(" + strconv.Itoa(id) + "): not held")
 	}
 	st.held = false
-	l.release(st, id)
+	var kk int64
+	// LX: kk := k
+	kk = l.k.load("LX")
+	// LX: if (control[kk] = 0) ∨ (kk = i) then
+	if (l.control[kk].r.load("LX") == 0) || (kk == int64(id)) {
+		// LX: k := (kk + (n - 1)) mod n
+		{
+			var newVal int64 = (kk + (DeBruijnProcs - 1)) % DeBruijnProcs
+			l.k.store("LX", newVal)
+			l.sleepers.wake("LX", 0)
+		}
+	}
+	// L4: control[i] := 0
+	{
+		var newVal int64 = 0
+		l.control[int64(id)].r.store("L4", newVal)
+		l.sleepers.wake("L4", 0)
+	}
 }
 
 // TryLock acquires the lock if it can do so without waiting, and reports whether it did. id identifies the calling process, 0 <= id < DeBruijnProcs; two goroutines must never use the same id at once.
@@ -138,108 +291,13 @@ func (l *DeBruijn) TryLock(id int) bool {
 	if st.held {
 		panic("lockgen: DeBruijn.TryLock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	if !l.tryAcquire(st, id) {
-		return false
-	}
-	st.held = true
-	return true
-}
-
-func (l *DeBruijn) acquire(st *deBruijnState, id int) {
 	var kk int64
-	var free bool
 	var entered bool
-	// L0: repeat
-	for spins := 0; ; spins++ {
-		armed0 := spins >= 100
-		var tok0 uint64
-		if armed0 {
-			tok0 = l.park.prepare()
-		}
-		// L0: control[i] := 1
-		if l.control[int64(id)].r.storeChanged("L0", 1) {
-			l.park.wake()
-		}
-		doorway("L0")
-		// L1: repeat
-		for spins := 0; ; spins++ {
-			armed1 := spins >= 100
-			var tok1 uint64
-			if armed1 {
-				tok1 = l.park.prepare()
-			}
-			// L1: kk := k
-			kk = l.k.load("L1")
-			// L1: free := (∀ d ∈ 0..(((kk - i) + n) mod n) - 1: control[((kk - d) + n) mod n] = 0)
-			free = func() bool {
-				for d := int64(0); d <= (((kk-int64(id))+DeBruijnProcs)%DeBruijnProcs)-1; d++ {
-					if !(l.control[((kk-d)+DeBruijnProcs)%DeBruijnProcs].r.load("L1") == 0) {
-						return false
-					}
-				}
-				return true
-			}()
-			if free {
-				if armed1 {
-					l.park.cancel()
-				}
-				break
-			}
-			if armed1 {
-				l.park.sleep("L1", tok1)
-			} else {
-				pause("L1")
-			}
-		}
-		// L2: control[i] := 2
-		if l.control[int64(id)].r.storeChanged("L2", 2) {
-			l.park.wake()
-		}
-		// L2: entered := (∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2))
-		entered = func() bool {
-			for d := int64(0); d <= DeBruijnProcs-1; d++ {
-				if !((((DeBruijnProcs - 1) - d) == int64(id)) || (l.control[(DeBruijnProcs-1)-d].r.load("L2") != 2)) {
-					return false
-				}
-			}
-			return true
-		}()
-		if entered {
-			if armed0 {
-				l.park.cancel()
-			}
-			break
-		}
-		if armed0 {
-			l.park.sleep("L0", tok0)
-		} else {
-			pause("L0")
-		}
-	}
-}
-
-func (l *DeBruijn) release(st *deBruijnState, id int) {
-	var kk int64
-	// LX: kk := k
-	kk = l.k.load("LX")
-	// LX: if (control[kk] = 0) ∨ (kk = i) then
-	if (l.control[kk].r.load("LX") == 0) || (kk == int64(id)) {
-		// LX: k := (kk + (n - 1)) mod n
-		if l.k.storeChanged("LX", (kk+(DeBruijnProcs-1))%DeBruijnProcs) {
-			l.park.wake()
-		}
-	}
-	// L4: control[i] := 0
-	if l.control[int64(id)].r.storeChanged("L4", 0) {
-		l.park.wake()
-	}
-}
-
-func (l *DeBruijn) tryAcquire(st *deBruijnState, id int) bool {
-	var kk int64
 	// L0: control[i] := 1
-	if l.control[int64(id)].r.storeChanged("L0", 1) {
-		l.park.wake()
+	{
+		var newVal int64 = 1
+		l.control[int64(id)].r.store("L0", newVal)
+		l.sleepers.wake("L0", 0)
 	}
 	// L1: kk := k
 	kk = l.k.load("L1")
@@ -253,31 +311,44 @@ func (l *DeBruijn) tryAcquire(st *deBruijnState, id int) bool {
 		return true
 	}() {
 		// L4: control[i] := 0
-		if l.control[int64(id)].r.storeChanged("L4", 0) {
-			l.park.wake()
+		{
+			var newVal int64 = 0
+			l.control[int64(id)].r.store("L4", newVal)
+			l.sleepers.wake("L4", 0)
 		}
 		// L1: give up (return failure)
-		return false
-	}
-	// L2: control[i] := 2
-	if l.control[int64(id)].r.storeChanged("L2", 2) {
-		l.park.wake()
-	}
-	// L2: if ¬(∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2)) then
-	if !func() bool {
-		for d := int64(0); d <= DeBruijnProcs-1; d++ {
-			if !((((DeBruijnProcs - 1) - d) == int64(id)) || (l.control[(DeBruijnProcs-1)-d].r.load("L2") != 2)) {
-				return false
+		entered = false
+	} else {
+		// L2: control[i] := 2
+		{
+			var newVal int64 = 2
+			l.control[int64(id)].r.store("L2", newVal)
+			l.sleepers.wake("L2", 0)
+		}
+		// L2: if ¬(∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2)) then
+		if !func() bool {
+			for d := int64(0); d <= DeBruijnProcs-1; d++ {
+				if !((((DeBruijnProcs - 1) - d) == int64(id)) || (l.control[(DeBruijnProcs-1)-d].r.load("L2") != 2)) {
+					return false
+				}
 			}
+			return true
+		}() {
+			// L4: control[i] := 0
+			{
+				var newVal int64 = 0
+				l.control[int64(id)].r.store("L4", newVal)
+				l.sleepers.wake("L4", 0)
+			}
+			// L2: give up (return failure)
+			entered = false
+		} else {
+			entered = true
 		}
-		return true
-	}() {
-		// L4: control[i] := 0
-		if l.control[int64(id)].r.storeChanged("L4", 0) {
-			l.park.wake()
-		}
-		// L2: give up (return failure)
+	}
+	if !entered {
 		return false
 	}
+	st.held = true
 	return true
 }

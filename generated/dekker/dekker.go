@@ -11,7 +11,8 @@ const (
 
 // dekkerState is what a process keeps between and across its passages.
 type dekkerState struct {
-	held bool // holds the lock (misuse checks)
+	waiters [1]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // dekkerProc is one process's state, padded away from its neighbours.
@@ -70,21 +71,24 @@ type dekkerProc struct {
 //	mode = "mutex"
 //	procs = 2
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewDekker; process id (0 <= id < DekkerProcs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewDekker; process id (0 <= id < DekkerProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Dekker struct {
 	_ [64]byte
 	c [2]struct {
 		r intReg
 		_ [56]byte
 	} // c: 0: process i wants to enter or is inside; 1: it does not
-	turn  intReg // turn: which process insists when both want to enter
-	_     [56]byte
-	park  parker // sleepers waiting on the lock's registers
-	procs [DekkerProcs]dekkerProc
+	turn         intReg // turn: which process insists when both want to enter
+	turnSleepers waitq  // processes waiting on turn
+	_            [32]byte
+	sleepers     waitq // processes waiting on several of the lock's registers
+	_            [40]byte
+	spinners     intReg // waiters spinning now (the adaptive policy caps them)
+	_            [56]byte
+	procs        [DekkerProcs]dekkerProc
 }
 
 // NewDekker returns an unlocked Dekker.
@@ -103,14 +107,155 @@ func (l *Dekker) proc(id int) *dekkerState {
 	return &l.procs[id].dekkerState
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < DekkerProcs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < DekkerProcs; two goroutines must never use the same id at once.
 func (l *Dekker) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: Dekker.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
+	var t int64
+	var entered_ bool
+	// A1: entered := false
+	entered_ = false
+	// A1: while ¬entered do
+	if !entered_ {
+		// A1: c[i] := 0
+		{
+			var newVal int64 = 0
+			l.c[int64(id)].r.store("A1", newVal)
+			l.sleepers.wake("A1", 0)
+		}
+		l.acquireSlow1(st, id, t, entered_)
+	}
 	st.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *Dekker) acquireSlow1(st *dekkerState, id int, t int64, entered_ bool) {
+	var cj int64
+	// L1: repeat
+	st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for first0 := true; ; first0 = false {
+		armed0 := !first0 && !st.waiters[0].spin("L1")
+		if armed0 {
+			st.waiters[0].prepare("L1")
+		}
+		// L1: cj := c[1 - i]
+		cj = l.c[1-int64(id)].r.load("L1")
+		// L1: if cj = 0 then
+		if cj == 0 {
+			// L1: t := turn
+			t = l.turn.load("L1")
+		}
+		if (cj != 0) || (t != int64(id)) {
+			if armed0 {
+				st.waiters[0].cancel("L1")
+			}
+			break
+		}
+		if armed0 {
+			st.waiters[0].park("L1")
+		}
+	}
+	st.waiters[0].end("L1")
+	// L1: if cj = 0 then
+	if cj == 0 {
+		// X1: c[i] := 1
+		{
+			var newVal int64 = 1
+			l.c[int64(id)].r.store("X1", newVal)
+			l.sleepers.wake("X1", 0)
+		}
+		// B1: await turn ≠ (1 - i)
+		if !(l.turn.load("B1") != (1 - int64(id))) {
+			st.waiters[0].begin("B1", &l.turnSleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+			for {
+				if !st.waiters[0].spin("B1") {
+					st.waiters[0].prepare("B1")
+					if l.turn.load("B1") != (1 - int64(id)) {
+						st.waiters[0].cancel("B1")
+						break
+					}
+					st.waiters[0].park("B1")
+				}
+				if l.turn.load("B1") != (1 - int64(id)) {
+					break
+				}
+			}
+			st.waiters[0].end("B1")
+		}
+	} else {
+		// L1: entered := true
+		entered_ = true
+	}
+	if !(!!entered_) {
+		for {
+			// A1: c[i] := 0
+			{
+				var newVal int64 = 0
+				l.c[int64(id)].r.store("A1", newVal)
+				l.sleepers.wake("A1", 0)
+			}
+			// L1: repeat
+			st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+			for first0 := true; ; first0 = false {
+				armed0 := !first0 && !st.waiters[0].spin("L1")
+				if armed0 {
+					st.waiters[0].prepare("L1")
+				}
+				// L1: cj := c[1 - i]
+				cj = l.c[1-int64(id)].r.load("L1")
+				// L1: if cj = 0 then
+				if cj == 0 {
+					// L1: t := turn
+					t = l.turn.load("L1")
+				}
+				if (cj != 0) || (t != int64(id)) {
+					if armed0 {
+						st.waiters[0].cancel("L1")
+					}
+					break
+				}
+				if armed0 {
+					st.waiters[0].park("L1")
+				}
+			}
+			st.waiters[0].end("L1")
+			// L1: if cj = 0 then
+			if cj == 0 {
+				// X1: c[i] := 1
+				{
+					var newVal int64 = 1
+					l.c[int64(id)].r.store("X1", newVal)
+					l.sleepers.wake("X1", 0)
+				}
+				// B1: await turn ≠ (1 - i)
+				if !(l.turn.load("B1") != (1 - int64(id))) {
+					st.waiters[0].begin("B1", &l.turnSleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+					for {
+						if !st.waiters[0].spin("B1") {
+							st.waiters[0].prepare("B1")
+							if l.turn.load("B1") != (1 - int64(id)) {
+								st.waiters[0].cancel("B1")
+								break
+							}
+							st.waiters[0].park("B1")
+						}
+						if l.turn.load("B1") != (1 - int64(id)) {
+							break
+						}
+					}
+					st.waiters[0].end("B1")
+				}
+			} else {
+				// L1: entered := true
+				entered_ = true
+			}
+			if !!entered_ {
+				break
+			}
+		}
+	}
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < DekkerProcs; two goroutines must never use the same id at once.
@@ -120,80 +265,17 @@ func (l *Dekker) Unlock(id int) {
 		panic("lockgen: Dekker.Unlock(" + strconv.Itoa(id) + "): not held")
 	}
 	st.held = false
-	l.release(st, id)
-}
-
-func (l *Dekker) acquire(st *dekkerState, id int) {
-	var cj int64
-	var t int64
-	var entered bool
-	// A1: entered := false
-	entered = false
-	// A1: while ¬entered do
-	for !entered {
-		// A1: c[i] := 0
-		if l.c[int64(id)].r.storeChanged("A1", 0) {
-			l.park.wake()
-		}
-		// L1: repeat
-		for spins := 0; ; spins++ {
-			armed0 := spins >= 100
-			var tok0 uint64
-			if armed0 {
-				tok0 = l.park.prepare()
-			}
-			// L1: cj := c[1 - i]
-			cj = l.c[1-int64(id)].r.load("L1")
-			// L1: if cj = 0 then
-			if cj == 0 {
-				// L1: t := turn
-				t = l.turn.load("L1")
-			}
-			if (cj != 0) || (t != int64(id)) {
-				if armed0 {
-					l.park.cancel()
-				}
-				break
-			}
-			if armed0 {
-				l.park.sleep("L1", tok0)
-			} else {
-				pause("L1")
-			}
-		}
-		// L1: if cj = 0 then
-		if cj == 0 {
-			// X1: c[i] := 1
-			if l.c[int64(id)].r.storeChanged("X1", 1) {
-				l.park.wake()
-			}
-			// B1: await turn ≠ (1 - i)
-			for spins := 0; !(l.turn.load("B1") != (1 - int64(id))); spins++ {
-				if spins < 100 {
-					pause("B1")
-					continue
-				}
-				tok := l.park.prepare()
-				if l.turn.load("B1") != (1 - int64(id)) {
-					l.park.cancel()
-					break
-				}
-				l.park.sleep("B1", tok)
-			}
-		} else {
-			// L1: entered := true
-			entered = true
-		}
-	}
-}
-
-func (l *Dekker) release(st *dekkerState, id int) {
 	// E1: turn := 1 - i
-	if l.turn.storeChanged("E1", 1-int64(id)) {
-		l.park.wake()
+	{
+		var newVal int64 = 1 - int64(id)
+		l.turn.store("E1", newVal)
+		l.sleepers.wake("E1", 0)
+		l.turnSleepers.wake("E1", 0)
 	}
 	// E2: c[i] := 1
-	if l.c[int64(id)].r.storeChanged("E2", 1) {
-		l.park.wake()
+	{
+		var newVal int64 = 1
+		l.c[int64(id)].r.store("E2", newVal)
+		l.sleepers.wake("E2", 0)
 	}
 }

@@ -11,7 +11,8 @@ const (
 
 // doranThomasState is what a process keeps between and across its passages.
 type doranThomasState struct {
-	held bool // holds the lock (misuse checks)
+	waiters [1]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // doranThomasProc is one process's state, padded away from its neighbours.
@@ -62,22 +63,23 @@ type doranThomasProc struct {
 //	mode = "mutex"
 //	procs = 2
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewDoranThomas; process id (0 <= id < DoranThomasProcs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewDoranThomas; process id (0 <= id < DoranThomasProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type DoranThomas struct {
 	_ [64]byte
 	c [2]struct {
-		r    boolReg
-		park parker
-		_    [64]byte
+		r        boolReg
+		sleepers waitq
+		_        [36]byte
 	} // c: process i wants to enter or is inside
-	turn  intReg // turn: which process has priority when both want to enter
-	_     [56]byte
-	park  parker // sleepers waiting on the lock's registers
-	procs [DoranThomasProcs]doranThomasProc
+	turn         intReg // turn: which process has priority when both want to enter
+	turnSleepers waitq  // processes waiting on turn
+	_            [32]byte
+	spinners     intReg // waiters spinning now (the adaptive policy caps them)
+	_            [56]byte
+	procs        [DoranThomasProcs]doranThomasProc
 }
 
 // NewDoranThomas returns an unlocked DoranThomas.
@@ -94,14 +96,120 @@ func (l *DoranThomas) proc(id int) *doranThomasState {
 	return &l.procs[id].doranThomasState
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < DoranThomasProcs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < DoranThomasProcs; two goroutines must never use the same id at once.
 func (l *DoranThomas) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: DoranThomas.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
+	// D1: c[i] := true
+	l.c[int64(id)].r.store("D1", true)
+	// D2: if c[1 - i] then
+	if l.c[1-int64(id)].r.load("D2") {
+		// D3: if turn = (1 - i) then
+		if l.turn.load("D3") == (1 - int64(id)) {
+			// D4: c[i] := false
+			{
+				var newVal bool = false
+				l.c[int64(id)].r.store("D4", newVal)
+				l.c[int64(id)].sleepers.wake("D4", b2i(newVal))
+			}
+			// D5: await turn = i
+			if !(l.turn.load("D5") == int64(id)) {
+				l.acquireSlow1(st, id)
+			} else {
+				// D6: c[i] := true
+				l.c[int64(id)].r.store("D6", true)
+				// D7: await ¬c[1 - i]
+				if !(!l.c[1-int64(id)].r.load("D7")) {
+					l.acquireSlow2(st, id)
+				}
+			}
+		} else {
+			// D7: await ¬c[1 - i]
+			if !(!l.c[1-int64(id)].r.load("D7")) {
+				l.acquireSlow3(st, id)
+			}
+		}
+	}
 	st.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *DoranThomas) acquireSlow1(st *doranThomasState, id int) {
+	st.waiters[0].begin("D5", &l.turnSleepers, &l.spinners, waitAdaptive, 0, int64(id), true, false)
+	for {
+		if !st.waiters[0].spin("D5") {
+			st.waiters[0].prepare("D5")
+			if l.turn.load("D5") == int64(id) {
+				st.waiters[0].cancel("D5")
+				break
+			}
+			st.waiters[0].park("D5")
+		}
+		if l.turn.load("D5") == int64(id) {
+			break
+		}
+	}
+	st.waiters[0].end("D5")
+	// D6: c[i] := true
+	l.c[int64(id)].r.store("D6", true)
+	// D7: await ¬c[1 - i]
+	if !(!l.c[1-int64(id)].r.load("D7")) {
+		st.waiters[0].begin("D7", &l.c[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(false), true, false)
+		for {
+			if !st.waiters[0].spin("D7") {
+				st.waiters[0].prepare("D7")
+				if !l.c[1-int64(id)].r.load("D7") {
+					st.waiters[0].cancel("D7")
+					break
+				}
+				st.waiters[0].park("D7")
+			}
+			if !l.c[1-int64(id)].r.load("D7") {
+				break
+			}
+		}
+		st.waiters[0].end("D7")
+	}
+}
+
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *DoranThomas) acquireSlow2(st *doranThomasState, id int) {
+	st.waiters[0].begin("D7", &l.c[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(false), true, false)
+	for {
+		if !st.waiters[0].spin("D7") {
+			st.waiters[0].prepare("D7")
+			if !l.c[1-int64(id)].r.load("D7") {
+				st.waiters[0].cancel("D7")
+				break
+			}
+			st.waiters[0].park("D7")
+		}
+		if !l.c[1-int64(id)].r.load("D7") {
+			break
+		}
+	}
+	st.waiters[0].end("D7")
+}
+
+// acquireSlow3 continues acquire where its inline path had to wait.
+func (l *DoranThomas) acquireSlow3(st *doranThomasState, id int) {
+	st.waiters[0].begin("D7", &l.c[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(false), true, false)
+	for {
+		if !st.waiters[0].spin("D7") {
+			st.waiters[0].prepare("D7")
+			if !l.c[1-int64(id)].r.load("D7") {
+				st.waiters[0].cancel("D7")
+				break
+			}
+			st.waiters[0].park("D7")
+		}
+		if !l.c[1-int64(id)].r.load("D7") {
+			break
+		}
+	}
+	st.waiters[0].end("D7")
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < DoranThomasProcs; two goroutines must never use the same id at once.
@@ -111,63 +219,16 @@ func (l *DoranThomas) Unlock(id int) {
 		panic("lockgen: DoranThomas.Unlock(" + strconv.Itoa(id) + "): not held")
 	}
 	st.held = false
-	l.release(st, id)
-}
-
-func (l *DoranThomas) acquire(st *doranThomasState, id int) {
-	// D1: c[i] := true
-	if l.c[int64(id)].r.storeChanged("D1", true) {
-		l.c[int64(id)].park.wake()
-	}
-	// D2: if c[1 - i] then
-	if l.c[1-int64(id)].r.load("D2") {
-		// D3: if turn = (1 - i) then
-		if l.turn.load("D3") == (1 - int64(id)) {
-			// D4: c[i] := false
-			if l.c[int64(id)].r.storeChanged("D4", false) {
-				l.c[int64(id)].park.wake()
-			}
-			// D5: await turn = i
-			for spins := 0; !(l.turn.load("D5") == int64(id)); spins++ {
-				if spins < 100 {
-					pause("D5")
-					continue
-				}
-				tok := l.park.prepare()
-				if l.turn.load("D5") == int64(id) {
-					l.park.cancel()
-					break
-				}
-				l.park.sleep("D5", tok)
-			}
-			// D6: c[i] := true
-			if l.c[int64(id)].r.storeChanged("D6", true) {
-				l.c[int64(id)].park.wake()
-			}
-		}
-		// D7: await ¬c[1 - i]
-		for spins := 0; !(!l.c[1-int64(id)].r.load("D7")); spins++ {
-			if spins < 100 {
-				pause("D7")
-				continue
-			}
-			tok := l.c[1-int64(id)].park.prepare()
-			if !l.c[1-int64(id)].r.load("D7") {
-				l.c[1-int64(id)].park.cancel()
-				break
-			}
-			l.c[1-int64(id)].park.sleep("D7", tok)
-		}
-	}
-}
-
-func (l *DoranThomas) release(st *doranThomasState, id int) {
 	// D8: turn := 1 - i
-	if l.turn.storeChanged("D8", 1-int64(id)) {
-		l.park.wake()
+	{
+		var newVal int64 = 1 - int64(id)
+		l.turn.store("D8", newVal)
+		l.turnSleepers.wake("D8", newVal)
 	}
 	// D9: c[i] := false
-	if l.c[int64(id)].r.storeChanged("D9", false) {
-		l.c[int64(id)].park.wake()
+	{
+		var newVal bool = false
+		l.c[int64(id)].r.store("D9", newVal)
+		l.c[int64(id)].sleepers.wake("D9", b2i(newVal))
 	}
 }

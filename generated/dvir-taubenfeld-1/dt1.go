@@ -4,10 +4,11 @@ package dvirtaubenfeld1
 
 // dt1QNode is the algorithm's QNode record.
 type dt1QNode struct {
-	next   refReg[dt1QNode] // next: the successor, once it has linked itself (line 7)
-	locked boolReg          // locked: the successor spins on its own locked (line 9)
-	status intReg           // status: LOCKED (0) or UNLOCKED (1): the exit's signal to a successor it may not know yet
-	park   parker           // sleepers waiting on this record
+	next     refReg[dt1QNode] // next: the successor, once it has linked itself (line 7)
+	locked   boolReg          // locked: the successor spins on its own locked (line 9)
+	status   intReg           // status: LOCKED (0) or UNLOCKED (1): the exit's signal to a successor it may not know yet
+	sleepers waitq            // processes waiting on this record
+	_        [16]byte
 }
 
 // dt1State is what a process keeps between and across its passages.
@@ -15,6 +16,7 @@ type dt1State struct {
 	mynode  *dt1QNode   // mynode (kept from acquire to release)
 	current int64       // current (kept across passages): which of the two nodes this passage uses
 	q       [2]dt1QNode // q: q_p[0,1], used alternately
+	waiters [1]waiter   // this process's side of its waits
 	held    bool        // holds the lock (misuse checks)
 }
 
@@ -78,15 +80,16 @@ type dt1State struct {
 //	mode = "mutex"
 //	nodes = "handle"
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = true
 //
-// Use NewDT1, then one NewHandle per goroutine; a *DT1Handle is a sync.Locker. Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewDT1, then one NewHandle per goroutine; a *DT1Handle is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type DT1 struct {
-	_ [64]byte
-	t refReg[dt1QNode] // T: the tail of the queue
-	_ [56]byte
+	_        [64]byte
+	t        refReg[dt1QNode] // T: the tail of the queue
+	_        [56]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
 }
 
 // DT1Handle is one goroutine's access to a DT1: it owns that goroutine's queue nodes.
@@ -109,40 +112,13 @@ func (l *DT1) NewHandle() *DT1Handle {
 	return h
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (h *DT1Handle) Lock() {
 	st := &h.st
+	l := h.l
 	if st.held {
 		panic("lockgen: DT1Handle.Lock: already holds the lock")
 	}
-	h.l.acquire(st, 0)
-	st.held = true
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it.
-func (h *DT1Handle) Unlock() {
-	st := &h.st
-	if !st.held {
-		panic("lockgen: DT1Handle.Unlock: not held")
-	}
-	st.held = false
-	h.l.release(st, 0)
-}
-
-// TryLock acquires the lock if it can do so without waiting, and reports whether it did.
-func (h *DT1Handle) TryLock() bool {
-	st := &h.st
-	if st.held {
-		panic("lockgen: DT1Handle.TryLock: already holds the lock")
-	}
-	if !h.l.tryAcquire(st, 0) {
-		return false
-	}
-	st.held = true
-	return true
-}
-
-func (l *DT1) acquire(st *dt1State, id int) {
 	var pred *dt1QNode
 	var ok bool
 	// 1: mynode := &q_i[current]
@@ -157,9 +133,7 @@ func (l *DT1) acquire(st *dt1State, id int) {
 	// 5: if pred ≠ ⊥ then
 	if pred != nil {
 		// 6: mynode.locked := true
-		if st.mynode.locked.storeChanged("6", true) {
-			st.mynode.park.wake()
-		}
+		st.mynode.locked.store("6", true)
 		// 7: pred.next := mynode
 		pred.next.store("7", st.mynode)
 		// 8: ok := CAS(pred.status, UNLOCKED, LOCKED)
@@ -167,23 +141,41 @@ func (l *DT1) acquire(st *dt1State, id int) {
 		// 8: if ¬ok then
 		if !ok {
 			// 9: await mynode.locked ≠ true
-			for spins := 0; !(st.mynode.locked.load("9") != true); spins++ {
-				if spins < 100 {
-					pause("9")
-					continue
-				}
-				tok := st.mynode.park.prepare()
-				if st.mynode.locked.load("9") != true {
-					st.mynode.park.cancel()
-					break
-				}
-				st.mynode.park.sleep("9", tok)
+			if !(st.mynode.locked.load("9") != true) {
+				l.acquireSlow1(st)
 			}
 		}
 	}
+	st.held = true
 }
 
-func (l *DT1) release(st *dt1State, id int) {
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *DT1) acquireSlow1(st *dt1State) {
+	st.waiters[0].begin("9", &st.mynode.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for {
+		if !st.waiters[0].spin("9") {
+			st.waiters[0].prepare("9")
+			if st.mynode.locked.load("9") != true {
+				st.waiters[0].cancel("9")
+				break
+			}
+			st.waiters[0].park("9")
+		}
+		if st.mynode.locked.load("9") != true {
+			break
+		}
+	}
+	st.waiters[0].end("9")
+}
+
+// Unlock releases the lock. It panics if the caller does not hold it.
+func (h *DT1Handle) Unlock() {
+	st := &h.st
+	l := h.l
+	if !st.held {
+		panic("lockgen: DT1Handle.Unlock: not held")
+	}
+	st.held = false
 	var succ *dt1QNode
 	var ok bool
 	// 10: mynode.status := UNLOCKED
@@ -200,8 +192,10 @@ func (l *DT1) release(st *dt1State, id int) {
 			// 14: succ := mynode.next
 			succ = st.mynode.next.load("14")
 			// 15: succ.locked := false
-			if succ.locked.storeChanged("15", false) {
-				succ.park.wake()
+			{
+				var newVal bool = false
+				succ.locked.store("15", newVal)
+				succ.sleepers.wake("15", 0)
 			}
 		}
 	}
@@ -209,8 +203,15 @@ func (l *DT1) release(st *dt1State, id int) {
 	st.current = 1 - st.current
 }
 
-func (l *DT1) tryAcquire(st *dt1State, id int) bool {
+// TryLock acquires the lock if it can do so without waiting, and reports whether it did.
+func (h *DT1Handle) TryLock() bool {
+	st := &h.st
+	l := h.l
+	if st.held {
+		panic("lockgen: DT1Handle.TryLock: already holds the lock")
+	}
 	var ok bool
+	var entered bool
 	// 1: mynode := &q_i[current]
 	st.mynode = (&st.q[st.current])
 	// 2: mynode.next := ⊥
@@ -222,7 +223,13 @@ func (l *DT1) tryAcquire(st *dt1State, id int) bool {
 	// if ¬ok then
 	if !ok {
 		// give up (return failure)
+		entered = false
+	} else {
+		entered = true
+	}
+	if !entered {
 		return false
 	}
+	st.held = true
 	return true
 }

@@ -20,18 +20,20 @@ type dt2QNode struct {
 
 // dt2LocalNode is the algorithm's LocalNode record.
 type dt2LocalNode struct {
-	locked boolReg // locked: the owner spins on it (line 10); the predecessor clears it (line 14)
-	park   parker  // sleepers waiting on this record
+	locked   boolReg // locked: the owner spins on it (line 10); the predecessor clears it (line 14)
+	sleepers waitq   // processes waiting on this record
+	_        [36]byte
 }
 
 // dt2State is what a process keeps between and across its passages.
 type dt2State struct {
-	qnode *dt2QNode       // qnode (kept across passages): q_p.qnode: node_p at first, then the predecessor's QNode of the last passage
-	pred  *dt2QNode       // pred (kept from acquire to release): the predecessor's QNode, taken over at line 15
-	node  [1]dt2QNode     // node: node_p, the QNode p starts with
-	node0 [1]dt2QNode     // node0: a spare in node_0's initial state, used as node_0 if p is the first to swap
-	q     [1]dt2LocalNode // q: q_p, local to p
-	held  bool            // holds the lock (misuse checks)
+	qnode   *dt2QNode       // qnode (kept across passages): q_p.qnode: node_p at first, then the predecessor's QNode of the last passage
+	pred    *dt2QNode       // pred (kept from acquire to release): the predecessor's QNode, taken over at line 15
+	node    [1]dt2QNode     // node: node_p, the QNode p starts with
+	node0   [1]dt2QNode     // node0: a spare in node_0's initial state, used as node_0 if p is the first to swap
+	q       [1]dt2LocalNode // q: q_p, local to p
+	waiters [1]waiter       // this process's side of its waits
+	held    bool            // holds the lock (misuse checks)
 }
 
 // dt2Proc is one process's state, padded away from its neighbours.
@@ -100,16 +102,17 @@ type dt2Proc struct {
 //	procs = 4
 //	nodes = "array"
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewDT2; process id (0 <= id < DT2Procs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewDT2; process id (0 <= id < DT2Procs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type DT2 struct {
-	_     [64]byte
-	t     refReg[dt2QNode] // T: the tail of the queue (⊥ stands for &node_0 until the first swap)
-	_     [56]byte
-	procs [DT2Procs]dt2Proc
+	_        [64]byte
+	t        refReg[dt2QNode] // T: the tail of the queue (⊥ stands for &node_0 until the first swap)
+	_        [56]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
+	procs    [DT2Procs]dt2Proc
 }
 
 // NewDT2 returns an unlocked DT2.
@@ -126,27 +129,12 @@ func (l *DT2) proc(id int) *dt2State {
 	return &l.procs[id].dt2State
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < DT2Procs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < DT2Procs; two goroutines must never use the same id at once.
 func (l *DT2) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: DT2.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
-	st.held = true
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < DT2Procs; two goroutines must never use the same id at once.
-func (l *DT2) Unlock(id int) {
-	st := l.proc(id)
-	if !st.held {
-		panic("lockgen: DT2.Unlock(" + strconv.Itoa(id) + "): not held")
-	}
-	st.held = false
-	l.release(st, id)
-}
-
-func (l *DT2) acquire(st *dt2State, id int) {
 	var myq *dt2LocalNode
 	var predPid int64
 	var ok bool
@@ -166,9 +154,7 @@ func (l *DT2) acquire(st *dt2State, id int) {
 	// 4: qnode.status := ZERO
 	st.qnode.status.store("4", 0)
 	// 5: myq.locked := true
-	if myq.locked.storeChanged("5", true) {
-		myq.park.wake()
-	}
+	myq.locked.store("5", true)
 	// 6: pred := FAS(T, qnode)
 	st.pred = l.t.swap("6", st.qnode)
 	doorway("6")
@@ -186,22 +172,39 @@ func (l *DT2) acquire(st *dt2State, id int) {
 	// 9: if ¬ok then
 	if !ok {
 		// 10: await myq.locked ≠ true
-		for spins := 0; !(myq.locked.load("10") != true); spins++ {
-			if spins < 100 {
-				pause("10")
-				continue
-			}
-			tok := myq.park.prepare()
-			if myq.locked.load("10") != true {
-				myq.park.cancel()
-				break
-			}
-			myq.park.sleep("10", tok)
+		if !(myq.locked.load("10") != true) {
+			l.acquireSlow1(st, myq)
 		}
 	}
+	st.held = true
 }
 
-func (l *DT2) release(st *dt2State, id int) {
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *DT2) acquireSlow1(st *dt2State, myq *dt2LocalNode) {
+	st.waiters[0].begin("10", &myq.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for {
+		if !st.waiters[0].spin("10") {
+			st.waiters[0].prepare("10")
+			if myq.locked.load("10") != true {
+				st.waiters[0].cancel("10")
+				break
+			}
+			st.waiters[0].park("10")
+		}
+		if myq.locked.load("10") != true {
+			break
+		}
+	}
+	st.waiters[0].end("10")
+}
+
+// Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < DT2Procs; two goroutines must never use the same id at once.
+func (l *DT2) Unlock(id int) {
+	st := l.proc(id)
+	if !st.held {
+		panic("lockgen: DT2.Unlock(" + strconv.Itoa(id) + "): not held")
+	}
+	st.held = false
 	var succ *dt2QNode
 	var succLocal *dt2LocalNode
 	var ok bool
@@ -218,8 +221,10 @@ func (l *DT2) release(st *dt2State, id int) {
 			// 14: succLocal := succ.local
 			succLocal = succ.local.load("14")
 			// 14: succLocal.locked := false
-			if succLocal.locked.storeChanged("14", false) {
-				succLocal.park.wake()
+			{
+				var newVal bool = false
+				succLocal.locked.store("14", newVal)
+				succLocal.sleepers.wake("14", 0)
 			}
 		}
 	}

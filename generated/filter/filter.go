@@ -11,7 +11,8 @@ const (
 
 // filterState is what a process keeps between and across its passages.
 type filterState struct {
-	held bool // holds the lock (misuse checks)
+	waiters [1]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // filterProc is one process's state, padded away from its neighbours.
@@ -61,11 +62,10 @@ type filterProc struct {
 //	mode = "mutex"
 //	procs = 4
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewFilter; process id (0 <= id < FilterProcs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewFilter; process id (0 <= id < FilterProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Filter struct {
 	_         [64]byte
 	flaglevel [4]struct {
@@ -76,8 +76,11 @@ type Filter struct {
 		r intReg
 		_ [56]byte
 	} // AFTERYOU: the last process to enter each level (indices 1..n-1)
-	park  parker // sleepers waiting on the lock's registers
-	procs [FilterProcs]filterProc
+	sleepers waitq // processes waiting on several of the lock's registers
+	_        [40]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
+	procs    [FilterProcs]filterProc
 }
 
 // NewFilter returns an unlocked Filter.
@@ -94,42 +97,31 @@ func (l *Filter) proc(id int) *filterState {
 	return &l.procs[id].filterState
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < FilterProcs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < FilterProcs; two goroutines must never use the same id at once.
 func (l *Filter) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: Filter.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
-	st.held = true
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < FilterProcs; two goroutines must never use the same id at once.
-func (l *Filter) Unlock(id int) {
-	st := l.proc(id)
-	if !st.held {
-		panic("lockgen: Filter.Unlock(" + strconv.Itoa(id) + "): not held")
-	}
-	st.held = false
-	l.release(st, id)
-}
-
-func (l *Filter) acquire(st *filterState, id int) {
 	var lvl int64
 	// 1: lvl := 1
 	lvl = 1
 	// 1: while lvl ≤ (n - k) do
-	for lvl <= (FilterProcs - 1) {
+	if lvl <= (FilterProcs - 1) {
 		// 2: FLAGLEVEL[i] := lvl
-		if l.flaglevel[int64(id)].r.storeChanged("2", lvl) {
-			l.park.wake()
+		{
+			var newVal int64 = lvl
+			l.flaglevel[int64(id)].r.store("2", newVal)
+			l.sleepers.wake("2", 0)
 		}
 		// 3: AFTERYOU[lvl] := i
-		if l.afteryou[lvl].r.storeChanged("3", int64(id)) {
-			l.park.wake()
+		{
+			var newVal int64 = int64(id)
+			l.afteryou[lvl].r.store("3", newVal)
+			l.sleepers.wake("3", 0)
 		}
 		// 4: await (∀ k ∈ 0..n - 1, k ≠ i: FLAGLEVEL[k] < lvl) ∨ (AFTERYOU[lvl] ≠ i)
-		for spins := 0; !(func() bool {
+		if !(func() bool {
 			for k := int64(0); k <= FilterProcs-1; k++ {
 				if k == int64(id) {
 					continue
@@ -139,12 +131,25 @@ func (l *Filter) acquire(st *filterState, id int) {
 				}
 			}
 			return true
-		}() || (l.afteryou[lvl].r.load("4") != int64(id))); spins++ {
-			if spins < 100 {
-				pause("4")
-				continue
+		}() || (l.afteryou[lvl].r.load("4") != int64(id))) {
+			l.acquireSlow1(st, id, lvl)
+		} else {
+			// 5: lvl := lvl + 1
+			lvl = lvl + 1
+			if !(!(lvl <= (FilterProcs - 1))) {
+				l.acquireSlow2(st, id, lvl)
 			}
-			tok := l.park.prepare()
+		}
+	}
+	st.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *Filter) acquireSlow1(st *filterState, id int, lvl int64) {
+	st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for {
+		if !st.waiters[0].spin("4") {
+			st.waiters[0].prepare("4")
 			if func() bool {
 				for k := int64(0); k <= FilterProcs-1; k++ {
 					if k == int64(id) {
@@ -156,19 +161,181 @@ func (l *Filter) acquire(st *filterState, id int) {
 				}
 				return true
 			}() || (l.afteryou[lvl].r.load("4") != int64(id)) {
-				l.park.cancel()
+				st.waiters[0].cancel("4")
 				break
 			}
-			l.park.sleep("4", tok)
+			st.waiters[0].park("4")
 		}
-		// 5: lvl := lvl + 1
-		lvl = lvl + 1
+		if func() bool {
+			for k := int64(0); k <= FilterProcs-1; k++ {
+				if k == int64(id) {
+					continue
+				}
+				if !(l.flaglevel[k].r.load("4") < lvl) {
+					return false
+				}
+			}
+			return true
+		}() || (l.afteryou[lvl].r.load("4") != int64(id)) {
+			break
+		}
+	}
+	st.waiters[0].end("4")
+	// 5: lvl := lvl + 1
+	lvl = lvl + 1
+	if !(!(lvl <= (FilterProcs - 1))) {
+		for {
+			// 2: FLAGLEVEL[i] := lvl
+			{
+				var newVal int64 = lvl
+				l.flaglevel[int64(id)].r.store("2", newVal)
+				l.sleepers.wake("2", 0)
+			}
+			// 3: AFTERYOU[lvl] := i
+			{
+				var newVal int64 = int64(id)
+				l.afteryou[lvl].r.store("3", newVal)
+				l.sleepers.wake("3", 0)
+			}
+			// 4: await (∀ k ∈ 0..n - 1, k ≠ i: FLAGLEVEL[k] < lvl) ∨ (AFTERYOU[lvl] ≠ i)
+			if !(func() bool {
+				for k := int64(0); k <= FilterProcs-1; k++ {
+					if k == int64(id) {
+						continue
+					}
+					if !(l.flaglevel[k].r.load("4") < lvl) {
+						return false
+					}
+				}
+				return true
+			}() || (l.afteryou[lvl].r.load("4") != int64(id))) {
+				st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+				for {
+					if !st.waiters[0].spin("4") {
+						st.waiters[0].prepare("4")
+						if func() bool {
+							for k := int64(0); k <= FilterProcs-1; k++ {
+								if k == int64(id) {
+									continue
+								}
+								if !(l.flaglevel[k].r.load("4") < lvl) {
+									return false
+								}
+							}
+							return true
+						}() || (l.afteryou[lvl].r.load("4") != int64(id)) {
+							st.waiters[0].cancel("4")
+							break
+						}
+						st.waiters[0].park("4")
+					}
+					if func() bool {
+						for k := int64(0); k <= FilterProcs-1; k++ {
+							if k == int64(id) {
+								continue
+							}
+							if !(l.flaglevel[k].r.load("4") < lvl) {
+								return false
+							}
+						}
+						return true
+					}() || (l.afteryou[lvl].r.load("4") != int64(id)) {
+						break
+					}
+				}
+				st.waiters[0].end("4")
+			}
+			// 5: lvl := lvl + 1
+			lvl = lvl + 1
+			if !(lvl <= (FilterProcs - 1)) {
+				break
+			}
+		}
 	}
 }
 
-func (l *Filter) release(st *filterState, id int) {
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *Filter) acquireSlow2(st *filterState, id int, lvl int64) {
+	for {
+		// 2: FLAGLEVEL[i] := lvl
+		{
+			var newVal int64 = lvl
+			l.flaglevel[int64(id)].r.store("2", newVal)
+			l.sleepers.wake("2", 0)
+		}
+		// 3: AFTERYOU[lvl] := i
+		{
+			var newVal int64 = int64(id)
+			l.afteryou[lvl].r.store("3", newVal)
+			l.sleepers.wake("3", 0)
+		}
+		// 4: await (∀ k ∈ 0..n - 1, k ≠ i: FLAGLEVEL[k] < lvl) ∨ (AFTERYOU[lvl] ≠ i)
+		if !(func() bool {
+			for k := int64(0); k <= FilterProcs-1; k++ {
+				if k == int64(id) {
+					continue
+				}
+				if !(l.flaglevel[k].r.load("4") < lvl) {
+					return false
+				}
+			}
+			return true
+		}() || (l.afteryou[lvl].r.load("4") != int64(id))) {
+			st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+			for {
+				if !st.waiters[0].spin("4") {
+					st.waiters[0].prepare("4")
+					if func() bool {
+						for k := int64(0); k <= FilterProcs-1; k++ {
+							if k == int64(id) {
+								continue
+							}
+							if !(l.flaglevel[k].r.load("4") < lvl) {
+								return false
+							}
+						}
+						return true
+					}() || (l.afteryou[lvl].r.load("4") != int64(id)) {
+						st.waiters[0].cancel("4")
+						break
+					}
+					st.waiters[0].park("4")
+				}
+				if func() bool {
+					for k := int64(0); k <= FilterProcs-1; k++ {
+						if k == int64(id) {
+							continue
+						}
+						if !(l.flaglevel[k].r.load("4") < lvl) {
+							return false
+						}
+					}
+					return true
+				}() || (l.afteryou[lvl].r.load("4") != int64(id)) {
+					break
+				}
+			}
+			st.waiters[0].end("4")
+		}
+		// 5: lvl := lvl + 1
+		lvl = lvl + 1
+		if !(lvl <= (FilterProcs - 1)) {
+			break
+		}
+	}
+}
+
+// Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < FilterProcs; two goroutines must never use the same id at once.
+func (l *Filter) Unlock(id int) {
+	st := l.proc(id)
+	if !st.held {
+		panic("lockgen: Filter.Unlock(" + strconv.Itoa(id) + "): not held")
+	}
+	st.held = false
 	// 7: FLAGLEVEL[i] := 0
-	if l.flaglevel[int64(id)].r.storeChanged("7", 0) {
-		l.park.wake()
+	{
+		var newVal int64 = 0
+		l.flaglevel[int64(id)].r.store("7", newVal)
+		l.sleepers.wake("7", 0)
 	}
 }

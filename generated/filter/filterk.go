@@ -13,7 +13,8 @@ const (
 
 // filterKState is what a process keeps between and across its passages.
 type filterKState struct {
-	held bool // holds the lock (misuse checks)
+	waiters [1]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // filterKProc is one process's state, padded away from its neighbours.
@@ -64,11 +65,10 @@ type filterKProc struct {
 //	k = 2
 //	procs = 4
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewFilterK; process id (0 <= id < FilterKProcs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewFilterK; process id (0 <= id < FilterKProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type FilterK struct {
 	_         [64]byte
 	flaglevel [4]struct {
@@ -79,8 +79,11 @@ type FilterK struct {
 		r intReg
 		_ [56]byte
 	} // AFTERYOU: the last process to enter each level (indices 1..n-1)
-	park  parker // sleepers waiting on the lock's registers
-	procs [FilterKProcs]filterKProc
+	sleepers waitq // processes waiting on several of the lock's registers
+	_        [40]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
+	procs    [FilterKProcs]filterKProc
 }
 
 // NewFilterK returns an unlocked FilterK.
@@ -97,42 +100,31 @@ func (l *FilterK) proc(id int) *filterKState {
 	return &l.procs[id].filterKState
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < FilterKProcs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < FilterKProcs; two goroutines must never use the same id at once.
 func (l *FilterK) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: FilterK.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
-	st.held = true
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < FilterKProcs; two goroutines must never use the same id at once.
-func (l *FilterK) Unlock(id int) {
-	st := l.proc(id)
-	if !st.held {
-		panic("lockgen: FilterK.Unlock(" + strconv.Itoa(id) + "): not held")
-	}
-	st.held = false
-	l.release(st, id)
-}
-
-func (l *FilterK) acquire(st *filterKState, id int) {
 	var lvl int64
 	// 1: lvl := 1
 	lvl = 1
 	// 1: while lvl ≤ (n - k) do
-	for lvl <= (FilterKProcs - FilterKK) {
+	if lvl <= (FilterKProcs - FilterKK) {
 		// 2: FLAGLEVEL[i] := lvl
-		if l.flaglevel[int64(id)].r.storeChanged("2", lvl) {
-			l.park.wake()
+		{
+			var newVal int64 = lvl
+			l.flaglevel[int64(id)].r.store("2", newVal)
+			l.sleepers.wake("2", 0)
 		}
 		// 3: AFTERYOU[lvl] := i
-		if l.afteryou[lvl].r.storeChanged("3", int64(id)) {
-			l.park.wake()
+		{
+			var newVal int64 = int64(id)
+			l.afteryou[lvl].r.store("3", newVal)
+			l.sleepers.wake("3", 0)
 		}
 		// 4: await (∀ k ∈ 0..n - 1, k ≠ i: FLAGLEVEL[k] < lvl) ∨ (AFTERYOU[lvl] ≠ i)
-		for spins := 0; !(func() bool {
+		if !(func() bool {
 			for k := int64(0); k <= FilterKProcs-1; k++ {
 				if k == int64(id) {
 					continue
@@ -142,12 +134,25 @@ func (l *FilterK) acquire(st *filterKState, id int) {
 				}
 			}
 			return true
-		}() || (l.afteryou[lvl].r.load("4") != int64(id))); spins++ {
-			if spins < 100 {
-				pause("4")
-				continue
+		}() || (l.afteryou[lvl].r.load("4") != int64(id))) {
+			l.acquireSlow1(st, id, lvl)
+		} else {
+			// 5: lvl := lvl + 1
+			lvl = lvl + 1
+			if !(!(lvl <= (FilterKProcs - FilterKK))) {
+				l.acquireSlow2(st, id, lvl)
 			}
-			tok := l.park.prepare()
+		}
+	}
+	st.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *FilterK) acquireSlow1(st *filterKState, id int, lvl int64) {
+	st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for {
+		if !st.waiters[0].spin("4") {
+			st.waiters[0].prepare("4")
 			if func() bool {
 				for k := int64(0); k <= FilterKProcs-1; k++ {
 					if k == int64(id) {
@@ -159,19 +164,181 @@ func (l *FilterK) acquire(st *filterKState, id int) {
 				}
 				return true
 			}() || (l.afteryou[lvl].r.load("4") != int64(id)) {
-				l.park.cancel()
+				st.waiters[0].cancel("4")
 				break
 			}
-			l.park.sleep("4", tok)
+			st.waiters[0].park("4")
 		}
-		// 5: lvl := lvl + 1
-		lvl = lvl + 1
+		if func() bool {
+			for k := int64(0); k <= FilterKProcs-1; k++ {
+				if k == int64(id) {
+					continue
+				}
+				if !(l.flaglevel[k].r.load("4") < lvl) {
+					return false
+				}
+			}
+			return true
+		}() || (l.afteryou[lvl].r.load("4") != int64(id)) {
+			break
+		}
+	}
+	st.waiters[0].end("4")
+	// 5: lvl := lvl + 1
+	lvl = lvl + 1
+	if !(!(lvl <= (FilterKProcs - FilterKK))) {
+		for {
+			// 2: FLAGLEVEL[i] := lvl
+			{
+				var newVal int64 = lvl
+				l.flaglevel[int64(id)].r.store("2", newVal)
+				l.sleepers.wake("2", 0)
+			}
+			// 3: AFTERYOU[lvl] := i
+			{
+				var newVal int64 = int64(id)
+				l.afteryou[lvl].r.store("3", newVal)
+				l.sleepers.wake("3", 0)
+			}
+			// 4: await (∀ k ∈ 0..n - 1, k ≠ i: FLAGLEVEL[k] < lvl) ∨ (AFTERYOU[lvl] ≠ i)
+			if !(func() bool {
+				for k := int64(0); k <= FilterKProcs-1; k++ {
+					if k == int64(id) {
+						continue
+					}
+					if !(l.flaglevel[k].r.load("4") < lvl) {
+						return false
+					}
+				}
+				return true
+			}() || (l.afteryou[lvl].r.load("4") != int64(id))) {
+				st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+				for {
+					if !st.waiters[0].spin("4") {
+						st.waiters[0].prepare("4")
+						if func() bool {
+							for k := int64(0); k <= FilterKProcs-1; k++ {
+								if k == int64(id) {
+									continue
+								}
+								if !(l.flaglevel[k].r.load("4") < lvl) {
+									return false
+								}
+							}
+							return true
+						}() || (l.afteryou[lvl].r.load("4") != int64(id)) {
+							st.waiters[0].cancel("4")
+							break
+						}
+						st.waiters[0].park("4")
+					}
+					if func() bool {
+						for k := int64(0); k <= FilterKProcs-1; k++ {
+							if k == int64(id) {
+								continue
+							}
+							if !(l.flaglevel[k].r.load("4") < lvl) {
+								return false
+							}
+						}
+						return true
+					}() || (l.afteryou[lvl].r.load("4") != int64(id)) {
+						break
+					}
+				}
+				st.waiters[0].end("4")
+			}
+			// 5: lvl := lvl + 1
+			lvl = lvl + 1
+			if !(lvl <= (FilterKProcs - FilterKK)) {
+				break
+			}
+		}
 	}
 }
 
-func (l *FilterK) release(st *filterKState, id int) {
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *FilterK) acquireSlow2(st *filterKState, id int, lvl int64) {
+	for {
+		// 2: FLAGLEVEL[i] := lvl
+		{
+			var newVal int64 = lvl
+			l.flaglevel[int64(id)].r.store("2", newVal)
+			l.sleepers.wake("2", 0)
+		}
+		// 3: AFTERYOU[lvl] := i
+		{
+			var newVal int64 = int64(id)
+			l.afteryou[lvl].r.store("3", newVal)
+			l.sleepers.wake("3", 0)
+		}
+		// 4: await (∀ k ∈ 0..n - 1, k ≠ i: FLAGLEVEL[k] < lvl) ∨ (AFTERYOU[lvl] ≠ i)
+		if !(func() bool {
+			for k := int64(0); k <= FilterKProcs-1; k++ {
+				if k == int64(id) {
+					continue
+				}
+				if !(l.flaglevel[k].r.load("4") < lvl) {
+					return false
+				}
+			}
+			return true
+		}() || (l.afteryou[lvl].r.load("4") != int64(id))) {
+			st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+			for {
+				if !st.waiters[0].spin("4") {
+					st.waiters[0].prepare("4")
+					if func() bool {
+						for k := int64(0); k <= FilterKProcs-1; k++ {
+							if k == int64(id) {
+								continue
+							}
+							if !(l.flaglevel[k].r.load("4") < lvl) {
+								return false
+							}
+						}
+						return true
+					}() || (l.afteryou[lvl].r.load("4") != int64(id)) {
+						st.waiters[0].cancel("4")
+						break
+					}
+					st.waiters[0].park("4")
+				}
+				if func() bool {
+					for k := int64(0); k <= FilterKProcs-1; k++ {
+						if k == int64(id) {
+							continue
+						}
+						if !(l.flaglevel[k].r.load("4") < lvl) {
+							return false
+						}
+					}
+					return true
+				}() || (l.afteryou[lvl].r.load("4") != int64(id)) {
+					break
+				}
+			}
+			st.waiters[0].end("4")
+		}
+		// 5: lvl := lvl + 1
+		lvl = lvl + 1
+		if !(lvl <= (FilterKProcs - FilterKK)) {
+			break
+		}
+	}
+}
+
+// Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < FilterKProcs; two goroutines must never use the same id at once.
+func (l *FilterK) Unlock(id int) {
+	st := l.proc(id)
+	if !st.held {
+		panic("lockgen: FilterK.Unlock(" + strconv.Itoa(id) + "): not held")
+	}
+	st.held = false
 	// 7: FLAGLEVEL[i] := 0
-	if l.flaglevel[int64(id)].r.storeChanged("7", 0) {
-		l.park.wake()
+	{
+		var newVal int64 = 0
+		l.flaglevel[int64(id)].r.store("7", newVal)
+		l.sleepers.wake("7", 0)
 	}
 }

@@ -14,7 +14,8 @@ const (
 
 // fischerState is what a process keeps between and across its passages.
 type fischerState struct {
-	held bool // holds the lock (misuse checks)
+	waiters [1]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // fischerProc is one process's state, padded away from its neighbours.
@@ -67,18 +68,19 @@ type fischerProc struct {
 //	mode = "mutex"
 //	procs = 4
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //	delta = "10us"
 //
-// Use NewFischer; process id (0 <= id < FischerProcs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewFischer; process id (0 <= id < FischerProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Fischer struct {
-	_     [64]byte
-	x     intReg // X: ⊥ (-1) when free, else the id of the last process to claim it
-	_     [56]byte
-	park  parker // sleepers waiting on the lock's registers
-	procs [FischerProcs]fischerProc
+	_         [64]byte
+	x         intReg // X: ⊥ (-1) when free, else the id of the last process to claim it
+	xSleepers waitq  // processes waiting on X
+	_         [32]byte
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	procs     [FischerProcs]fischerProc
 }
 
 // NewFischer returns an unlocked Fischer.
@@ -96,14 +98,135 @@ func (l *Fischer) proc(id int) *fischerState {
 	return &l.procs[id].fischerState
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < FischerProcs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < FischerProcs; two goroutines must never use the same id at once.
 func (l *Fischer) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: Fischer.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
+	// 1: repeat
+	// 1: await X = ⊥
+	if !(l.x.load("1") == -1) {
+		l.acquireSlow1(st, id)
+	} else {
+		// 2: X := i
+		{
+			var newVal int64 = int64(id)
+			l.x.store("2", newVal)
+			l.xSleepers.wake("2", newVal)
+		}
+		l.acquireSlow2(st, id)
+	}
 	st.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *Fischer) acquireSlow1(st *fischerState, id int) {
+	var mine bool
+	st.waiters[0].begin("1", &l.xSleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+	for {
+		if !st.waiters[0].spin("1") {
+			st.waiters[0].prepare("1")
+			if l.x.load("1") == -1 {
+				st.waiters[0].cancel("1")
+				break
+			}
+			st.waiters[0].park("1")
+		}
+		if l.x.load("1") == -1 {
+			break
+		}
+	}
+	st.waiters[0].end("1")
+	// 2: X := i
+	{
+		var newVal int64 = int64(id)
+		l.x.store("2", newVal)
+		l.xSleepers.wake("2", newVal)
+	}
+	// 3: delay(delta)
+	delay("3", time.Duration(10000))
+	// 4: mine := X = i
+	mine = l.x.load("4") == int64(id)
+	if !(mine) {
+		for {
+			// 1: await X = ⊥
+			if !(l.x.load("1") == -1) {
+				st.waiters[0].begin("1", &l.xSleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+				for {
+					if !st.waiters[0].spin("1") {
+						st.waiters[0].prepare("1")
+						if l.x.load("1") == -1 {
+							st.waiters[0].cancel("1")
+							break
+						}
+						st.waiters[0].park("1")
+					}
+					if l.x.load("1") == -1 {
+						break
+					}
+				}
+				st.waiters[0].end("1")
+			}
+			// 2: X := i
+			{
+				var newVal int64 = int64(id)
+				l.x.store("2", newVal)
+				l.xSleepers.wake("2", newVal)
+			}
+			// 3: delay(delta)
+			delay("3", time.Duration(10000))
+			// 4: mine := X = i
+			mine = l.x.load("4") == int64(id)
+			if mine {
+				break
+			}
+		}
+	}
+}
+
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *Fischer) acquireSlow2(st *fischerState, id int) {
+	var mine bool
+	// 3: delay(delta)
+	delay("3", time.Duration(10000))
+	// 4: mine := X = i
+	mine = l.x.load("4") == int64(id)
+	if !(mine) {
+		for {
+			// 1: await X = ⊥
+			if !(l.x.load("1") == -1) {
+				st.waiters[0].begin("1", &l.xSleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+				for {
+					if !st.waiters[0].spin("1") {
+						st.waiters[0].prepare("1")
+						if l.x.load("1") == -1 {
+							st.waiters[0].cancel("1")
+							break
+						}
+						st.waiters[0].park("1")
+					}
+					if l.x.load("1") == -1 {
+						break
+					}
+				}
+				st.waiters[0].end("1")
+			}
+			// 2: X := i
+			{
+				var newVal int64 = int64(id)
+				l.x.store("2", newVal)
+				l.xSleepers.wake("2", newVal)
+			}
+			// 3: delay(delta)
+			delay("3", time.Duration(10000))
+			// 4: mine := X = i
+			mine = l.x.load("4") == int64(id)
+			if mine {
+				break
+			}
+		}
+	}
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < FischerProcs; two goroutines must never use the same id at once.
@@ -113,43 +236,10 @@ func (l *Fischer) Unlock(id int) {
 		panic("lockgen: Fischer.Unlock(" + strconv.Itoa(id) + "): not held")
 	}
 	st.held = false
-	l.release(st, id)
-}
-
-func (l *Fischer) acquire(st *fischerState, id int) {
-	var mine bool
-	// 1: repeat
-	for {
-		// 1: await X = ⊥
-		for spins := 0; !(l.x.load("1") == -1); spins++ {
-			if spins < 100 {
-				pause("1")
-				continue
-			}
-			tok := l.park.prepare()
-			if l.x.load("1") == -1 {
-				l.park.cancel()
-				break
-			}
-			l.park.sleep("1", tok)
-		}
-		// 2: X := i
-		if l.x.storeChanged("2", int64(id)) {
-			l.park.wake()
-		}
-		// 3: delay(delta)
-		delay("3", time.Duration(10000))
-		// 4: mine := X = i
-		mine = l.x.load("4") == int64(id)
-		if mine {
-			break
-		}
-	}
-}
-
-func (l *Fischer) release(st *fischerState, id int) {
 	// 5: X := ⊥
-	if l.x.storeChanged("5", -1) {
-		l.park.wake()
+	{
+		var newVal int64 = -1
+		l.x.store("5", newVal)
+		l.xSleepers.wake("5", newVal)
 	}
 }

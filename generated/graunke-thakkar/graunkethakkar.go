@@ -11,8 +11,9 @@ const (
 
 // graunkeThakkarState is what a process keeps between and across its passages.
 type graunkeThakkarState struct {
-	bit  int64 // bit (kept from acquire to release): FLAG[i] when this process enqueued
-	held bool  // holds the lock (misuse checks)
+	bit     int64     // bit (kept from acquire to release): FLAG[i] when this process enqueued
+	waiters [1]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // graunkeThakkarProc is one process's state, padded away from its neighbours.
@@ -60,21 +61,22 @@ type graunkeThakkarProc struct {
 //	mode = "mutex"
 //	procs = 4
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewGraunkeThakkar; process id (0 <= id < GraunkeThakkarProcs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewGraunkeThakkar; process id (0 <= id < GraunkeThakkarProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type GraunkeThakkar struct {
 	_    [64]byte
 	flag [5]struct {
-		r    intReg
-		park parker
-		_    [64]byte
+		r        intReg
+		sleepers waitq
+		_        [32]byte
 	} // FLAG: FLAG[i], process i's flag (0 or 1), toggled at each release; FLAG[n] is the dummy
-	lock  intReg // LOCK: the last pair enqueued: who*2 + the value FLAG[who] had then
-	_     [56]byte
-	procs [GraunkeThakkarProcs]graunkeThakkarProc
+	lock     intReg // LOCK: the last pair enqueued: who*2 + the value FLAG[who] had then
+	_        [56]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
+	procs    [GraunkeThakkarProcs]graunkeThakkarProc
 }
 
 // NewGraunkeThakkar returns an unlocked GraunkeThakkar.
@@ -92,14 +94,42 @@ func (l *GraunkeThakkar) proc(id int) *graunkeThakkarState {
 	return &l.procs[id].graunkeThakkarState
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < GraunkeThakkarProcs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < GraunkeThakkarProcs; two goroutines must never use the same id at once.
 func (l *GraunkeThakkar) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: GraunkeThakkar.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
+	var pred int64
+	// 1: bit := FLAG[i]
+	st.bit = l.flag[int64(id)].r.load("1")
+	// 2: pred := FAS(LOCK, (i * 2) + bit)
+	pred = l.lock.swap("2", (int64(id)*2)+st.bit)
+	doorway("2")
+	// 3: await FLAG[pred / 2] ≠ (pred mod 2)
+	if !(l.flag[pred/2].r.load("3") != (pred % 2)) {
+		l.acquireSlow1(st, pred)
+	}
 	st.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *GraunkeThakkar) acquireSlow1(st *graunkeThakkarState, pred int64) {
+	st.waiters[0].begin("3", &l.flag[pred/2].sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for {
+		if !st.waiters[0].spin("3") {
+			st.waiters[0].prepare("3")
+			if l.flag[pred/2].r.load("3") != (pred % 2) {
+				st.waiters[0].cancel("3")
+				break
+			}
+			st.waiters[0].park("3")
+		}
+		if l.flag[pred/2].r.load("3") != (pred % 2) {
+			break
+		}
+	}
+	st.waiters[0].end("3")
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < GraunkeThakkarProcs; two goroutines must never use the same id at once.
@@ -109,34 +139,10 @@ func (l *GraunkeThakkar) Unlock(id int) {
 		panic("lockgen: GraunkeThakkar.Unlock(" + strconv.Itoa(id) + "): not held")
 	}
 	st.held = false
-	l.release(st, id)
-}
-
-func (l *GraunkeThakkar) acquire(st *graunkeThakkarState, id int) {
-	var pred int64
-	// 1: bit := FLAG[i]
-	st.bit = l.flag[int64(id)].r.load("1")
-	// 2: pred := FAS(LOCK, (i * 2) + bit)
-	pred = l.lock.swap("2", (int64(id)*2)+st.bit)
-	doorway("2")
-	// 3: await FLAG[pred / 2] ≠ (pred mod 2)
-	for spins := 0; !(l.flag[pred/2].r.load("3") != (pred % 2)); spins++ {
-		if spins < 100 {
-			pause("3")
-			continue
-		}
-		tok := l.flag[pred/2].park.prepare()
-		if l.flag[pred/2].r.load("3") != (pred % 2) {
-			l.flag[pred/2].park.cancel()
-			break
-		}
-		l.flag[pred/2].park.sleep("3", tok)
-	}
-}
-
-func (l *GraunkeThakkar) release(st *graunkeThakkarState, id int) {
 	// 4: FLAG[i] := 1 - bit
-	if l.flag[int64(id)].r.storeChanged("4", 1-st.bit) {
-		l.flag[int64(id)].park.wake()
+	{
+		var newVal int64 = 1 - st.bit
+		l.flag[int64(id)].r.store("4", newVal)
+		l.flag[int64(id)].sleepers.wake("4", 0)
 	}
 }

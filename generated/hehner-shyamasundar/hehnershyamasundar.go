@@ -11,7 +11,8 @@ const (
 
 // hehnerShyamasundarState is what a process keeps between and across its passages.
 type hehnerShyamasundarState struct {
-	held bool // holds the lock (misuse checks)
+	waiters [1]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // hehnerShyamasundarProc is one process's state, padded away from its neighbours.
@@ -68,19 +69,21 @@ type hehnerShyamasundarProc struct {
 //	mode = "mutex"
 //	procs = 4
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewHehnerShyamasundar; process id (0 <= id < HehnerShyamasundarProcs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewHehnerShyamasundar; process id (0 <= id < HehnerShyamasundarProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type HehnerShyamasundar struct {
 	_ [64]byte
 	t [4]struct {
 		r intReg
 		_ [56]byte
 	} // T: process i's ticket: ∞ (not competing), 0 (choosing) or its number
-	park  parker // sleepers waiting on the lock's registers
-	procs [HehnerShyamasundarProcs]hehnerShyamasundarProc
+	sleepers waitq // processes waiting on several of the lock's registers
+	_        [40]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
+	procs    [HehnerShyamasundarProcs]hehnerShyamasundarProc
 }
 
 // NewHehnerShyamasundar returns an unlocked HehnerShyamasundar.
@@ -101,35 +104,28 @@ func (l *HehnerShyamasundar) proc(id int) *hehnerShyamasundarState {
 	return &l.procs[id].hehnerShyamasundarState
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < HehnerShyamasundarProcs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < HehnerShyamasundarProcs; two goroutines must never use the same id at once.
 func (l *HehnerShyamasundar) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: HehnerShyamasundar.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
-	st.held = true
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < HehnerShyamasundarProcs; two goroutines must never use the same id at once.
-func (l *HehnerShyamasundar) Unlock(id int) {
-	st := l.proc(id)
-	if !st.held {
-		panic("lockgen: HehnerShyamasundar.Unlock(" + strconv.Itoa(id) + "): not held")
-	}
-	st.held = false
-	l.release(st, id)
-}
-
-func (l *HehnerShyamasundar) acquire(st *hehnerShyamasundarState, id int) {
 	var mine int64
-	var t int64
 	// 1: T[i] := 0
-	if l.t[int64(id)].r.storeChanged("1", 0) {
-		l.park.wake()
+	{
+		var newVal int64 = 0
+		l.t[int64(id)].r.store("1", newVal)
+		l.sleepers.wake("1", 0)
 	}
 	// 2: mine := 0
 	mine = 0
+	l.acquireSlow1(st, id, mine)
+	st.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *HehnerShyamasundar) acquireSlow1(st *hehnerShyamasundarState, id int, mine int64) {
+	var t int64
 	// 2: for j from 0 to n - 1 do
 	for j := int64(0); j <= HehnerShyamasundarProcs-1; j++ {
 		// 2: t := T[j]
@@ -143,8 +139,10 @@ func (l *HehnerShyamasundar) acquire(st *hehnerShyamasundarState, id int) {
 	// mine := mine + 1
 	mine = mine + 1
 	// 3: T[i] := mine
-	if l.t[int64(id)].r.storeChanged("3", mine) {
-		l.park.wake()
+	{
+		var newVal int64 = mine
+		l.t[int64(id)].r.store("3", newVal)
+		l.sleepers.wake("3", 0)
 	}
 	doorway("3")
 	// 4: for j from 0 to n - 1 (j ≠ i) do
@@ -153,32 +151,39 @@ func (l *HehnerShyamasundar) acquire(st *hehnerShyamasundarState, id int) {
 			continue
 		}
 		// 5: repeat
-		for spins := 0; ; spins++ {
-			armed0 := spins >= 100
-			var tok0 uint64
+		st.waiters[0].begin("5", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+		for first0 := true; ; first0 = false {
+			armed0 := !first0 && !st.waiters[0].spin("5")
 			if armed0 {
-				tok0 = l.park.prepare()
+				st.waiters[0].prepare("5")
 			}
 			// 5: t := T[j]
 			t = l.t[j].r.load("5")
 			if !((t < mine) || ((t == mine) && (j < int64(id)))) {
 				if armed0 {
-					l.park.cancel()
+					st.waiters[0].cancel("5")
 				}
 				break
 			}
 			if armed0 {
-				l.park.sleep("5", tok0)
-			} else {
-				pause("5")
+				st.waiters[0].park("5")
 			}
 		}
+		st.waiters[0].end("5")
 	}
 }
 
-func (l *HehnerShyamasundar) release(st *hehnerShyamasundarState, id int) {
+// Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < HehnerShyamasundarProcs; two goroutines must never use the same id at once.
+func (l *HehnerShyamasundar) Unlock(id int) {
+	st := l.proc(id)
+	if !st.held {
+		panic("lockgen: HehnerShyamasundar.Unlock(" + strconv.Itoa(id) + "): not held")
+	}
+	st.held = false
 	// 6: T[i] := ∞
-	if l.t[int64(id)].r.storeChanged("6", 9223372036854775807) {
-		l.park.wake()
+	{
+		var newVal int64 = 9223372036854775807
+		l.t[int64(id)].r.store("6", newVal)
+		l.sleepers.wake("6", 0)
 	}
 }

@@ -11,7 +11,8 @@ const (
 
 // hymanState is what a process keeps between and across its passages.
 type hymanState struct {
-	held bool // holds the lock (misuse checks)
+	waiters [1]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // hymanProc is one process's state, padded away from its neighbours.
@@ -63,23 +64,23 @@ type hymanProc struct {
 //	mode = "mutex"
 //	procs = 2
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //	allow_incorrect = true
 //
-// Use NewHyman; process id (0 <= id < HymanProcs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewHyman; process id (0 <= id < HymanProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Hyman struct {
 	_ [64]byte
 	b [2]struct {
-		r    boolReg
-		park parker
-		_    [64]byte
+		r        boolReg
+		sleepers waitq
+		_        [36]byte
 	} // b: false: process i wants to enter or is inside
-	k     intReg // k: the process allowed to enter
-	_     [56]byte
-	park  parker // sleepers waiting on the lock's registers
-	procs [HymanProcs]hymanProc
+	k        intReg // k: the process allowed to enter
+	_        [56]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
+	procs    [HymanProcs]hymanProc
 }
 
 // NewHyman returns an unlocked Hyman.
@@ -98,14 +99,105 @@ func (l *Hyman) proc(id int) *hymanState {
 	return &l.procs[id].hymanState
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < HymanProcs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < HymanProcs; two goroutines must never use the same id at once.
 func (l *Hyman) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: Hyman.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
+	// C0: b[i] := false
+	l.b[int64(id)].r.store("C0", false)
+	// C1: while k ≠ i do
+	if l.k.load("C1") != int64(id) {
+		// C2: await b[1 - i]
+		if !(l.b[1-int64(id)].r.load("C2")) {
+			l.acquireSlow1(st, id)
+		} else {
+			// C3: k := i
+			l.k.store("C3", int64(id))
+			if !(!(l.k.load("C1") != int64(id))) {
+				l.acquireSlow2(st, id)
+			}
+		}
+	}
 	st.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *Hyman) acquireSlow1(st *hymanState, id int) {
+	st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), true, false)
+	for {
+		if !st.waiters[0].spin("C2") {
+			st.waiters[0].prepare("C2")
+			if l.b[1-int64(id)].r.load("C2") {
+				st.waiters[0].cancel("C2")
+				break
+			}
+			st.waiters[0].park("C2")
+		}
+		if l.b[1-int64(id)].r.load("C2") {
+			break
+		}
+	}
+	st.waiters[0].end("C2")
+	// C3: k := i
+	l.k.store("C3", int64(id))
+	if !(!(l.k.load("C1") != int64(id))) {
+		for {
+			// C2: await b[1 - i]
+			if !(l.b[1-int64(id)].r.load("C2")) {
+				st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), true, false)
+				for {
+					if !st.waiters[0].spin("C2") {
+						st.waiters[0].prepare("C2")
+						if l.b[1-int64(id)].r.load("C2") {
+							st.waiters[0].cancel("C2")
+							break
+						}
+						st.waiters[0].park("C2")
+					}
+					if l.b[1-int64(id)].r.load("C2") {
+						break
+					}
+				}
+				st.waiters[0].end("C2")
+			}
+			// C3: k := i
+			l.k.store("C3", int64(id))
+			if !(l.k.load("C1") != int64(id)) {
+				break
+			}
+		}
+	}
+}
+
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *Hyman) acquireSlow2(st *hymanState, id int) {
+	for {
+		// C2: await b[1 - i]
+		if !(l.b[1-int64(id)].r.load("C2")) {
+			st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), true, false)
+			for {
+				if !st.waiters[0].spin("C2") {
+					st.waiters[0].prepare("C2")
+					if l.b[1-int64(id)].r.load("C2") {
+						st.waiters[0].cancel("C2")
+						break
+					}
+					st.waiters[0].park("C2")
+				}
+				if l.b[1-int64(id)].r.load("C2") {
+					break
+				}
+			}
+			st.waiters[0].end("C2")
+		}
+		// C3: k := i
+		l.k.store("C3", int64(id))
+		if !(l.k.load("C1") != int64(id)) {
+			break
+		}
+	}
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < HymanProcs; two goroutines must never use the same id at once.
@@ -115,37 +207,10 @@ func (l *Hyman) Unlock(id int) {
 		panic("lockgen: Hyman.Unlock(" + strconv.Itoa(id) + "): not held")
 	}
 	st.held = false
-	l.release(st, id)
-}
-
-func (l *Hyman) acquire(st *hymanState, id int) {
-	// C0: b[i] := false
-	if l.b[int64(id)].r.storeChanged("C0", false) {
-		l.b[int64(id)].park.wake()
-	}
-	// C1: while k ≠ i do
-	for l.k.load("C1") != int64(id) {
-		// C2: await b[1 - i]
-		for spins := 0; !(l.b[1-int64(id)].r.load("C2")); spins++ {
-			if spins < 100 {
-				pause("C2")
-				continue
-			}
-			tok := l.b[1-int64(id)].park.prepare()
-			if l.b[1-int64(id)].r.load("C2") {
-				l.b[1-int64(id)].park.cancel()
-				break
-			}
-			l.b[1-int64(id)].park.sleep("C2", tok)
-		}
-		// C3: k := i
-		l.k.store("C3", int64(id))
-	}
-}
-
-func (l *Hyman) release(st *hymanState, id int) {
 	// C4: b[i] := true
-	if l.b[int64(id)].r.storeChanged("C4", true) {
-		l.b[int64(id)].park.wake()
+	{
+		var newVal bool = true
+		l.b[int64(id)].r.store("C4", newVal)
+		l.b[int64(id)].sleepers.wake("C4", b2i(newVal))
 	}
 }

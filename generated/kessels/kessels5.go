@@ -11,8 +11,9 @@ const (
 
 // kessels5State is what a process keeps between and across its passages.
 type kessels5State struct {
-	path [5]int64 // path (kept from acquire to release): path[x]: the side taken at node x (read by the release)
-	held bool     // holds the lock (misuse checks)
+	path    [5]int64  // path (kept from acquire to release): path[x]: the side taken at node x (read by the release)
+	waiters [1]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // kessels5Proc is one process's state, padded away from its neighbours.
@@ -71,11 +72,10 @@ type kessels5Proc struct {
 //	mode = "mutex"
 //	procs = 5
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewKessels5; process id (0 <= id < Kessels5Procs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewKessels5; process id (0 <= id < Kessels5Procs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Kessels5 struct {
 	_ [64]byte
 	q [10]struct {
@@ -86,8 +86,11 @@ type Kessels5 struct {
 		r intReg
 		_ [56]byte
 	} // R: R[2x+c]: side c's turn bit (written by that side only)
-	park  parker // sleepers waiting on the lock's registers
-	procs [Kessels5Procs]kessels5Proc
+	sleepers waitq // processes waiting on several of the lock's registers
+	_        [40]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
+	procs    [Kessels5Procs]kessels5Proc
 }
 
 // NewKessels5 returns an unlocked Kessels5.
@@ -104,14 +107,162 @@ func (l *Kessels5) proc(id int) *kessels5State {
 	return &l.procs[id].kessels5State
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < Kessels5Procs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < Kessels5Procs; two goroutines must never use the same id at once.
 func (l *Kessels5) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: Kessels5.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
+	var node int64
+	var side int64
+	var r int64
+	// K1: node := n + i
+	node = Kessels5Procs + int64(id)
+	// K1: while node > 1 do
+	if node > 1 {
+		// K2: side := node mod 2
+		side = node % 2
+		// K2: node := node / 2
+		node = node / 2
+		// K2: path[node] := side
+		st.path[node] = side
+		// K3: Q[(2 * node) + side] := true
+		{
+			var newVal bool = true
+			l.q[(2*node)+side].r.store("K3", newVal)
+			l.sleepers.wake("K3", 0)
+		}
+		// K4: r := (R[(2 * node) + (1 - side)] + side) mod 2
+		r = (l.r[(2*node)+(1-side)].r.load("K4") + side) % 2
+		// K4: R[(2 * node) + side] := r
+		{
+			var newVal int64 = r
+			l.r[(2*node)+side].r.store("K4", newVal)
+			l.sleepers.wake("K4", 0)
+		}
+		// K5: await (Q[(2 * node) + (1 - side)] = false) ∨ (r ≠ ((R[(2 * node) + (1 - side)] + side) mod 2))
+		if !((l.q[(2*node)+(1-side)].r.load("K5") == false) || (r != ((l.r[(2*node)+(1-side)].r.load("K5") + side) % 2))) {
+			l.acquireSlow1(st, node, side, r)
+		} else {
+			if !(!(node > 1)) {
+				l.acquireSlow2(st, node)
+			}
+		}
+	}
 	st.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *Kessels5) acquireSlow1(st *kessels5State, node int64, side int64, r int64) {
+	st.waiters[0].begin("K5", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for {
+		if !st.waiters[0].spin("K5") {
+			st.waiters[0].prepare("K5")
+			if (l.q[(2*node)+(1-side)].r.load("K5") == false) || (r != ((l.r[(2*node)+(1-side)].r.load("K5") + side) % 2)) {
+				st.waiters[0].cancel("K5")
+				break
+			}
+			st.waiters[0].park("K5")
+		}
+		if (l.q[(2*node)+(1-side)].r.load("K5") == false) || (r != ((l.r[(2*node)+(1-side)].r.load("K5") + side) % 2)) {
+			break
+		}
+	}
+	st.waiters[0].end("K5")
+	if !(!(node > 1)) {
+		for {
+			// K2: side := node mod 2
+			side = node % 2
+			// K2: node := node / 2
+			node = node / 2
+			// K2: path[node] := side
+			st.path[node] = side
+			// K3: Q[(2 * node) + side] := true
+			{
+				var newVal bool = true
+				l.q[(2*node)+side].r.store("K3", newVal)
+				l.sleepers.wake("K3", 0)
+			}
+			// K4: r := (R[(2 * node) + (1 - side)] + side) mod 2
+			r = (l.r[(2*node)+(1-side)].r.load("K4") + side) % 2
+			// K4: R[(2 * node) + side] := r
+			{
+				var newVal int64 = r
+				l.r[(2*node)+side].r.store("K4", newVal)
+				l.sleepers.wake("K4", 0)
+			}
+			// K5: await (Q[(2 * node) + (1 - side)] = false) ∨ (r ≠ ((R[(2 * node) + (1 - side)] + side) mod 2))
+			if !((l.q[(2*node)+(1-side)].r.load("K5") == false) || (r != ((l.r[(2*node)+(1-side)].r.load("K5") + side) % 2))) {
+				st.waiters[0].begin("K5", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+				for {
+					if !st.waiters[0].spin("K5") {
+						st.waiters[0].prepare("K5")
+						if (l.q[(2*node)+(1-side)].r.load("K5") == false) || (r != ((l.r[(2*node)+(1-side)].r.load("K5") + side) % 2)) {
+							st.waiters[0].cancel("K5")
+							break
+						}
+						st.waiters[0].park("K5")
+					}
+					if (l.q[(2*node)+(1-side)].r.load("K5") == false) || (r != ((l.r[(2*node)+(1-side)].r.load("K5") + side) % 2)) {
+						break
+					}
+				}
+				st.waiters[0].end("K5")
+			}
+			if !(node > 1) {
+				break
+			}
+		}
+	}
+}
+
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *Kessels5) acquireSlow2(st *kessels5State, node int64) {
+	var side int64
+	var r int64
+	for {
+		// K2: side := node mod 2
+		side = node % 2
+		// K2: node := node / 2
+		node = node / 2
+		// K2: path[node] := side
+		st.path[node] = side
+		// K3: Q[(2 * node) + side] := true
+		{
+			var newVal bool = true
+			l.q[(2*node)+side].r.store("K3", newVal)
+			l.sleepers.wake("K3", 0)
+		}
+		// K4: r := (R[(2 * node) + (1 - side)] + side) mod 2
+		r = (l.r[(2*node)+(1-side)].r.load("K4") + side) % 2
+		// K4: R[(2 * node) + side] := r
+		{
+			var newVal int64 = r
+			l.r[(2*node)+side].r.store("K4", newVal)
+			l.sleepers.wake("K4", 0)
+		}
+		// K5: await (Q[(2 * node) + (1 - side)] = false) ∨ (r ≠ ((R[(2 * node) + (1 - side)] + side) mod 2))
+		if !((l.q[(2*node)+(1-side)].r.load("K5") == false) || (r != ((l.r[(2*node)+(1-side)].r.load("K5") + side) % 2))) {
+			st.waiters[0].begin("K5", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+			for {
+				if !st.waiters[0].spin("K5") {
+					st.waiters[0].prepare("K5")
+					if (l.q[(2*node)+(1-side)].r.load("K5") == false) || (r != ((l.r[(2*node)+(1-side)].r.load("K5") + side) % 2)) {
+						st.waiters[0].cancel("K5")
+						break
+					}
+					st.waiters[0].park("K5")
+				}
+				if (l.q[(2*node)+(1-side)].r.load("K5") == false) || (r != ((l.r[(2*node)+(1-side)].r.load("K5") + side) % 2)) {
+					break
+				}
+			}
+			st.waiters[0].end("K5")
+		}
+		if !(node > 1) {
+			break
+		}
+	}
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < Kessels5Procs; two goroutines must never use the same id at once.
@@ -121,63 +272,44 @@ func (l *Kessels5) Unlock(id int) {
 		panic("lockgen: Kessels5.Unlock(" + strconv.Itoa(id) + "): not held")
 	}
 	st.held = false
-	l.release(st, id)
-}
-
-func (l *Kessels5) acquire(st *kessels5State, id int) {
-	var node int64
-	var side int64
-	var r int64
-	// K1: node := n + i
-	node = Kessels5Procs + int64(id)
-	// K1: while node > 1 do
-	for node > 1 {
-		// K2: side := node mod 2
-		side = node % 2
-		// K2: node := node / 2
-		node = node / 2
-		// K2: path[node] := side
-		st.path[node] = side
-		// K3: Q[(2 * node) + side] := true
-		if l.q[(2*node)+side].r.storeChanged("K3", true) {
-			l.park.wake()
-		}
-		// K4: r := (R[(2 * node) + (1 - side)] + side) mod 2
-		r = (l.r[(2*node)+(1-side)].r.load("K4") + side) % 2
-		// K4: R[(2 * node) + side] := r
-		if l.r[(2*node)+side].r.storeChanged("K4", r) {
-			l.park.wake()
-		}
-		// K5: await (Q[(2 * node) + (1 - side)] = false) ∨ (r ≠ ((R[(2 * node) + (1 - side)] + side) mod 2))
-		for spins := 0; !((l.q[(2*node)+(1-side)].r.load("K5") == false) || (r != ((l.r[(2*node)+(1-side)].r.load("K5") + side) % 2))); spins++ {
-			if spins < 100 {
-				pause("K5")
-				continue
-			}
-			tok := l.park.prepare()
-			if (l.q[(2*node)+(1-side)].r.load("K5") == false) || (r != ((l.r[(2*node)+(1-side)].r.load("K5") + side) % 2)) {
-				l.park.cancel()
-				break
-			}
-			l.park.sleep("K5", tok)
-		}
-	}
-}
-
-func (l *Kessels5) release(st *kessels5State, id int) {
 	var node int64
 	var side int64
 	// K6: node := 1
 	node = 1
 	// K6: while node < n do
-	for node < Kessels5Procs {
+	if node < Kessels5Procs {
 		// K6: side := path[node]
 		side = st.path[node]
 		// K6: Q[(2 * node) + side] := false
-		if l.q[(2*node)+side].r.storeChanged("K6", false) {
-			l.park.wake()
+		{
+			var newVal bool = false
+			l.q[(2*node)+side].r.store("K6", newVal)
+			l.sleepers.wake("K6", 0)
 		}
 		// K6: node := (2 * node) + side
 		node = (2 * node) + side
+		if !(!(node < Kessels5Procs)) {
+			l.releaseSlow1(st, node)
+		}
+	}
+}
+
+// releaseSlow1 continues release where its inline path had to wait.
+func (l *Kessels5) releaseSlow1(st *kessels5State, node int64) {
+	var side int64
+	for {
+		// K6: side := path[node]
+		side = st.path[node]
+		// K6: Q[(2 * node) + side] := false
+		{
+			var newVal bool = false
+			l.q[(2*node)+side].r.store("K6", newVal)
+			l.sleepers.wake("K6", 0)
+		}
+		// K6: node := (2 * node) + side
+		node = (2 * node) + side
+		if !(node < Kessels5Procs) {
+			break
+		}
 	}
 }

@@ -11,7 +11,8 @@ const (
 
 // knuthState is what a process keeps between and across its passages.
 type knuthState struct {
-	held bool // holds the lock (misuse checks)
+	waiters [2]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // knuthProc is one process's state, padded away from its neighbours.
@@ -79,21 +80,23 @@ type knuthProc struct {
 //	mode = "mutex"
 //	procs = 4
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = true
 //
-// Use NewKnuth; process id (0 <= id < KnuthProcs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewKnuth; process id (0 <= id < KnuthProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Knuth struct {
 	_       [64]byte
 	control [4]struct {
 		r intReg
 		_ [56]byte
 	} // control: 0: remainder; 1: scanning (L0–L1); 2: claiming or inside (L2–L4)
-	k     intReg // k: where the scans of L1 start
-	_     [56]byte
-	park  parker // sleepers waiting on the lock's registers
-	procs [KnuthProcs]knuthProc
+	k        intReg // k: where the scans of L1 start
+	_        [56]byte
+	sleepers waitq // processes waiting on several of the lock's registers
+	_        [40]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
+	procs    [KnuthProcs]knuthProc
 }
 
 // NewKnuth returns an unlocked Knuth.
@@ -111,14 +114,153 @@ func (l *Knuth) proc(id int) *knuthState {
 	return &l.procs[id].knuthState
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < KnuthProcs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < KnuthProcs; two goroutines must never use the same id at once.
 func (l *Knuth) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: Knuth.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
+	// L0: repeat
+	// L0: control[i] := 1
+	{
+		var newVal int64 = 1
+		if l.control[int64(id)].r.swap("L0", newVal) != newVal {
+			l.sleepers.wake("L0", 0)
+		}
+	}
+	doorway("L0")
+	l.acquireSlow1(st, id)
 	st.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *Knuth) acquireSlow1(st *knuthState, id int) {
+	var kk int64
+	var free bool
+	var entered_ bool
+	// L1: repeat
+	st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for first0 := true; ; first0 = false {
+		armed0 := !first0 && !st.waiters[0].spin("L1")
+		if armed0 {
+			st.waiters[0].prepare("L1")
+		}
+		// L1: kk := k
+		kk = l.k.load("L1")
+		// L1: free := (∀ d ∈ 0..(((kk - i) + n) mod n) - 1: control[((kk - d) + n) mod n] = 0)
+		free = func() bool {
+			for d := int64(0); d <= (((kk-int64(id))+KnuthProcs)%KnuthProcs)-1; d++ {
+				if !(l.control[((kk-d)+KnuthProcs)%KnuthProcs].r.load("L1") == 0) {
+					return false
+				}
+			}
+			return true
+		}()
+		if free {
+			if armed0 {
+				st.waiters[0].cancel("L1")
+			}
+			break
+		}
+		if armed0 {
+			st.waiters[0].park("L1")
+		}
+	}
+	st.waiters[0].end("L1")
+	// L2: control[i] := 2
+	{
+		var newVal int64 = 2
+		if l.control[int64(id)].r.swap("L2", newVal) != newVal {
+			l.sleepers.wake("L2", 0)
+		}
+	}
+	// L2: entered := (∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2))
+	entered_ = func() bool {
+		for d := int64(0); d <= KnuthProcs-1; d++ {
+			if !((((KnuthProcs - 1) - d) == int64(id)) || (l.control[(KnuthProcs-1)-d].r.load("L2") != 2)) {
+				return false
+			}
+		}
+		return true
+	}()
+	if !(entered_) {
+		st.waiters[0].begin("L0", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+		for first0 := false; ; first0 = false {
+			armed0 := !first0 && !st.waiters[0].spin("L0")
+			if armed0 {
+				st.waiters[0].prepare("L0")
+			}
+			// L0: control[i] := 1
+			{
+				var newVal int64 = 1
+				if l.control[int64(id)].r.swap("L0", newVal) != newVal {
+					l.sleepers.wake("L0", 0)
+				}
+			}
+			doorway("L0")
+			// L1: repeat
+			st.waiters[1].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+			for first1 := true; ; first1 = false {
+				armed1 := !first1 && !st.waiters[1].spin("L1")
+				if armed1 {
+					st.waiters[1].prepare("L1")
+				}
+				// L1: kk := k
+				kk = l.k.load("L1")
+				// L1: free := (∀ d ∈ 0..(((kk - i) + n) mod n) - 1: control[((kk - d) + n) mod n] = 0)
+				free = func() bool {
+					for d := int64(0); d <= (((kk-int64(id))+KnuthProcs)%KnuthProcs)-1; d++ {
+						if !(l.control[((kk-d)+KnuthProcs)%KnuthProcs].r.load("L1") == 0) {
+							return false
+						}
+					}
+					return true
+				}()
+				if free {
+					if armed1 {
+						st.waiters[1].cancel("L1")
+					}
+					break
+				}
+				if armed1 {
+					st.waiters[1].park("L1")
+				}
+			}
+			st.waiters[1].end("L1")
+			// L2: control[i] := 2
+			{
+				var newVal int64 = 2
+				if l.control[int64(id)].r.swap("L2", newVal) != newVal {
+					l.sleepers.wake("L2", 0)
+				}
+			}
+			// L2: entered := (∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2))
+			entered_ = func() bool {
+				for d := int64(0); d <= KnuthProcs-1; d++ {
+					if !((((KnuthProcs - 1) - d) == int64(id)) || (l.control[(KnuthProcs-1)-d].r.load("L2") != 2)) {
+						return false
+					}
+				}
+				return true
+			}()
+			if entered_ {
+				if armed0 {
+					st.waiters[0].cancel("L0")
+				}
+				break
+			}
+			if armed0 {
+				st.waiters[0].park("L0")
+			}
+		}
+		st.waiters[0].end("L0")
+	}
+	// L3: k := i
+	{
+		var newVal int64 = int64(id)
+		l.k.store("L3", newVal)
+		l.sleepers.wake("L3", 0)
+	}
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < KnuthProcs; two goroutines must never use the same id at once.
@@ -128,7 +270,18 @@ func (l *Knuth) Unlock(id int) {
 		panic("lockgen: Knuth.Unlock(" + strconv.Itoa(id) + "): not held")
 	}
 	st.held = false
-	l.release(st, id)
+	// LX: k := (i + (n - 1)) mod n
+	{
+		var newVal int64 = (int64(id) + (KnuthProcs - 1)) % KnuthProcs
+		l.k.store("LX", newVal)
+		l.sleepers.wake("LX", 0)
+	}
+	// L4: control[i] := 0
+	{
+		var newVal int64 = 0
+		l.control[int64(id)].r.store("L4", newVal)
+		l.sleepers.wake("L4", 0)
+	}
 }
 
 // TryLock acquires the lock if it can do so without waiting, and reports whether it did. id identifies the calling process, 0 <= id < KnuthProcs; two goroutines must never use the same id at once.
@@ -137,106 +290,13 @@ func (l *Knuth) TryLock(id int) bool {
 	if st.held {
 		panic("lockgen: Knuth.TryLock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	if !l.tryAcquire(st, id) {
-		return false
-	}
-	st.held = true
-	return true
-}
-
-func (l *Knuth) acquire(st *knuthState, id int) {
 	var kk int64
-	var free bool
 	var entered bool
-	// L0: repeat
-	for spins := 0; ; spins++ {
-		armed0 := spins >= 100
-		var tok0 uint64
-		if armed0 {
-			tok0 = l.park.prepare()
-		}
-		// L0: control[i] := 1
-		if l.control[int64(id)].r.storeChanged("L0", 1) {
-			l.park.wake()
-		}
-		doorway("L0")
-		// L1: repeat
-		for spins := 0; ; spins++ {
-			armed1 := spins >= 100
-			var tok1 uint64
-			if armed1 {
-				tok1 = l.park.prepare()
-			}
-			// L1: kk := k
-			kk = l.k.load("L1")
-			// L1: free := (∀ d ∈ 0..(((kk - i) + n) mod n) - 1: control[((kk - d) + n) mod n] = 0)
-			free = func() bool {
-				for d := int64(0); d <= (((kk-int64(id))+KnuthProcs)%KnuthProcs)-1; d++ {
-					if !(l.control[((kk-d)+KnuthProcs)%KnuthProcs].r.load("L1") == 0) {
-						return false
-					}
-				}
-				return true
-			}()
-			if free {
-				if armed1 {
-					l.park.cancel()
-				}
-				break
-			}
-			if armed1 {
-				l.park.sleep("L1", tok1)
-			} else {
-				pause("L1")
-			}
-		}
-		// L2: control[i] := 2
-		if l.control[int64(id)].r.storeChanged("L2", 2) {
-			l.park.wake()
-		}
-		// L2: entered := (∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2))
-		entered = func() bool {
-			for d := int64(0); d <= KnuthProcs-1; d++ {
-				if !((((KnuthProcs - 1) - d) == int64(id)) || (l.control[(KnuthProcs-1)-d].r.load("L2") != 2)) {
-					return false
-				}
-			}
-			return true
-		}()
-		if entered {
-			if armed0 {
-				l.park.cancel()
-			}
-			break
-		}
-		if armed0 {
-			l.park.sleep("L0", tok0)
-		} else {
-			pause("L0")
-		}
-	}
-	// L3: k := i
-	if l.k.storeChanged("L3", int64(id)) {
-		l.park.wake()
-	}
-}
-
-func (l *Knuth) release(st *knuthState, id int) {
-	// LX: k := (i + (n - 1)) mod n
-	if l.k.storeChanged("LX", (int64(id)+(KnuthProcs-1))%KnuthProcs) {
-		l.park.wake()
-	}
-	// L4: control[i] := 0
-	if l.control[int64(id)].r.storeChanged("L4", 0) {
-		l.park.wake()
-	}
-}
-
-func (l *Knuth) tryAcquire(st *knuthState, id int) bool {
-	var kk int64
 	// L0: control[i] := 1
-	if l.control[int64(id)].r.storeChanged("L0", 1) {
-		l.park.wake()
+	{
+		var newVal int64 = 1
+		l.control[int64(id)].r.store("L0", newVal)
+		l.sleepers.wake("L0", 0)
 	}
 	// L1: kk := k
 	kk = l.k.load("L1")
@@ -250,35 +310,50 @@ func (l *Knuth) tryAcquire(st *knuthState, id int) bool {
 		return true
 	}() {
 		// L4: control[i] := 0
-		if l.control[int64(id)].r.storeChanged("L4", 0) {
-			l.park.wake()
+		{
+			var newVal int64 = 0
+			l.control[int64(id)].r.store("L4", newVal)
+			l.sleepers.wake("L4", 0)
 		}
 		// L1: give up (return failure)
-		return false
-	}
-	// L2: control[i] := 2
-	if l.control[int64(id)].r.storeChanged("L2", 2) {
-		l.park.wake()
-	}
-	// L2: if ¬(∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2)) then
-	if !func() bool {
-		for d := int64(0); d <= KnuthProcs-1; d++ {
-			if !((((KnuthProcs - 1) - d) == int64(id)) || (l.control[(KnuthProcs-1)-d].r.load("L2") != 2)) {
-				return false
+		entered = false
+	} else {
+		// L2: control[i] := 2
+		{
+			var newVal int64 = 2
+			l.control[int64(id)].r.store("L2", newVal)
+			l.sleepers.wake("L2", 0)
+		}
+		// L2: if ¬(∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2)) then
+		if !func() bool {
+			for d := int64(0); d <= KnuthProcs-1; d++ {
+				if !((((KnuthProcs - 1) - d) == int64(id)) || (l.control[(KnuthProcs-1)-d].r.load("L2") != 2)) {
+					return false
+				}
 			}
+			return true
+		}() {
+			// L4: control[i] := 0
+			{
+				var newVal int64 = 0
+				l.control[int64(id)].r.store("L4", newVal)
+				l.sleepers.wake("L4", 0)
+			}
+			// L2: give up (return failure)
+			entered = false
+		} else {
+			// L3: k := i
+			{
+				var newVal int64 = int64(id)
+				l.k.store("L3", newVal)
+				l.sleepers.wake("L3", 0)
+			}
+			entered = true
 		}
-		return true
-	}() {
-		// L4: control[i] := 0
-		if l.control[int64(id)].r.storeChanged("L4", 0) {
-			l.park.wake()
-		}
-		// L2: give up (return failure)
+	}
+	if !entered {
 		return false
 	}
-	// L3: k := i
-	if l.k.storeChanged("L3", int64(id)) {
-		l.park.wake()
-	}
+	st.held = true
 	return true
 }

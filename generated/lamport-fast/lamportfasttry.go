@@ -11,7 +11,8 @@ const (
 
 // lamportFastTryState is what a process keeps between and across its passages.
 type lamportFastTryState struct {
-	held bool // holds the lock (misuse checks)
+	waiters [1]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // lamportFastTryProc is one process's state, padded away from its neighbours.
@@ -86,23 +87,26 @@ type lamportFastTryProc struct {
 //	mode = "mutex"
 //	procs = 4
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = true
 //
-// Use NewLamportFastTry; process id (0 <= id < LamportFastTryProcs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewLamportFastTry; process id (0 <= id < LamportFastTryProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type LamportFastTry struct {
 	_    [64]byte
 	flag [4]struct {
 		r boolReg
 		_ [60]byte
 	} // FLAG: process i is competing (SWMR)
-	x     intReg // X: the splitter's door: the last process to arrive (⊥ = -1)
-	_     [56]byte
-	y     intReg // Y: the splitter's lock: ⊥ (-1) when nobody is past line 4
-	_     [56]byte
-	park  parker // sleepers waiting on the lock's registers
-	procs [LamportFastTryProcs]lamportFastTryProc
+	x         intReg // X: the splitter's door: the last process to arrive (⊥ = -1)
+	_         [56]byte
+	y         intReg // Y: the splitter's lock: ⊥ (-1) when nobody is past line 4
+	ySleepers waitq  // processes waiting on Y
+	_         [32]byte
+	sleepers  waitq // processes waiting on several of the lock's registers
+	_         [40]byte
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	procs     [LamportFastTryProcs]lamportFastTryProc
 }
 
 // NewLamportFastTry returns an unlocked LamportFastTry.
@@ -121,14 +125,803 @@ func (l *LamportFastTry) proc(id int) *lamportFastTryState {
 	return &l.procs[id].lamportFastTryState
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < LamportFastTryProcs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < LamportFastTryProcs; two goroutines must never use the same id at once.
 func (l *LamportFastTry) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: LamportFastTry.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
+	// N0: while true do
+	if true {
+		// N1: FLAG[i] := true
+		{
+			var newVal bool = true
+			l.flag[int64(id)].r.store("N1", newVal)
+			l.sleepers.wake("N1", 0)
+		}
+		// 1: X := i
+		l.x.store("1", int64(id))
+		// 2: if Y ≠ ⊥ then
+		if l.y.load("2") != -1 {
+			// R3: FLAG[i] := false
+			{
+				var newVal bool = false
+				l.flag[int64(id)].r.store("R3", newVal)
+				l.sleepers.wake("R3", 0)
+			}
+			// R3: await Y = ⊥
+			if !(l.y.load("R3") == -1) {
+				l.acquireSlow1(st, id)
+			} else {
+				if !(!true) {
+					l.acquireSlow2(st, id)
+				}
+			}
+		} else {
+			// 4: Y := i
+			{
+				var newVal int64 = int64(id)
+				l.y.store("4", newVal)
+				l.ySleepers.wake("4", newVal)
+			}
+			// 5: if X = i then
+			if l.x.load("5") == int64(id) {
+				// 6: enter the critical section
+			} else {
+				// R7.1: FLAG[i] := false
+				{
+					var newVal bool = false
+					l.flag[int64(id)].r.store("R7.1", newVal)
+					l.sleepers.wake("R7.1", 0)
+				}
+				// R7.2: await (∀ j ∈ 0..n - 1: FLAG[j] = false)
+				if !(func() bool {
+					for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+						if !(l.flag[j].r.load("R7.2") == false) {
+							return false
+						}
+					}
+					return true
+				}()) {
+					l.acquireSlow3(st, id)
+				} else {
+					// R7.3: if Y = i then
+					if l.y.load("R7.3") == int64(id) {
+						// R7.3: enter the critical section
+					} else {
+						// R7.4: await Y = ⊥
+						if !(l.y.load("R7.4") == -1) {
+							l.acquireSlow4(st, id)
+						} else {
+							if !(!true) {
+								l.acquireSlow5(st, id)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
 	st.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *LamportFastTry) acquireSlow1(st *lamportFastTryState, id int) {
+	st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+	for {
+		if !st.waiters[0].spin("R3") {
+			st.waiters[0].prepare("R3")
+			if l.y.load("R3") == -1 {
+				st.waiters[0].cancel("R3")
+				break
+			}
+			st.waiters[0].park("R3")
+		}
+		if l.y.load("R3") == -1 {
+			break
+		}
+	}
+	st.waiters[0].end("R3")
+	if !(!true) {
+		for {
+			// N1: FLAG[i] := true
+			{
+				var newVal bool = true
+				l.flag[int64(id)].r.store("N1", newVal)
+				l.sleepers.wake("N1", 0)
+			}
+			// 1: X := i
+			l.x.store("1", int64(id))
+			// 2: if Y ≠ ⊥ then
+			if l.y.load("2") != -1 {
+				// R3: FLAG[i] := false
+				{
+					var newVal bool = false
+					l.flag[int64(id)].r.store("R3", newVal)
+					l.sleepers.wake("R3", 0)
+				}
+				// R3: await Y = ⊥
+				if !(l.y.load("R3") == -1) {
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+					for {
+						if !st.waiters[0].spin("R3") {
+							st.waiters[0].prepare("R3")
+							if l.y.load("R3") == -1 {
+								st.waiters[0].cancel("R3")
+								break
+							}
+							st.waiters[0].park("R3")
+						}
+						if l.y.load("R3") == -1 {
+							break
+						}
+					}
+					st.waiters[0].end("R3")
+				}
+			} else {
+				// 4: Y := i
+				{
+					var newVal int64 = int64(id)
+					l.y.store("4", newVal)
+					l.ySleepers.wake("4", newVal)
+				}
+				// 5: if X = i then
+				if l.x.load("5") == int64(id) {
+					// 6: enter the critical section
+					return
+				} else {
+					// R7.1: FLAG[i] := false
+					{
+						var newVal bool = false
+						l.flag[int64(id)].r.store("R7.1", newVal)
+						l.sleepers.wake("R7.1", 0)
+					}
+					// R7.2: await (∀ j ∈ 0..n - 1: FLAG[j] = false)
+					if !(func() bool {
+						for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+							if !(l.flag[j].r.load("R7.2") == false) {
+								return false
+							}
+						}
+						return true
+					}()) {
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+						for {
+							if !st.waiters[0].spin("R7.2") {
+								st.waiters[0].prepare("R7.2")
+								if func() bool {
+									for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+										if !(l.flag[j].r.load("R7.2") == false) {
+											return false
+										}
+									}
+									return true
+								}() {
+									st.waiters[0].cancel("R7.2")
+									break
+								}
+								st.waiters[0].park("R7.2")
+							}
+							if func() bool {
+								for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+									if !(l.flag[j].r.load("R7.2") == false) {
+										return false
+									}
+								}
+								return true
+							}() {
+								break
+							}
+						}
+						st.waiters[0].end("R7.2")
+					}
+					// R7.3: if Y = i then
+					if l.y.load("R7.3") == int64(id) {
+						// R7.3: enter the critical section
+						return
+					} else {
+						// R7.4: await Y = ⊥
+						if !(l.y.load("R7.4") == -1) {
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+							for {
+								if !st.waiters[0].spin("R7.4") {
+									st.waiters[0].prepare("R7.4")
+									if l.y.load("R7.4") == -1 {
+										st.waiters[0].cancel("R7.4")
+										break
+									}
+									st.waiters[0].park("R7.4")
+								}
+								if l.y.load("R7.4") == -1 {
+									break
+								}
+							}
+							st.waiters[0].end("R7.4")
+						}
+					}
+				}
+			}
+			if !true {
+				break
+			}
+		}
+	}
+}
+
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *LamportFastTry) acquireSlow2(st *lamportFastTryState, id int) {
+	for {
+		// N1: FLAG[i] := true
+		{
+			var newVal bool = true
+			l.flag[int64(id)].r.store("N1", newVal)
+			l.sleepers.wake("N1", 0)
+		}
+		// 1: X := i
+		l.x.store("1", int64(id))
+		// 2: if Y ≠ ⊥ then
+		if l.y.load("2") != -1 {
+			// R3: FLAG[i] := false
+			{
+				var newVal bool = false
+				l.flag[int64(id)].r.store("R3", newVal)
+				l.sleepers.wake("R3", 0)
+			}
+			// R3: await Y = ⊥
+			if !(l.y.load("R3") == -1) {
+				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+				for {
+					if !st.waiters[0].spin("R3") {
+						st.waiters[0].prepare("R3")
+						if l.y.load("R3") == -1 {
+							st.waiters[0].cancel("R3")
+							break
+						}
+						st.waiters[0].park("R3")
+					}
+					if l.y.load("R3") == -1 {
+						break
+					}
+				}
+				st.waiters[0].end("R3")
+			}
+		} else {
+			// 4: Y := i
+			{
+				var newVal int64 = int64(id)
+				l.y.store("4", newVal)
+				l.ySleepers.wake("4", newVal)
+			}
+			// 5: if X = i then
+			if l.x.load("5") == int64(id) {
+				// 6: enter the critical section
+				return
+			} else {
+				// R7.1: FLAG[i] := false
+				{
+					var newVal bool = false
+					l.flag[int64(id)].r.store("R7.1", newVal)
+					l.sleepers.wake("R7.1", 0)
+				}
+				// R7.2: await (∀ j ∈ 0..n - 1: FLAG[j] = false)
+				if !(func() bool {
+					for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+						if !(l.flag[j].r.load("R7.2") == false) {
+							return false
+						}
+					}
+					return true
+				}()) {
+					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+					for {
+						if !st.waiters[0].spin("R7.2") {
+							st.waiters[0].prepare("R7.2")
+							if func() bool {
+								for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+									if !(l.flag[j].r.load("R7.2") == false) {
+										return false
+									}
+								}
+								return true
+							}() {
+								st.waiters[0].cancel("R7.2")
+								break
+							}
+							st.waiters[0].park("R7.2")
+						}
+						if func() bool {
+							for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+								if !(l.flag[j].r.load("R7.2") == false) {
+									return false
+								}
+							}
+							return true
+						}() {
+							break
+						}
+					}
+					st.waiters[0].end("R7.2")
+				}
+				// R7.3: if Y = i then
+				if l.y.load("R7.3") == int64(id) {
+					// R7.3: enter the critical section
+					return
+				} else {
+					// R7.4: await Y = ⊥
+					if !(l.y.load("R7.4") == -1) {
+						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+						for {
+							if !st.waiters[0].spin("R7.4") {
+								st.waiters[0].prepare("R7.4")
+								if l.y.load("R7.4") == -1 {
+									st.waiters[0].cancel("R7.4")
+									break
+								}
+								st.waiters[0].park("R7.4")
+							}
+							if l.y.load("R7.4") == -1 {
+								break
+							}
+						}
+						st.waiters[0].end("R7.4")
+					}
+				}
+			}
+		}
+		if !true {
+			break
+		}
+	}
+}
+
+// acquireSlow3 continues acquire where its inline path had to wait.
+func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
+	st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for {
+		if !st.waiters[0].spin("R7.2") {
+			st.waiters[0].prepare("R7.2")
+			if func() bool {
+				for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+					if !(l.flag[j].r.load("R7.2") == false) {
+						return false
+					}
+				}
+				return true
+			}() {
+				st.waiters[0].cancel("R7.2")
+				break
+			}
+			st.waiters[0].park("R7.2")
+		}
+		if func() bool {
+			for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+				if !(l.flag[j].r.load("R7.2") == false) {
+					return false
+				}
+			}
+			return true
+		}() {
+			break
+		}
+	}
+	st.waiters[0].end("R7.2")
+	// R7.3: if Y = i then
+	if l.y.load("R7.3") == int64(id) {
+		// R7.3: enter the critical section
+		return
+	} else {
+		// R7.4: await Y = ⊥
+		if !(l.y.load("R7.4") == -1) {
+			st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+			for {
+				if !st.waiters[0].spin("R7.4") {
+					st.waiters[0].prepare("R7.4")
+					if l.y.load("R7.4") == -1 {
+						st.waiters[0].cancel("R7.4")
+						break
+					}
+					st.waiters[0].park("R7.4")
+				}
+				if l.y.load("R7.4") == -1 {
+					break
+				}
+			}
+			st.waiters[0].end("R7.4")
+		}
+	}
+	if !(!true) {
+		for {
+			// N1: FLAG[i] := true
+			{
+				var newVal bool = true
+				l.flag[int64(id)].r.store("N1", newVal)
+				l.sleepers.wake("N1", 0)
+			}
+			// 1: X := i
+			l.x.store("1", int64(id))
+			// 2: if Y ≠ ⊥ then
+			if l.y.load("2") != -1 {
+				// R3: FLAG[i] := false
+				{
+					var newVal bool = false
+					l.flag[int64(id)].r.store("R3", newVal)
+					l.sleepers.wake("R3", 0)
+				}
+				// R3: await Y = ⊥
+				if !(l.y.load("R3") == -1) {
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+					for {
+						if !st.waiters[0].spin("R3") {
+							st.waiters[0].prepare("R3")
+							if l.y.load("R3") == -1 {
+								st.waiters[0].cancel("R3")
+								break
+							}
+							st.waiters[0].park("R3")
+						}
+						if l.y.load("R3") == -1 {
+							break
+						}
+					}
+					st.waiters[0].end("R3")
+				}
+			} else {
+				// 4: Y := i
+				{
+					var newVal int64 = int64(id)
+					l.y.store("4", newVal)
+					l.ySleepers.wake("4", newVal)
+				}
+				// 5: if X = i then
+				if l.x.load("5") == int64(id) {
+					// 6: enter the critical section
+					return
+				} else {
+					// R7.1: FLAG[i] := false
+					{
+						var newVal bool = false
+						l.flag[int64(id)].r.store("R7.1", newVal)
+						l.sleepers.wake("R7.1", 0)
+					}
+					// R7.2: await (∀ j ∈ 0..n - 1: FLAG[j] = false)
+					if !(func() bool {
+						for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+							if !(l.flag[j].r.load("R7.2") == false) {
+								return false
+							}
+						}
+						return true
+					}()) {
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+						for {
+							if !st.waiters[0].spin("R7.2") {
+								st.waiters[0].prepare("R7.2")
+								if func() bool {
+									for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+										if !(l.flag[j].r.load("R7.2") == false) {
+											return false
+										}
+									}
+									return true
+								}() {
+									st.waiters[0].cancel("R7.2")
+									break
+								}
+								st.waiters[0].park("R7.2")
+							}
+							if func() bool {
+								for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+									if !(l.flag[j].r.load("R7.2") == false) {
+										return false
+									}
+								}
+								return true
+							}() {
+								break
+							}
+						}
+						st.waiters[0].end("R7.2")
+					}
+					// R7.3: if Y = i then
+					if l.y.load("R7.3") == int64(id) {
+						// R7.3: enter the critical section
+						return
+					} else {
+						// R7.4: await Y = ⊥
+						if !(l.y.load("R7.4") == -1) {
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+							for {
+								if !st.waiters[0].spin("R7.4") {
+									st.waiters[0].prepare("R7.4")
+									if l.y.load("R7.4") == -1 {
+										st.waiters[0].cancel("R7.4")
+										break
+									}
+									st.waiters[0].park("R7.4")
+								}
+								if l.y.load("R7.4") == -1 {
+									break
+								}
+							}
+							st.waiters[0].end("R7.4")
+						}
+					}
+				}
+			}
+			if !true {
+				break
+			}
+		}
+	}
+}
+
+// acquireSlow4 continues acquire where its inline path had to wait.
+func (l *LamportFastTry) acquireSlow4(st *lamportFastTryState, id int) {
+	st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+	for {
+		if !st.waiters[0].spin("R7.4") {
+			st.waiters[0].prepare("R7.4")
+			if l.y.load("R7.4") == -1 {
+				st.waiters[0].cancel("R7.4")
+				break
+			}
+			st.waiters[0].park("R7.4")
+		}
+		if l.y.load("R7.4") == -1 {
+			break
+		}
+	}
+	st.waiters[0].end("R7.4")
+	if !(!true) {
+		for {
+			// N1: FLAG[i] := true
+			{
+				var newVal bool = true
+				l.flag[int64(id)].r.store("N1", newVal)
+				l.sleepers.wake("N1", 0)
+			}
+			// 1: X := i
+			l.x.store("1", int64(id))
+			// 2: if Y ≠ ⊥ then
+			if l.y.load("2") != -1 {
+				// R3: FLAG[i] := false
+				{
+					var newVal bool = false
+					l.flag[int64(id)].r.store("R3", newVal)
+					l.sleepers.wake("R3", 0)
+				}
+				// R3: await Y = ⊥
+				if !(l.y.load("R3") == -1) {
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+					for {
+						if !st.waiters[0].spin("R3") {
+							st.waiters[0].prepare("R3")
+							if l.y.load("R3") == -1 {
+								st.waiters[0].cancel("R3")
+								break
+							}
+							st.waiters[0].park("R3")
+						}
+						if l.y.load("R3") == -1 {
+							break
+						}
+					}
+					st.waiters[0].end("R3")
+				}
+			} else {
+				// 4: Y := i
+				{
+					var newVal int64 = int64(id)
+					l.y.store("4", newVal)
+					l.ySleepers.wake("4", newVal)
+				}
+				// 5: if X = i then
+				if l.x.load("5") == int64(id) {
+					// 6: enter the critical section
+					return
+				} else {
+					// R7.1: FLAG[i] := false
+					{
+						var newVal bool = false
+						l.flag[int64(id)].r.store("R7.1", newVal)
+						l.sleepers.wake("R7.1", 0)
+					}
+					// R7.2: await (∀ j ∈ 0..n - 1: FLAG[j] = false)
+					if !(func() bool {
+						for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+							if !(l.flag[j].r.load("R7.2") == false) {
+								return false
+							}
+						}
+						return true
+					}()) {
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+						for {
+							if !st.waiters[0].spin("R7.2") {
+								st.waiters[0].prepare("R7.2")
+								if func() bool {
+									for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+										if !(l.flag[j].r.load("R7.2") == false) {
+											return false
+										}
+									}
+									return true
+								}() {
+									st.waiters[0].cancel("R7.2")
+									break
+								}
+								st.waiters[0].park("R7.2")
+							}
+							if func() bool {
+								for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+									if !(l.flag[j].r.load("R7.2") == false) {
+										return false
+									}
+								}
+								return true
+							}() {
+								break
+							}
+						}
+						st.waiters[0].end("R7.2")
+					}
+					// R7.3: if Y = i then
+					if l.y.load("R7.3") == int64(id) {
+						// R7.3: enter the critical section
+						return
+					} else {
+						// R7.4: await Y = ⊥
+						if !(l.y.load("R7.4") == -1) {
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+							for {
+								if !st.waiters[0].spin("R7.4") {
+									st.waiters[0].prepare("R7.4")
+									if l.y.load("R7.4") == -1 {
+										st.waiters[0].cancel("R7.4")
+										break
+									}
+									st.waiters[0].park("R7.4")
+								}
+								if l.y.load("R7.4") == -1 {
+									break
+								}
+							}
+							st.waiters[0].end("R7.4")
+						}
+					}
+				}
+			}
+			if !true {
+				break
+			}
+		}
+	}
+}
+
+// acquireSlow5 continues acquire where its inline path had to wait.
+func (l *LamportFastTry) acquireSlow5(st *lamportFastTryState, id int) {
+	for {
+		// N1: FLAG[i] := true
+		{
+			var newVal bool = true
+			l.flag[int64(id)].r.store("N1", newVal)
+			l.sleepers.wake("N1", 0)
+		}
+		// 1: X := i
+		l.x.store("1", int64(id))
+		// 2: if Y ≠ ⊥ then
+		if l.y.load("2") != -1 {
+			// R3: FLAG[i] := false
+			{
+				var newVal bool = false
+				l.flag[int64(id)].r.store("R3", newVal)
+				l.sleepers.wake("R3", 0)
+			}
+			// R3: await Y = ⊥
+			if !(l.y.load("R3") == -1) {
+				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+				for {
+					if !st.waiters[0].spin("R3") {
+						st.waiters[0].prepare("R3")
+						if l.y.load("R3") == -1 {
+							st.waiters[0].cancel("R3")
+							break
+						}
+						st.waiters[0].park("R3")
+					}
+					if l.y.load("R3") == -1 {
+						break
+					}
+				}
+				st.waiters[0].end("R3")
+			}
+		} else {
+			// 4: Y := i
+			{
+				var newVal int64 = int64(id)
+				l.y.store("4", newVal)
+				l.ySleepers.wake("4", newVal)
+			}
+			// 5: if X = i then
+			if l.x.load("5") == int64(id) {
+				// 6: enter the critical section
+				return
+			} else {
+				// R7.1: FLAG[i] := false
+				{
+					var newVal bool = false
+					l.flag[int64(id)].r.store("R7.1", newVal)
+					l.sleepers.wake("R7.1", 0)
+				}
+				// R7.2: await (∀ j ∈ 0..n - 1: FLAG[j] = false)
+				if !(func() bool {
+					for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+						if !(l.flag[j].r.load("R7.2") == false) {
+							return false
+						}
+					}
+					return true
+				}()) {
+					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+					for {
+						if !st.waiters[0].spin("R7.2") {
+							st.waiters[0].prepare("R7.2")
+							if func() bool {
+								for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+									if !(l.flag[j].r.load("R7.2") == false) {
+										return false
+									}
+								}
+								return true
+							}() {
+								st.waiters[0].cancel("R7.2")
+								break
+							}
+							st.waiters[0].park("R7.2")
+						}
+						if func() bool {
+							for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+								if !(l.flag[j].r.load("R7.2") == false) {
+									return false
+								}
+							}
+							return true
+						}() {
+							break
+						}
+					}
+					st.waiters[0].end("R7.2")
+				}
+				// R7.3: if Y = i then
+				if l.y.load("R7.3") == int64(id) {
+					// R7.3: enter the critical section
+					return
+				} else {
+					// R7.4: await Y = ⊥
+					if !(l.y.load("R7.4") == -1) {
+						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+						for {
+							if !st.waiters[0].spin("R7.4") {
+								st.waiters[0].prepare("R7.4")
+								if l.y.load("R7.4") == -1 {
+									st.waiters[0].cancel("R7.4")
+									break
+								}
+								st.waiters[0].park("R7.4")
+							}
+							if l.y.load("R7.4") == -1 {
+								break
+							}
+						}
+						st.waiters[0].end("R7.4")
+					}
+				}
+			}
+		}
+		if !true {
+			break
+		}
+	}
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < LamportFastTryProcs; two goroutines must never use the same id at once.
@@ -138,7 +931,18 @@ func (l *LamportFastTry) Unlock(id int) {
 		panic("lockgen: LamportFastTry.Unlock(" + strconv.Itoa(id) + "): not held")
 	}
 	st.held = false
-	l.release(st, id)
+	// 11: Y := ⊥
+	{
+		var newVal int64 = -1
+		l.y.store("11", newVal)
+		l.ySleepers.wake("11", newVal)
+	}
+	// 11: FLAG[i] := false
+	{
+		var newVal bool = false
+		l.flag[int64(id)].r.store("11", newVal)
+		l.sleepers.wake("11", 0)
+	}
 }
 
 // TryLock is the paper's abortable acquire: it gives up where the acquire would wait at R3 or R7.4, and reports whether it entered. It may still wait at R7.2, after losing the race at line 5, until every flag is down (a holder's flag stays up for its whole critical section): unlike sync.Mutex.TryLock it is not wait-free under contention. id identifies the calling process, 0 <= id < LamportFastTryProcs; two goroutines must never use the same id at once.
@@ -147,157 +951,76 @@ func (l *LamportFastTry) TryLock(id int) bool {
 	if st.held {
 		panic("lockgen: LamportFastTry.TryLock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	if !l.tryAcquire(st, id) {
-		return false
-	}
-	st.held = true
-	return true
-}
-
-func (l *LamportFastTry) acquire(st *lamportFastTryState, id int) {
-	// N0: while true do
-	for true {
-		// N1: FLAG[i] := true
-		if l.flag[int64(id)].r.storeChanged("N1", true) {
-			l.park.wake()
-		}
-		// 1: X := i
-		l.x.store("1", int64(id))
-		// 2: if Y ≠ ⊥ then
-		if l.y.load("2") != -1 {
-			// R3: FLAG[i] := false
-			if l.flag[int64(id)].r.storeChanged("R3", false) {
-				l.park.wake()
-			}
-			// R3: await Y = ⊥
-			for spins := 0; !(l.y.load("R3") == -1); spins++ {
-				if spins < 100 {
-					pause("R3")
-					continue
-				}
-				tok := l.park.prepare()
-				if l.y.load("R3") == -1 {
-					l.park.cancel()
-					break
-				}
-				l.park.sleep("R3", tok)
-			}
-		} else {
-			// 4: Y := i
-			if l.y.storeChanged("4", int64(id)) {
-				l.park.wake()
-			}
-			// 5: if X = i then
-			if l.x.load("5") == int64(id) {
-				// 6: enter the critical section
-				return
-			} else {
-				// R7.1: FLAG[i] := false
-				if l.flag[int64(id)].r.storeChanged("R7.1", false) {
-					l.park.wake()
-				}
-				// R7.2: await (∀ j ∈ 0..n - 1: FLAG[j] = false)
-				for spins := 0; !(func() bool {
-					for j := int64(0); j <= LamportFastTryProcs-1; j++ {
-						if !(l.flag[j].r.load("R7.2") == false) {
-							return false
-						}
-					}
-					return true
-				}()); spins++ {
-					if spins < 100 {
-						pause("R7.2")
-						continue
-					}
-					tok := l.park.prepare()
-					if func() bool {
-						for j := int64(0); j <= LamportFastTryProcs-1; j++ {
-							if !(l.flag[j].r.load("R7.2") == false) {
-								return false
-							}
-						}
-						return true
-					}() {
-						l.park.cancel()
-						break
-					}
-					l.park.sleep("R7.2", tok)
-				}
-				// R7.3: if Y = i then
-				if l.y.load("R7.3") == int64(id) {
-					// R7.3: enter the critical section
-					return
-				} else {
-					// R7.4: await Y = ⊥
-					for spins := 0; !(l.y.load("R7.4") == -1); spins++ {
-						if spins < 100 {
-							pause("R7.4")
-							continue
-						}
-						tok := l.park.prepare()
-						if l.y.load("R7.4") == -1 {
-							l.park.cancel()
-							break
-						}
-						l.park.sleep("R7.4", tok)
-					}
-				}
-			}
-		}
-	}
-}
-
-func (l *LamportFastTry) release(st *lamportFastTryState, id int) {
-	// 11: Y := ⊥
-	if l.y.storeChanged("11", -1) {
-		l.park.wake()
-	}
-	// 11: FLAG[i] := false
-	if l.flag[int64(id)].r.storeChanged("11", false) {
-		l.park.wake()
-	}
-}
-
-func (l *LamportFastTry) tryAcquire(st *lamportFastTryState, id int) bool {
+	var entered bool
 	// N1: FLAG[i] := true
-	if l.flag[int64(id)].r.storeChanged("N1", true) {
-		l.park.wake()
+	{
+		var newVal bool = true
+		l.flag[int64(id)].r.store("N1", newVal)
+		l.sleepers.wake("N1", 0)
 	}
 	// 1: X := i
 	l.x.store("1", int64(id))
 	// 2: if Y ≠ ⊥ then
 	if l.y.load("2") != -1 {
 		// R3: FLAG[i] := false
-		if l.flag[int64(id)].r.storeChanged("R3", false) {
-			l.park.wake()
+		{
+			var newVal bool = false
+			l.flag[int64(id)].r.store("R3", newVal)
+			l.sleepers.wake("R3", 0)
 		}
 		// R3: give up (return failure)
-		return false
-	}
-	// 4: Y := i
-	if l.y.storeChanged("4", int64(id)) {
-		l.park.wake()
-	}
-	// 5: if X ≠ i then
-	if l.x.load("5") != int64(id) {
-		// R7.1: FLAG[i] := false
-		if l.flag[int64(id)].r.storeChanged("R7.1", false) {
-			l.park.wake()
+		entered = false
+	} else {
+		// 4: Y := i
+		{
+			var newVal int64 = int64(id)
+			l.y.store("4", newVal)
+			l.ySleepers.wake("4", newVal)
 		}
-		// R7.2: await (∀ j ∈ 0..n - 1: FLAG[j] = false)
-		for spins := 0; !(func() bool {
-			for j := int64(0); j <= LamportFastTryProcs-1; j++ {
-				if !(l.flag[j].r.load("R7.2") == false) {
-					return false
+		// 5: if X ≠ i then
+		if l.x.load("5") != int64(id) {
+			// R7.1: FLAG[i] := false
+			{
+				var newVal bool = false
+				l.flag[int64(id)].r.store("R7.1", newVal)
+				l.sleepers.wake("R7.1", 0)
+			}
+			// R7.2: await (∀ j ∈ 0..n - 1: FLAG[j] = false)
+			if !(func() bool {
+				for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+					if !(l.flag[j].r.load("R7.2") == false) {
+						return false
+					}
+				}
+				return true
+			}()) {
+				entered = l.tryAcquireSlow1(st, id)
+			} else {
+				// R7.3: if Y ≠ i then
+				if l.y.load("R7.3") != int64(id) {
+					// R7.4: give up (return failure)
+					entered = false
+				} else {
+					entered = true
 				}
 			}
-			return true
-		}()); spins++ {
-			if spins < 100 {
-				pause("R7.2")
-				continue
-			}
-			tok := l.park.prepare()
+		} else {
+			entered = true
+		}
+	}
+	if !entered {
+		return false
+	}
+	st.held = true
+	return true
+}
+
+// tryAcquireSlow1 continues try-acquire where its inline path had to wait.
+func (l *LamportFastTry) tryAcquireSlow1(st *lamportFastTryState, id int) bool {
+	st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for {
+		if !st.waiters[0].spin("R7.2") {
+			st.waiters[0].prepare("R7.2")
 			if func() bool {
 				for j := int64(0); j <= LamportFastTryProcs-1; j++ {
 					if !(l.flag[j].r.load("R7.2") == false) {
@@ -306,16 +1029,27 @@ func (l *LamportFastTry) tryAcquire(st *lamportFastTryState, id int) bool {
 				}
 				return true
 			}() {
-				l.park.cancel()
+				st.waiters[0].cancel("R7.2")
 				break
 			}
-			l.park.sleep("R7.2", tok)
+			st.waiters[0].park("R7.2")
 		}
-		// R7.3: if Y ≠ i then
-		if l.y.load("R7.3") != int64(id) {
-			// R7.4: give up (return failure)
-			return false
+		if func() bool {
+			for j := int64(0); j <= LamportFastTryProcs-1; j++ {
+				if !(l.flag[j].r.load("R7.2") == false) {
+					return false
+				}
+			}
+			return true
+		}() {
+			break
 		}
+	}
+	st.waiters[0].end("R7.2")
+	// R7.3: if Y ≠ i then
+	if l.y.load("R7.3") != int64(id) {
+		// R7.4: give up (return failure)
+		return false
 	}
 	return true
 }

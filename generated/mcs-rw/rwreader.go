@@ -47,18 +47,19 @@ type rwReaderState struct{}
 //	algorithm = "mcs-rw"
 //	mode = "rw"
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	preference = "reader"
 //	trylock = false
 //
-// Use NewRWReader; a *RWReader is a sync.Locker. Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewRWReader; a *RWReader is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type RWReader struct {
-	_    [64]byte
-	l    intReg // L: interested readers × RC_INCR + writer-active flag
-	_    [56]byte
-	park parker // sleepers waiting on the lock's registers
-	held bool   // locked (misuse checks; written inside the critical section)
+	_         [64]byte
+	l         intReg // L: interested readers × RC_INCR + writer-active flag
+	lSleepers waitq  // processes waiting on L
+	_         [32]byte
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	held      bool // locked (misuse checks; written inside the critical section)
 }
 
 // NewRWReader returns an unlocked RWReader.
@@ -67,11 +68,42 @@ func NewRWReader() *RWReader {
 	return l
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *RWReader) Lock() {
-	var st rwReaderState
-	l.acquire(&st, 0)
+	var ok bool
+	// W1: repeat
+	// W1: ok := CAS(L, 0, WAFLAG)
+	ok = l.l.cas("W1", 0, 1)
+	if !(ok) {
+		l.acquireSlow1()
+	}
 	l.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *RWReader) acquireSlow1() {
+	var ok bool
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("W1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, true, true)
+	for first0 := false; ; first0 = false {
+		armed0 := !first0 && !w0.spin("W1")
+		if armed0 {
+			w0.prepare("W1")
+		}
+		// W1: ok := CAS(L, 0, WAFLAG)
+		ok = l.l.cas("W1", 0, 1)
+		if ok {
+			if armed0 {
+				w0.cancel("W1")
+			}
+			break
+		}
+		if armed0 {
+			w0.park("W1")
+		}
+	}
+	w0.end("W1")
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
@@ -80,77 +112,61 @@ func (l *RWReader) Unlock() {
 		panic("lockgen: RWReader.Unlock: not locked")
 	}
 	l.held = false
-	var st rwReaderState
-	l.release(&st, 0)
+	// W2: fetch&add(L, -WAFLAG)
+	{
+		var delta int64 = -1
+		prevVal := l.l.fetchAdd("W2", delta)
+		if delta != 0 {
+			l.lSleepers.wake("W2", prevVal+delta)
+		}
+	}
 }
 
-// RLock acquires the lock for reading, waiting (spinning 100 times, then parked until the lock's state changes) while a writer holds or is owed it.
+// RLock acquires the lock for reading, waiting (spinning while that pays, then asleep until a write may let it in) while a writer holds or is owed it.
 func (l *RWReader) RLock() {
-	var st rwReaderState
-	l.rAcquire(&st, 0)
+	// R1: fetch&add(L, RC_INCR)
+	{
+		var delta int64 = 2
+		prevVal := l.l.fetchAdd("R1", delta)
+		if delta != 0 {
+			l.lSleepers.wake("R1", prevVal+delta)
+		}
+	}
+	// R2: await (L mod 2) = 0
+	if !((l.l.load("R2") % 2) == 0) {
+		l.rAcquireSlow1()
+	}
+}
+
+// rAcquireSlow1 continues reader acquire where its inline path had to wait.
+func (l *RWReader) rAcquireSlow1() {
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("R2", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for {
+		if !w0.spin("R2") {
+			w0.prepare("R2")
+			if (l.l.load("R2") % 2) == 0 {
+				w0.cancel("R2")
+				break
+			}
+			w0.park("R2")
+		}
+		if (l.l.load("R2") % 2) == 0 {
+			break
+		}
+	}
+	w0.end("R2")
 }
 
 // RUnlock releases a read hold. An RUnlock without a matching RLock is not detected.
 func (l *RWReader) RUnlock() {
-	var st rwReaderState
-	l.rRelease(&st, 0)
-}
-
-func (l *RWReader) acquire(st *rwReaderState, id int) {
-	var ok bool
-	// W1: repeat
-	for spins := 0; ; spins++ {
-		armed0 := spins >= 100
-		var tok0 uint64
-		if armed0 {
-			tok0 = l.park.prepare()
-		}
-		// W1: ok := CAS(L, 0, WAFLAG)
-		ok = l.l.cas("W1", 0, 1)
-		if ok {
-			l.park.wake()
-		}
-		if ok {
-			if armed0 {
-				l.park.cancel()
-			}
-			break
-		}
-		if armed0 {
-			l.park.sleep("W1", tok0)
-		} else {
-			pause("W1")
-		}
-	}
-}
-
-func (l *RWReader) release(st *rwReaderState, id int) {
-	// W2: fetch&add(L, -WAFLAG)
-	l.l.fetchAdd("W2", -1)
-	l.park.wake()
-}
-
-func (l *RWReader) rAcquire(st *rwReaderState, id int) {
-	// R1: fetch&add(L, RC_INCR)
-	l.l.fetchAdd("R1", 2)
-	l.park.wake()
-	// R2: await (L mod 2) = 0
-	for spins := 0; !((l.l.load("R2") % 2) == 0); spins++ {
-		if spins < 100 {
-			pause("R2")
-			continue
-		}
-		tok := l.park.prepare()
-		if (l.l.load("R2") % 2) == 0 {
-			l.park.cancel()
-			break
-		}
-		l.park.sleep("R2", tok)
-	}
-}
-
-func (l *RWReader) rRelease(st *rwReaderState, id int) {
 	// R3: fetch&add(L, -RC_INCR)
-	l.l.fetchAdd("R3", -2)
-	l.park.wake()
+	{
+		var delta int64 = -2
+		prevVal := l.l.fetchAdd("R3", delta)
+		if delta != 0 {
+			l.lSleepers.wake("R3", prevVal+delta)
+		}
+	}
 }

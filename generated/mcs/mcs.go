@@ -4,16 +4,18 @@ package mcs
 
 // mcsQNode is the algorithm's QNode record.
 type mcsQNode struct {
-	next  refReg[mcsQNode] // next: the successor, once it has linked itself
-	value boolReg          // value: set by the predecessor: enter
-	park  parker           // sleepers waiting on this record
+	next     refReg[mcsQNode] // next: the successor, once it has linked itself
+	value    boolReg          // value: set by the predecessor: enter
+	sleepers waitq            // processes waiting on this record
+	_        [28]byte
 }
 
 // mcsState is what a process keeps between and across its passages.
 type mcsState struct {
-	mynode *mcsQNode   // mynode (kept from acquire to release)
-	node   [1]mcsQNode // NODE: NODE[i], this process's node
-	held   bool        // holds the lock (misuse checks)
+	mynode  *mcsQNode   // mynode (kept from acquire to release)
+	node    [1]mcsQNode // NODE: NODE[i], this process's node
+	waiters [1]waiter   // this process's side of its waits
+	held    bool        // holds the lock (misuse checks)
 }
 
 // MCS is a mutual exclusion lock: Mellor-Crummey & Scott queue lock.
@@ -75,15 +77,16 @@ type mcsState struct {
 //	mode = "mutex"
 //	nodes = "handle"
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = true
 //
-// Use NewMCS, then one NewHandle per goroutine; a *MCSHandle is a sync.Locker. Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewMCS, then one NewHandle per goroutine; a *MCSHandle is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type MCS struct {
-	_    [64]byte
-	tail refReg[mcsQNode] // TAIL: the last node of the queue
-	_    [56]byte
+	_        [64]byte
+	tail     refReg[mcsQNode] // TAIL: the last node of the queue
+	_        [56]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
 }
 
 // MCSHandle is one goroutine's access to a MCS: it owns that goroutine's queue nodes.
@@ -106,47 +109,18 @@ func (l *MCS) NewHandle() *MCSHandle {
 	return h
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (h *MCSHandle) Lock() {
 	st := &h.st
+	l := h.l
 	if st.held {
 		panic("lockgen: MCSHandle.Lock: already holds the lock")
 	}
-	h.l.acquire(st, 0)
-	st.held = true
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it.
-func (h *MCSHandle) Unlock() {
-	st := &h.st
-	if !st.held {
-		panic("lockgen: MCSHandle.Unlock: not held")
-	}
-	st.held = false
-	h.l.release(st, 0)
-}
-
-// TryLock acquires the lock if it can do so without waiting, and reports whether it did.
-func (h *MCSHandle) TryLock() bool {
-	st := &h.st
-	if st.held {
-		panic("lockgen: MCSHandle.TryLock: already holds the lock")
-	}
-	if !h.l.tryAcquire(st, 0) {
-		return false
-	}
-	st.held = true
-	return true
-}
-
-func (l *MCS) acquire(st *mcsState, id int) {
 	var previous *mcsQNode
 	// mynode := &NODE_i[0]
 	st.mynode = (&st.node[0])
 	// 1: mynode.next := ⊥
-	if st.mynode.next.storeChanged("1", nil) {
-		st.mynode.park.wake()
-	}
+	st.mynode.next.store("1", nil)
 	// 2: previous := mynode
 	previous = st.mynode
 	// 3: previous := FAS(TAIL, previous)
@@ -155,30 +129,48 @@ func (l *MCS) acquire(st *mcsState, id int) {
 	// 4: if previous ≠ ⊥ then
 	if previous != nil {
 		// 5: mynode.value := false
-		if st.mynode.value.storeChanged("5", false) {
-			st.mynode.park.wake()
-		}
+		st.mynode.value.store("5", false)
 		// 6: previous.next := mynode
-		if previous.next.storeChanged("6", st.mynode) {
-			previous.park.wake()
+		{
+			var newVal *mcsQNode = st.mynode
+			previous.next.store("6", newVal)
+			previous.sleepers.wake("6", 0)
 		}
 		// 7: await mynode.value = true
-		for spins := 0; !(st.mynode.value.load("7") == true); spins++ {
-			if spins < 100 {
-				pause("7")
-				continue
-			}
-			tok := st.mynode.park.prepare()
-			if st.mynode.value.load("7") == true {
-				st.mynode.park.cancel()
-				break
-			}
-			st.mynode.park.sleep("7", tok)
+		if !(st.mynode.value.load("7") == true) {
+			l.acquireSlow1(st)
 		}
 	}
+	st.held = true
 }
 
-func (l *MCS) release(st *mcsState, id int) {
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *MCS) acquireSlow1(st *mcsState) {
+	st.waiters[0].begin("7", &st.mynode.sleepers, &l.spinners, waitAdaptive, 0, b2i(true), true, false)
+	for {
+		if !st.waiters[0].spin("7") {
+			st.waiters[0].prepare("7")
+			if st.mynode.value.load("7") == true {
+				st.waiters[0].cancel("7")
+				break
+			}
+			st.waiters[0].park("7")
+		}
+		if st.mynode.value.load("7") == true {
+			break
+		}
+	}
+	st.waiters[0].end("7")
+}
+
+// Unlock releases the lock. It panics if the caller does not hold it.
+func (h *MCSHandle) Unlock() {
+	st := &h.st
+	l := h.l
+	if !st.held {
+		panic("lockgen: MCSHandle.Unlock: not held")
+	}
+	st.held = false
 	var successor *mcsQNode
 	var ok bool
 	// 10: if mynode.next ≠ ⊥ then
@@ -186,8 +178,10 @@ func (l *MCS) release(st *mcsState, id int) {
 		// 11: successor := mynode.next
 		successor = st.mynode.next.load("11")
 		// 12: successor.value := true
-		if successor.value.storeChanged("12", true) {
-			successor.park.wake()
+		{
+			var newVal bool = true
+			successor.value.store("12", newVal)
+			successor.sleepers.wake("12", b2i(newVal))
 		}
 	} else {
 		// 13: ok := CAS(TAIL, mynode, ⊥)
@@ -195,42 +189,75 @@ func (l *MCS) release(st *mcsState, id int) {
 		// 13: if ¬ok then
 		if !ok {
 			// 14: await mynode.next ≠ ⊥
-			for spins := 0; !(st.mynode.next.load("14") != nil); spins++ {
-				if spins < 100 {
-					pause("14")
-					continue
+			if !(st.mynode.next.load("14") != nil) {
+				l.releaseSlow1(st)
+			} else {
+				// 15: successor := mynode.next
+				successor = st.mynode.next.load("15")
+				// 16: successor.value := true
+				{
+					var newVal bool = true
+					successor.value.store("16", newVal)
+					successor.sleepers.wake("16", b2i(newVal))
 				}
-				tok := st.mynode.park.prepare()
-				if st.mynode.next.load("14") != nil {
-					st.mynode.park.cancel()
-					break
-				}
-				st.mynode.park.sleep("14", tok)
-			}
-			// 15: successor := mynode.next
-			successor = st.mynode.next.load("15")
-			// 16: successor.value := true
-			if successor.value.storeChanged("16", true) {
-				successor.park.wake()
 			}
 		}
 	}
 }
 
-func (l *MCS) tryAcquire(st *mcsState, id int) bool {
+// releaseSlow1 continues release where its inline path had to wait.
+func (l *MCS) releaseSlow1(st *mcsState) {
+	var successor *mcsQNode
+	st.waiters[0].begin("14", &st.mynode.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for {
+		if !st.waiters[0].spin("14") {
+			st.waiters[0].prepare("14")
+			if st.mynode.next.load("14") != nil {
+				st.waiters[0].cancel("14")
+				break
+			}
+			st.waiters[0].park("14")
+		}
+		if st.mynode.next.load("14") != nil {
+			break
+		}
+	}
+	st.waiters[0].end("14")
+	// 15: successor := mynode.next
+	successor = st.mynode.next.load("15")
+	// 16: successor.value := true
+	{
+		var newVal bool = true
+		successor.value.store("16", newVal)
+		successor.sleepers.wake("16", b2i(newVal))
+	}
+}
+
+// TryLock acquires the lock if it can do so without waiting, and reports whether it did.
+func (h *MCSHandle) TryLock() bool {
+	st := &h.st
+	l := h.l
+	if st.held {
+		panic("lockgen: MCSHandle.TryLock: already holds the lock")
+	}
 	var ok bool
+	var entered bool
 	// mynode := &NODE_i[0]
 	st.mynode = (&st.node[0])
 	// 1: mynode.next := ⊥
-	if st.mynode.next.storeChanged("1", nil) {
-		st.mynode.park.wake()
-	}
+	st.mynode.next.store("1", nil)
 	// 3: ok := CAS(TAIL, ⊥, mynode)
 	ok = l.tail.cas("3", nil, st.mynode)
 	// if ¬ok then
 	if !ok {
 		// give up (return failure)
+		entered = false
+	} else {
+		entered = true
+	}
+	if !entered {
 		return false
 	}
+	st.held = true
 	return true
 }

@@ -69,25 +69,28 @@ type morrisState struct{}
 //	algorithm = "morris"
 //	mode = "mutex"
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = false
 //
-// Use NewMorris; a *Morris is a sync.Locker. Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewMorris; a *Morris is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Morris struct {
-	_    [64]byte
-	a    intReg // A: turnstile a into the second room (1 = open)
-	_    [56]byte
-	b    intReg // B: semaphore b, protecting na
-	_    [56]byte
-	m    intReg // M: turnstile m into the critical section
-	_    [56]byte
-	na   intReg // NA: na: processes in the first room (updated under b)
-	_    [56]byte
-	nm   intReg // NM: nm: processes in the second room (updated by the holder of a or m)
-	_    [56]byte
-	park parker // sleepers waiting on the lock's registers
-	held bool   // locked (misuse checks; written inside the critical section)
+	_         [64]byte
+	a         intReg // A: turnstile a into the second room (1 = open)
+	aSleepers waitq  // processes waiting on A
+	_         [32]byte
+	b         intReg // B: semaphore b, protecting na
+	bSleepers waitq  // processes waiting on B
+	_         [32]byte
+	m         intReg // M: turnstile m into the critical section
+	mSleepers waitq  // processes waiting on M
+	_         [32]byte
+	na        intReg // NA: na: processes in the first room (updated under b)
+	_         [56]byte
+	nm        intReg // NM: nm: processes in the second room (updated by the holder of a or m)
+	_         [56]byte
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	held      bool // locked (misuse checks; written inside the critical section)
 }
 
 // NewMorris returns an unlocked Morris.
@@ -98,75 +101,181 @@ func NewMorris() *Morris {
 	return l
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *Morris) Lock() {
-	var st morrisState
-	l.acquire(&st, 0)
-	l.held = true
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
-func (l *Morris) Unlock() {
-	if !l.held {
-		panic("lockgen: Morris.Unlock: not locked")
-	}
-	l.held = false
-	var st morrisState
-	l.release(&st, 0)
-}
-
-func (l *Morris) acquire(st *morrisState, id int) {
 	var ok bool
 	// 1: repeat
-	for {
-		// 1: await B = 1
-		for spins := 0; !(l.b.load("1") == 1); spins++ {
-			if spins < 100 {
-				pause("1")
-				continue
-			}
-			tok := l.park.prepare()
-			if l.b.load("1") == 1 {
-				l.park.cancel()
-				break
-			}
-			l.park.sleep("1", tok)
-		}
+	// 1: await B = 1
+	if !(l.b.load("1") == 1) {
+		l.acquireSlow1()
+	} else {
 		// 1: ok := CAS(B, 1, 0)
 		ok = l.b.cas("1", 1, 0)
 		if ok {
-			l.park.wake()
+			// 2: NA := NA + 1
+			l.na.store("2", l.na.load("2")+1)
+			// 3: B := 1
+			{
+				var newVal int64 = 1
+				l.b.store("3", newVal)
+				l.bSleepers.wake("3", newVal)
+			}
+			// 4: repeat
+			// 4: await A = 1
+			if !(l.a.load("4") == 1) {
+				l.acquireSlow2()
+			} else {
+				// 4: ok := CAS(A, 1, 0)
+				ok = l.a.cas("4", 1, 0)
+				if ok {
+					// 5: NM := NM + 1
+					l.nm.store("5", l.nm.load("5")+1)
+					// 6: repeat
+					// 6: await B = 1
+					if !(l.b.load("6") == 1) {
+						l.acquireSlow3()
+					} else {
+						// 6: ok := CAS(B, 1, 0)
+						ok = l.b.cas("6", 1, 0)
+						if ok {
+							// 7: NA := NA - 1
+							l.na.store("7", l.na.load("7")-1)
+							// 8: if NA = 0 then
+							if l.na.load("8") == 0 {
+								// 9: B := 1
+								{
+									var newVal int64 = 1
+									l.b.store("9", newVal)
+									l.bSleepers.wake("9", newVal)
+								}
+								// 10: M := 1
+								{
+									var newVal int64 = 1
+									l.m.store("10", newVal)
+									l.mSleepers.wake("10", newVal)
+								}
+							} else {
+								// 11: B := 1
+								{
+									var newVal int64 = 1
+									l.b.store("11", newVal)
+									l.bSleepers.wake("11", newVal)
+								}
+								// 12: A := 1
+								{
+									var newVal int64 = 1
+									l.a.store("12", newVal)
+									l.aSleepers.wake("12", newVal)
+								}
+							}
+							// 13: repeat
+							// 13: await M = 1
+							if !(l.m.load("13") == 1) {
+								l.acquireSlow4()
+							} else {
+								// 13: ok := CAS(M, 1, 0)
+								ok = l.m.cas("13", 1, 0)
+								if ok {
+									// 14: NM := NM - 1
+									l.nm.store("14", l.nm.load("14")-1)
+								} else {
+									l.acquireSlow5()
+								}
+							}
+						} else {
+							l.acquireSlow6()
+						}
+					}
+				} else {
+					l.acquireSlow7()
+				}
+			}
+		} else {
+			l.acquireSlow8()
 		}
-		if ok {
+	}
+	l.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *Morris) acquireSlow1() {
+	var ok bool
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("1", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+	for {
+		if !w0.spin("1") {
+			w0.prepare("1")
+			if l.b.load("1") == 1 {
+				w0.cancel("1")
+				break
+			}
+			w0.park("1")
+		}
+		if l.b.load("1") == 1 {
 			break
+		}
+	}
+	w0.end("1")
+	// 1: ok := CAS(B, 1, 0)
+	ok = l.b.cas("1", 1, 0)
+	if !(ok) {
+		for {
+			// 1: await B = 1
+			if !(l.b.load("1") == 1) {
+				w0.begin("1", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+				for {
+					if !w0.spin("1") {
+						w0.prepare("1")
+						if l.b.load("1") == 1 {
+							w0.cancel("1")
+							break
+						}
+						w0.park("1")
+					}
+					if l.b.load("1") == 1 {
+						break
+					}
+				}
+				w0.end("1")
+			}
+			// 1: ok := CAS(B, 1, 0)
+			ok = l.b.cas("1", 1, 0)
+			if ok {
+				break
+			}
 		}
 	}
 	// 2: NA := NA + 1
 	l.na.store("2", l.na.load("2")+1)
 	// 3: B := 1
-	if l.b.storeChanged("3", 1) {
-		l.park.wake()
+	{
+		var newVal int64 = 1
+		l.b.store("3", newVal)
+		l.bSleepers.wake("3", newVal)
 	}
 	// 4: repeat
 	for {
 		// 4: await A = 1
-		for spins := 0; !(l.a.load("4") == 1); spins++ {
-			if spins < 100 {
-				pause("4")
-				continue
+		if !(l.a.load("4") == 1) {
+			w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			for {
+				if !w0.spin("4") {
+					w0.prepare("4")
+					if l.a.load("4") == 1 {
+						w0.cancel("4")
+						break
+					}
+					w0.park("4")
+				}
+				if l.a.load("4") == 1 {
+					break
+				}
 			}
-			tok := l.park.prepare()
-			if l.a.load("4") == 1 {
-				l.park.cancel()
-				break
-			}
-			l.park.sleep("4", tok)
+			w0.end("4")
 		}
 		// 4: ok := CAS(A, 1, 0)
 		ok = l.a.cas("4", 1, 0)
-		if ok {
-			l.park.wake()
-		}
 		if ok {
 			break
 		}
@@ -176,23 +285,25 @@ func (l *Morris) acquire(st *morrisState, id int) {
 	// 6: repeat
 	for {
 		// 6: await B = 1
-		for spins := 0; !(l.b.load("6") == 1); spins++ {
-			if spins < 100 {
-				pause("6")
-				continue
+		if !(l.b.load("6") == 1) {
+			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			for {
+				if !w0.spin("6") {
+					w0.prepare("6")
+					if l.b.load("6") == 1 {
+						w0.cancel("6")
+						break
+					}
+					w0.park("6")
+				}
+				if l.b.load("6") == 1 {
+					break
+				}
 			}
-			tok := l.park.prepare()
-			if l.b.load("6") == 1 {
-				l.park.cancel()
-				break
-			}
-			l.park.sleep("6", tok)
+			w0.end("6")
 		}
 		// 6: ok := CAS(B, 1, 0)
 		ok = l.b.cas("6", 1, 0)
-		if ok {
-			l.park.wake()
-		}
 		if ok {
 			break
 		}
@@ -202,43 +313,53 @@ func (l *Morris) acquire(st *morrisState, id int) {
 	// 8: if NA = 0 then
 	if l.na.load("8") == 0 {
 		// 9: B := 1
-		if l.b.storeChanged("9", 1) {
-			l.park.wake()
+		{
+			var newVal int64 = 1
+			l.b.store("9", newVal)
+			l.bSleepers.wake("9", newVal)
 		}
 		// 10: M := 1
-		if l.m.storeChanged("10", 1) {
-			l.park.wake()
+		{
+			var newVal int64 = 1
+			l.m.store("10", newVal)
+			l.mSleepers.wake("10", newVal)
 		}
 	} else {
 		// 11: B := 1
-		if l.b.storeChanged("11", 1) {
-			l.park.wake()
+		{
+			var newVal int64 = 1
+			l.b.store("11", newVal)
+			l.bSleepers.wake("11", newVal)
 		}
 		// 12: A := 1
-		if l.a.storeChanged("12", 1) {
-			l.park.wake()
+		{
+			var newVal int64 = 1
+			l.a.store("12", newVal)
+			l.aSleepers.wake("12", newVal)
 		}
 	}
 	// 13: repeat
 	for {
 		// 13: await M = 1
-		for spins := 0; !(l.m.load("13") == 1); spins++ {
-			if spins < 100 {
-				pause("13")
-				continue
+		if !(l.m.load("13") == 1) {
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			for {
+				if !w0.spin("13") {
+					w0.prepare("13")
+					if l.m.load("13") == 1 {
+						w0.cancel("13")
+						break
+					}
+					w0.park("13")
+				}
+				if l.m.load("13") == 1 {
+					break
+				}
 			}
-			tok := l.park.prepare()
-			if l.m.load("13") == 1 {
-				l.park.cancel()
-				break
-			}
-			l.park.sleep("13", tok)
+			w0.end("13")
 		}
 		// 13: ok := CAS(M, 1, 0)
 		ok = l.m.cas("13", 1, 0)
-		if ok {
-			l.park.wake()
-		}
 		if ok {
 			break
 		}
@@ -247,17 +368,719 @@ func (l *Morris) acquire(st *morrisState, id int) {
 	l.nm.store("14", l.nm.load("14")-1)
 }
 
-func (l *Morris) release(st *morrisState, id int) {
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *Morris) acquireSlow2() {
+	var ok bool
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+	for {
+		if !w0.spin("4") {
+			w0.prepare("4")
+			if l.a.load("4") == 1 {
+				w0.cancel("4")
+				break
+			}
+			w0.park("4")
+		}
+		if l.a.load("4") == 1 {
+			break
+		}
+	}
+	w0.end("4")
+	// 4: ok := CAS(A, 1, 0)
+	ok = l.a.cas("4", 1, 0)
+	if !(ok) {
+		for {
+			// 4: await A = 1
+			if !(l.a.load("4") == 1) {
+				w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+				for {
+					if !w0.spin("4") {
+						w0.prepare("4")
+						if l.a.load("4") == 1 {
+							w0.cancel("4")
+							break
+						}
+						w0.park("4")
+					}
+					if l.a.load("4") == 1 {
+						break
+					}
+				}
+				w0.end("4")
+			}
+			// 4: ok := CAS(A, 1, 0)
+			ok = l.a.cas("4", 1, 0)
+			if ok {
+				break
+			}
+		}
+	}
+	// 5: NM := NM + 1
+	l.nm.store("5", l.nm.load("5")+1)
+	// 6: repeat
+	for {
+		// 6: await B = 1
+		if !(l.b.load("6") == 1) {
+			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			for {
+				if !w0.spin("6") {
+					w0.prepare("6")
+					if l.b.load("6") == 1 {
+						w0.cancel("6")
+						break
+					}
+					w0.park("6")
+				}
+				if l.b.load("6") == 1 {
+					break
+				}
+			}
+			w0.end("6")
+		}
+		// 6: ok := CAS(B, 1, 0)
+		ok = l.b.cas("6", 1, 0)
+		if ok {
+			break
+		}
+	}
+	// 7: NA := NA - 1
+	l.na.store("7", l.na.load("7")-1)
+	// 8: if NA = 0 then
+	if l.na.load("8") == 0 {
+		// 9: B := 1
+		{
+			var newVal int64 = 1
+			l.b.store("9", newVal)
+			l.bSleepers.wake("9", newVal)
+		}
+		// 10: M := 1
+		{
+			var newVal int64 = 1
+			l.m.store("10", newVal)
+			l.mSleepers.wake("10", newVal)
+		}
+	} else {
+		// 11: B := 1
+		{
+			var newVal int64 = 1
+			l.b.store("11", newVal)
+			l.bSleepers.wake("11", newVal)
+		}
+		// 12: A := 1
+		{
+			var newVal int64 = 1
+			l.a.store("12", newVal)
+			l.aSleepers.wake("12", newVal)
+		}
+	}
+	// 13: repeat
+	for {
+		// 13: await M = 1
+		if !(l.m.load("13") == 1) {
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			for {
+				if !w0.spin("13") {
+					w0.prepare("13")
+					if l.m.load("13") == 1 {
+						w0.cancel("13")
+						break
+					}
+					w0.park("13")
+				}
+				if l.m.load("13") == 1 {
+					break
+				}
+			}
+			w0.end("13")
+		}
+		// 13: ok := CAS(M, 1, 0)
+		ok = l.m.cas("13", 1, 0)
+		if ok {
+			break
+		}
+	}
+	// 14: NM := NM - 1
+	l.nm.store("14", l.nm.load("14")-1)
+}
+
+// acquireSlow3 continues acquire where its inline path had to wait.
+func (l *Morris) acquireSlow3() {
+	var ok bool
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+	for {
+		if !w0.spin("6") {
+			w0.prepare("6")
+			if l.b.load("6") == 1 {
+				w0.cancel("6")
+				break
+			}
+			w0.park("6")
+		}
+		if l.b.load("6") == 1 {
+			break
+		}
+	}
+	w0.end("6")
+	// 6: ok := CAS(B, 1, 0)
+	ok = l.b.cas("6", 1, 0)
+	if !(ok) {
+		for {
+			// 6: await B = 1
+			if !(l.b.load("6") == 1) {
+				w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+				for {
+					if !w0.spin("6") {
+						w0.prepare("6")
+						if l.b.load("6") == 1 {
+							w0.cancel("6")
+							break
+						}
+						w0.park("6")
+					}
+					if l.b.load("6") == 1 {
+						break
+					}
+				}
+				w0.end("6")
+			}
+			// 6: ok := CAS(B, 1, 0)
+			ok = l.b.cas("6", 1, 0)
+			if ok {
+				break
+			}
+		}
+	}
+	// 7: NA := NA - 1
+	l.na.store("7", l.na.load("7")-1)
+	// 8: if NA = 0 then
+	if l.na.load("8") == 0 {
+		// 9: B := 1
+		{
+			var newVal int64 = 1
+			l.b.store("9", newVal)
+			l.bSleepers.wake("9", newVal)
+		}
+		// 10: M := 1
+		{
+			var newVal int64 = 1
+			l.m.store("10", newVal)
+			l.mSleepers.wake("10", newVal)
+		}
+	} else {
+		// 11: B := 1
+		{
+			var newVal int64 = 1
+			l.b.store("11", newVal)
+			l.bSleepers.wake("11", newVal)
+		}
+		// 12: A := 1
+		{
+			var newVal int64 = 1
+			l.a.store("12", newVal)
+			l.aSleepers.wake("12", newVal)
+		}
+	}
+	// 13: repeat
+	for {
+		// 13: await M = 1
+		if !(l.m.load("13") == 1) {
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			for {
+				if !w0.spin("13") {
+					w0.prepare("13")
+					if l.m.load("13") == 1 {
+						w0.cancel("13")
+						break
+					}
+					w0.park("13")
+				}
+				if l.m.load("13") == 1 {
+					break
+				}
+			}
+			w0.end("13")
+		}
+		// 13: ok := CAS(M, 1, 0)
+		ok = l.m.cas("13", 1, 0)
+		if ok {
+			break
+		}
+	}
+	// 14: NM := NM - 1
+	l.nm.store("14", l.nm.load("14")-1)
+}
+
+// acquireSlow4 continues acquire where its inline path had to wait.
+func (l *Morris) acquireSlow4() {
+	var ok bool
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+	for {
+		if !w0.spin("13") {
+			w0.prepare("13")
+			if l.m.load("13") == 1 {
+				w0.cancel("13")
+				break
+			}
+			w0.park("13")
+		}
+		if l.m.load("13") == 1 {
+			break
+		}
+	}
+	w0.end("13")
+	// 13: ok := CAS(M, 1, 0)
+	ok = l.m.cas("13", 1, 0)
+	if !(ok) {
+		for {
+			// 13: await M = 1
+			if !(l.m.load("13") == 1) {
+				w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+				for {
+					if !w0.spin("13") {
+						w0.prepare("13")
+						if l.m.load("13") == 1 {
+							w0.cancel("13")
+							break
+						}
+						w0.park("13")
+					}
+					if l.m.load("13") == 1 {
+						break
+					}
+				}
+				w0.end("13")
+			}
+			// 13: ok := CAS(M, 1, 0)
+			ok = l.m.cas("13", 1, 0)
+			if ok {
+				break
+			}
+		}
+	}
+	// 14: NM := NM - 1
+	l.nm.store("14", l.nm.load("14")-1)
+}
+
+// acquireSlow5 continues acquire where its inline path had to wait.
+func (l *Morris) acquireSlow5() {
+	var ok bool
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	for {
+		// 13: await M = 1
+		if !(l.m.load("13") == 1) {
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			for {
+				if !w0.spin("13") {
+					w0.prepare("13")
+					if l.m.load("13") == 1 {
+						w0.cancel("13")
+						break
+					}
+					w0.park("13")
+				}
+				if l.m.load("13") == 1 {
+					break
+				}
+			}
+			w0.end("13")
+		}
+		// 13: ok := CAS(M, 1, 0)
+		ok = l.m.cas("13", 1, 0)
+		if ok {
+			break
+		}
+	}
+	// 14: NM := NM - 1
+	l.nm.store("14", l.nm.load("14")-1)
+}
+
+// acquireSlow6 continues acquire where its inline path had to wait.
+func (l *Morris) acquireSlow6() {
+	var ok bool
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	for {
+		// 6: await B = 1
+		if !(l.b.load("6") == 1) {
+			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			for {
+				if !w0.spin("6") {
+					w0.prepare("6")
+					if l.b.load("6") == 1 {
+						w0.cancel("6")
+						break
+					}
+					w0.park("6")
+				}
+				if l.b.load("6") == 1 {
+					break
+				}
+			}
+			w0.end("6")
+		}
+		// 6: ok := CAS(B, 1, 0)
+		ok = l.b.cas("6", 1, 0)
+		if ok {
+			break
+		}
+	}
+	// 7: NA := NA - 1
+	l.na.store("7", l.na.load("7")-1)
+	// 8: if NA = 0 then
+	if l.na.load("8") == 0 {
+		// 9: B := 1
+		{
+			var newVal int64 = 1
+			l.b.store("9", newVal)
+			l.bSleepers.wake("9", newVal)
+		}
+		// 10: M := 1
+		{
+			var newVal int64 = 1
+			l.m.store("10", newVal)
+			l.mSleepers.wake("10", newVal)
+		}
+	} else {
+		// 11: B := 1
+		{
+			var newVal int64 = 1
+			l.b.store("11", newVal)
+			l.bSleepers.wake("11", newVal)
+		}
+		// 12: A := 1
+		{
+			var newVal int64 = 1
+			l.a.store("12", newVal)
+			l.aSleepers.wake("12", newVal)
+		}
+	}
+	// 13: repeat
+	for {
+		// 13: await M = 1
+		if !(l.m.load("13") == 1) {
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			for {
+				if !w0.spin("13") {
+					w0.prepare("13")
+					if l.m.load("13") == 1 {
+						w0.cancel("13")
+						break
+					}
+					w0.park("13")
+				}
+				if l.m.load("13") == 1 {
+					break
+				}
+			}
+			w0.end("13")
+		}
+		// 13: ok := CAS(M, 1, 0)
+		ok = l.m.cas("13", 1, 0)
+		if ok {
+			break
+		}
+	}
+	// 14: NM := NM - 1
+	l.nm.store("14", l.nm.load("14")-1)
+}
+
+// acquireSlow7 continues acquire where its inline path had to wait.
+func (l *Morris) acquireSlow7() {
+	var ok bool
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	for {
+		// 4: await A = 1
+		if !(l.a.load("4") == 1) {
+			w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			for {
+				if !w0.spin("4") {
+					w0.prepare("4")
+					if l.a.load("4") == 1 {
+						w0.cancel("4")
+						break
+					}
+					w0.park("4")
+				}
+				if l.a.load("4") == 1 {
+					break
+				}
+			}
+			w0.end("4")
+		}
+		// 4: ok := CAS(A, 1, 0)
+		ok = l.a.cas("4", 1, 0)
+		if ok {
+			break
+		}
+	}
+	// 5: NM := NM + 1
+	l.nm.store("5", l.nm.load("5")+1)
+	// 6: repeat
+	for {
+		// 6: await B = 1
+		if !(l.b.load("6") == 1) {
+			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			for {
+				if !w0.spin("6") {
+					w0.prepare("6")
+					if l.b.load("6") == 1 {
+						w0.cancel("6")
+						break
+					}
+					w0.park("6")
+				}
+				if l.b.load("6") == 1 {
+					break
+				}
+			}
+			w0.end("6")
+		}
+		// 6: ok := CAS(B, 1, 0)
+		ok = l.b.cas("6", 1, 0)
+		if ok {
+			break
+		}
+	}
+	// 7: NA := NA - 1
+	l.na.store("7", l.na.load("7")-1)
+	// 8: if NA = 0 then
+	if l.na.load("8") == 0 {
+		// 9: B := 1
+		{
+			var newVal int64 = 1
+			l.b.store("9", newVal)
+			l.bSleepers.wake("9", newVal)
+		}
+		// 10: M := 1
+		{
+			var newVal int64 = 1
+			l.m.store("10", newVal)
+			l.mSleepers.wake("10", newVal)
+		}
+	} else {
+		// 11: B := 1
+		{
+			var newVal int64 = 1
+			l.b.store("11", newVal)
+			l.bSleepers.wake("11", newVal)
+		}
+		// 12: A := 1
+		{
+			var newVal int64 = 1
+			l.a.store("12", newVal)
+			l.aSleepers.wake("12", newVal)
+		}
+	}
+	// 13: repeat
+	for {
+		// 13: await M = 1
+		if !(l.m.load("13") == 1) {
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			for {
+				if !w0.spin("13") {
+					w0.prepare("13")
+					if l.m.load("13") == 1 {
+						w0.cancel("13")
+						break
+					}
+					w0.park("13")
+				}
+				if l.m.load("13") == 1 {
+					break
+				}
+			}
+			w0.end("13")
+		}
+		// 13: ok := CAS(M, 1, 0)
+		ok = l.m.cas("13", 1, 0)
+		if ok {
+			break
+		}
+	}
+	// 14: NM := NM - 1
+	l.nm.store("14", l.nm.load("14")-1)
+}
+
+// acquireSlow8 continues acquire where its inline path had to wait.
+func (l *Morris) acquireSlow8() {
+	var ok bool
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	for {
+		// 1: await B = 1
+		if !(l.b.load("1") == 1) {
+			w0.begin("1", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			for {
+				if !w0.spin("1") {
+					w0.prepare("1")
+					if l.b.load("1") == 1 {
+						w0.cancel("1")
+						break
+					}
+					w0.park("1")
+				}
+				if l.b.load("1") == 1 {
+					break
+				}
+			}
+			w0.end("1")
+		}
+		// 1: ok := CAS(B, 1, 0)
+		ok = l.b.cas("1", 1, 0)
+		if ok {
+			break
+		}
+	}
+	// 2: NA := NA + 1
+	l.na.store("2", l.na.load("2")+1)
+	// 3: B := 1
+	{
+		var newVal int64 = 1
+		l.b.store("3", newVal)
+		l.bSleepers.wake("3", newVal)
+	}
+	// 4: repeat
+	for {
+		// 4: await A = 1
+		if !(l.a.load("4") == 1) {
+			w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			for {
+				if !w0.spin("4") {
+					w0.prepare("4")
+					if l.a.load("4") == 1 {
+						w0.cancel("4")
+						break
+					}
+					w0.park("4")
+				}
+				if l.a.load("4") == 1 {
+					break
+				}
+			}
+			w0.end("4")
+		}
+		// 4: ok := CAS(A, 1, 0)
+		ok = l.a.cas("4", 1, 0)
+		if ok {
+			break
+		}
+	}
+	// 5: NM := NM + 1
+	l.nm.store("5", l.nm.load("5")+1)
+	// 6: repeat
+	for {
+		// 6: await B = 1
+		if !(l.b.load("6") == 1) {
+			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			for {
+				if !w0.spin("6") {
+					w0.prepare("6")
+					if l.b.load("6") == 1 {
+						w0.cancel("6")
+						break
+					}
+					w0.park("6")
+				}
+				if l.b.load("6") == 1 {
+					break
+				}
+			}
+			w0.end("6")
+		}
+		// 6: ok := CAS(B, 1, 0)
+		ok = l.b.cas("6", 1, 0)
+		if ok {
+			break
+		}
+	}
+	// 7: NA := NA - 1
+	l.na.store("7", l.na.load("7")-1)
+	// 8: if NA = 0 then
+	if l.na.load("8") == 0 {
+		// 9: B := 1
+		{
+			var newVal int64 = 1
+			l.b.store("9", newVal)
+			l.bSleepers.wake("9", newVal)
+		}
+		// 10: M := 1
+		{
+			var newVal int64 = 1
+			l.m.store("10", newVal)
+			l.mSleepers.wake("10", newVal)
+		}
+	} else {
+		// 11: B := 1
+		{
+			var newVal int64 = 1
+			l.b.store("11", newVal)
+			l.bSleepers.wake("11", newVal)
+		}
+		// 12: A := 1
+		{
+			var newVal int64 = 1
+			l.a.store("12", newVal)
+			l.aSleepers.wake("12", newVal)
+		}
+	}
+	// 13: repeat
+	for {
+		// 13: await M = 1
+		if !(l.m.load("13") == 1) {
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			for {
+				if !w0.spin("13") {
+					w0.prepare("13")
+					if l.m.load("13") == 1 {
+						w0.cancel("13")
+						break
+					}
+					w0.park("13")
+				}
+				if l.m.load("13") == 1 {
+					break
+				}
+			}
+			w0.end("13")
+		}
+		// 13: ok := CAS(M, 1, 0)
+		ok = l.m.cas("13", 1, 0)
+		if ok {
+			break
+		}
+	}
+	// 14: NM := NM - 1
+	l.nm.store("14", l.nm.load("14")-1)
+}
+
+// Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
+func (l *Morris) Unlock() {
+	if !l.held {
+		panic("lockgen: Morris.Unlock: not locked")
+	}
+	l.held = false
 	// 15: if NM = 0 then
 	if l.nm.load("15") == 0 {
 		// 16: A := 1
-		if l.a.storeChanged("16", 1) {
-			l.park.wake()
+		{
+			var newVal int64 = 1
+			l.a.store("16", newVal)
+			l.aSleepers.wake("16", newVal)
 		}
 	} else {
 		// 17: M := 1
-		if l.m.storeChanged("17", 1) {
-			l.park.wake()
+		{
+			var newVal int64 = 1
+			l.m.store("17", newVal)
+			l.mSleepers.wake("17", newVal)
 		}
 	}
 }

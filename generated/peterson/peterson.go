@@ -11,7 +11,8 @@ const (
 
 // petersonState is what a process keeps between and across its passages.
 type petersonState struct {
-	held bool // holds the lock (misuse checks)
+	waiters [1]waiter // this process's side of its waits
+	held    bool      // holds the lock (misuse checks)
 }
 
 // petersonProc is one process's state, padded away from its neighbours.
@@ -64,11 +65,10 @@ type petersonProc struct {
 //	mode = "mutex"
 //	procs = 2
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = true
 //
-// Use NewPeterson; process id (0 <= id < PetersonProcs) calls Lock(id) and Unlock(id). Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewPeterson; process id (0 <= id < PetersonProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Peterson struct {
 	_    [64]byte
 	flag [2]struct {
@@ -77,7 +77,10 @@ type Peterson struct {
 	} // FLAG: process i competes for or holds the lock
 	afteryou intReg // AFTERYOU: the process that gave priority last
 	_        [56]byte
-	park     parker // sleepers waiting on the lock's registers
+	sleepers waitq // processes waiting on several of the lock's registers
+	_        [40]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
 	procs    [PetersonProcs]petersonProc
 }
 
@@ -95,14 +98,49 @@ func (l *Peterson) proc(id int) *petersonState {
 	return &l.procs[id].petersonState
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free. id identifies the calling process, 0 <= id < PetersonProcs; two goroutines must never use the same id at once.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < PetersonProcs; two goroutines must never use the same id at once.
 func (l *Peterson) Lock(id int) {
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: Peterson.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	l.acquire(st, id)
+	// 1: FLAG[i] := true
+	{
+		var newVal bool = true
+		l.flag[int64(id)].r.store("1", newVal)
+		l.sleepers.wake("1", 0)
+	}
+	// 2: AFTERYOU := i
+	{
+		var newVal int64 = int64(id)
+		l.afteryou.store("2", newVal)
+		l.sleepers.wake("2", 0)
+	}
+	doorway("2")
+	// 3: await (FLAG[1 - i] = false) ∨ (AFTERYOU ≠ i)
+	if !((l.flag[1-int64(id)].r.load("3") == false) || (l.afteryou.load("3") != int64(id))) {
+		l.acquireSlow1(st, id)
+	}
 	st.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *Peterson) acquireSlow1(st *petersonState, id int) {
+	st.waiters[0].begin("3", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	for {
+		if !st.waiters[0].spin("3") {
+			st.waiters[0].prepare("3")
+			if (l.flag[1-int64(id)].r.load("3") == false) || (l.afteryou.load("3") != int64(id)) {
+				st.waiters[0].cancel("3")
+				break
+			}
+			st.waiters[0].park("3")
+		}
+		if (l.flag[1-int64(id)].r.load("3") == false) || (l.afteryou.load("3") != int64(id)) {
+			break
+		}
+	}
+	st.waiters[0].end("3")
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < PetersonProcs; two goroutines must never use the same id at once.
@@ -112,7 +150,12 @@ func (l *Peterson) Unlock(id int) {
 		panic("lockgen: Peterson.Unlock(" + strconv.Itoa(id) + "): not held")
 	}
 	st.held = false
-	l.release(st, id)
+	// 5: FLAG[i] := false
+	{
+		var newVal bool = false
+		l.flag[int64(id)].r.store("5", newVal)
+		l.sleepers.wake("5", 0)
+	}
 }
 
 // TryLock acquires the lock if it can do so without waiting, and reports whether it did. id identifies the calling process, 0 <= id < PetersonProcs; two goroutines must never use the same id at once.
@@ -121,62 +164,35 @@ func (l *Peterson) TryLock(id int) bool {
 	if st.held {
 		panic("lockgen: Peterson.TryLock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	if !l.tryAcquire(st, id) {
-		return false
-	}
-	st.held = true
-	return true
-}
-
-func (l *Peterson) acquire(st *petersonState, id int) {
+	var entered bool
 	// 1: FLAG[i] := true
-	if l.flag[int64(id)].r.storeChanged("1", true) {
-		l.park.wake()
+	{
+		var newVal bool = true
+		l.flag[int64(id)].r.store("1", newVal)
+		l.sleepers.wake("1", 0)
 	}
 	// 2: AFTERYOU := i
-	if l.afteryou.storeChanged("2", int64(id)) {
-		l.park.wake()
-	}
-	doorway("2")
-	// 3: await (FLAG[1 - i] = false) ∨ (AFTERYOU ≠ i)
-	for spins := 0; !((l.flag[1-int64(id)].r.load("3") == false) || (l.afteryou.load("3") != int64(id))); spins++ {
-		if spins < 100 {
-			pause("3")
-			continue
-		}
-		tok := l.park.prepare()
-		if (l.flag[1-int64(id)].r.load("3") == false) || (l.afteryou.load("3") != int64(id)) {
-			l.park.cancel()
-			break
-		}
-		l.park.sleep("3", tok)
-	}
-}
-
-func (l *Peterson) release(st *petersonState, id int) {
-	// 5: FLAG[i] := false
-	if l.flag[int64(id)].r.storeChanged("5", false) {
-		l.park.wake()
-	}
-}
-
-func (l *Peterson) tryAcquire(st *petersonState, id int) bool {
-	// 1: FLAG[i] := true
-	if l.flag[int64(id)].r.storeChanged("1", true) {
-		l.park.wake()
-	}
-	// 2: AFTERYOU := i
-	if l.afteryou.storeChanged("2", int64(id)) {
-		l.park.wake()
+	{
+		var newVal int64 = int64(id)
+		l.afteryou.store("2", newVal)
+		l.sleepers.wake("2", 0)
 	}
 	// 3: if ¬((FLAG[1 - i] = false) ∨ (AFTERYOU ≠ i)) then
 	if !((l.flag[1-int64(id)].r.load("3") == false) || (l.afteryou.load("3") != int64(id))) {
 		// 5: FLAG[i] := false
-		if l.flag[int64(id)].r.storeChanged("5", false) {
-			l.park.wake()
+		{
+			var newVal bool = false
+			l.flag[int64(id)].r.store("5", newVal)
+			l.sleepers.wake("5", 0)
 		}
 		// 3: give up (return failure)
+		entered = false
+	} else {
+		entered = true
+	}
+	if !entered {
 		return false
 	}
+	st.held = true
 	return true
 }

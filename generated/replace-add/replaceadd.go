@@ -54,17 +54,18 @@ type replaceAddState struct{}
 //	algorithm = "replace-add"
 //	mode = "mutex"
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = true
 //
-// Use NewReplaceAdd; a *ReplaceAdd is a sync.Locker. Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewReplaceAdd; a *ReplaceAdd is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type ReplaceAdd struct {
-	_    [64]byte
-	s    intReg // S: the free places: k minus holders minus pending failed decrements
-	_    [56]byte
-	park parker // sleepers waiting on the lock's registers
-	held bool   // locked (misuse checks; written inside the critical section)
+	_         [64]byte
+	s         intReg // S: the free places: k minus holders minus pending failed decrements
+	sSleepers waitq  // processes waiting on S
+	_         [32]byte
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	held      bool // locked (misuse checks; written inside the critical section)
 }
 
 // NewReplaceAdd returns an unlocked ReplaceAdd.
@@ -74,11 +75,193 @@ func NewReplaceAdd() *ReplaceAdd {
 	return l
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *ReplaceAdd) Lock() {
-	var st replaceAddState
-	l.acquire(&st, 0)
+	var old int64
+	var ok bool
+	// ok := false
+	ok = false
+	// 1: while ¬ok do
+	if !ok {
+		// 1: await S > 0
+		if !(l.s.load("1") > 0) {
+			l.acquireSlow1(ok)
+		} else {
+			// 2: old := fetch&add(S, -1)
+			{
+				var delta int64 = -1
+				prevVal := l.s.fetchAdd("2", delta)
+				old = prevVal
+				if delta != 0 {
+					l.sSleepers.wake("2", 0)
+				}
+			}
+			// 3: if (old - 1) < 0 then
+			if (old - 1) < 0 {
+				// 4: fetch&add(S, 1)
+				{
+					var delta int64 = 1
+					l.s.fetchAdd("4", delta)
+					if delta != 0 {
+						l.sSleepers.wake("4", 0)
+					}
+				}
+			} else {
+				// 3: ok := true
+				ok = true
+			}
+			if !(!!ok) {
+				l.acquireSlow2(ok)
+			}
+		}
+	}
 	l.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *ReplaceAdd) acquireSlow1(ok bool) {
+	var old int64
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, false, true)
+	for {
+		if !w0.spin("1") {
+			w0.prepare("1")
+			if l.s.load("1") > 0 {
+				w0.cancel("1")
+				break
+			}
+			w0.park("1")
+		}
+		if l.s.load("1") > 0 {
+			break
+		}
+	}
+	w0.end("1")
+	// 2: old := fetch&add(S, -1)
+	{
+		var delta int64 = -1
+		prevVal := l.s.fetchAdd("2", delta)
+		old = prevVal
+		if delta != 0 {
+			l.sSleepers.wake("2", 0)
+		}
+	}
+	// 3: if (old - 1) < 0 then
+	if (old - 1) < 0 {
+		// 4: fetch&add(S, 1)
+		{
+			var delta int64 = 1
+			l.s.fetchAdd("4", delta)
+			if delta != 0 {
+				l.sSleepers.wake("4", 0)
+			}
+		}
+	} else {
+		// 3: ok := true
+		ok = true
+	}
+	if !(!!ok) {
+		for {
+			// 1: await S > 0
+			if !(l.s.load("1") > 0) {
+				w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, false, true)
+				for {
+					if !w0.spin("1") {
+						w0.prepare("1")
+						if l.s.load("1") > 0 {
+							w0.cancel("1")
+							break
+						}
+						w0.park("1")
+					}
+					if l.s.load("1") > 0 {
+						break
+					}
+				}
+				w0.end("1")
+			}
+			// 2: old := fetch&add(S, -1)
+			{
+				var delta int64 = -1
+				prevVal := l.s.fetchAdd("2", delta)
+				old = prevVal
+				if delta != 0 {
+					l.sSleepers.wake("2", 0)
+				}
+			}
+			// 3: if (old - 1) < 0 then
+			if (old - 1) < 0 {
+				// 4: fetch&add(S, 1)
+				{
+					var delta int64 = 1
+					l.s.fetchAdd("4", delta)
+					if delta != 0 {
+						l.sSleepers.wake("4", 0)
+					}
+				}
+			} else {
+				// 3: ok := true
+				ok = true
+			}
+			if !!ok {
+				break
+			}
+		}
+	}
+}
+
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *ReplaceAdd) acquireSlow2(ok bool) {
+	var old int64
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	for {
+		// 1: await S > 0
+		if !(l.s.load("1") > 0) {
+			w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, false, true)
+			for {
+				if !w0.spin("1") {
+					w0.prepare("1")
+					if l.s.load("1") > 0 {
+						w0.cancel("1")
+						break
+					}
+					w0.park("1")
+				}
+				if l.s.load("1") > 0 {
+					break
+				}
+			}
+			w0.end("1")
+		}
+		// 2: old := fetch&add(S, -1)
+		{
+			var delta int64 = -1
+			prevVal := l.s.fetchAdd("2", delta)
+			old = prevVal
+			if delta != 0 {
+				l.sSleepers.wake("2", 0)
+			}
+		}
+		// 3: if (old - 1) < 0 then
+		if (old - 1) < 0 {
+			// 4: fetch&add(S, 1)
+			{
+				var delta int64 = 1
+				l.s.fetchAdd("4", delta)
+				if delta != 0 {
+					l.sSleepers.wake("4", 0)
+				}
+			}
+		} else {
+			// 3: ok := true
+			ok = true
+		}
+		if !!ok {
+			break
+		}
+	}
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
@@ -87,73 +270,47 @@ func (l *ReplaceAdd) Unlock() {
 		panic("lockgen: ReplaceAdd.Unlock: not locked")
 	}
 	l.held = false
-	var st replaceAddState
-	l.release(&st, 0)
+	// 5: fetch&add(S, 1)
+	{
+		var delta int64 = 1
+		l.s.fetchAdd("5", delta)
+		if delta != 0 {
+			l.sSleepers.wake("5", 0)
+		}
+	}
 }
 
 // TryLock acquires the lock if it can do so without waiting, and reports whether it did.
 func (l *ReplaceAdd) TryLock() bool {
-	var st replaceAddState
-	if !l.tryAcquire(&st, 0) {
-		return false
-	}
-	l.held = true
-	return true
-}
-
-func (l *ReplaceAdd) acquire(st *replaceAddState, id int) {
 	var old int64
-	var ok bool
-	// ok := false
-	ok = false
-	// 1: while ¬ok do
-	for !ok {
-		// 1: await S > 0
-		for spins := 0; !(l.s.load("1") > 0); spins++ {
-			if spins < 100 {
-				pause("1")
-				continue
-			}
-			tok := l.park.prepare()
-			if l.s.load("1") > 0 {
-				l.park.cancel()
-				break
-			}
-			l.park.sleep("1", tok)
-		}
-		// 2: old := fetch&add(S, -1)
-		old = l.s.fetchAdd("2", -1)
-		l.park.wake()
-		// 3: if (old - 1) < 0 then
-		if (old - 1) < 0 {
-			// 4: fetch&add(S, 1)
-			l.s.fetchAdd("4", 1)
-			l.park.wake()
-		} else {
-			// 3: ok := true
-			ok = true
-		}
-	}
-}
-
-func (l *ReplaceAdd) release(st *replaceAddState, id int) {
-	// 5: fetch&add(S, 1)
-	l.s.fetchAdd("5", 1)
-	l.park.wake()
-}
-
-func (l *ReplaceAdd) tryAcquire(st *replaceAddState, id int) bool {
-	var old int64
+	var entered bool
 	// 2: old := fetch&add(S, -1)
-	old = l.s.fetchAdd("2", -1)
-	l.park.wake()
+	{
+		var delta int64 = -1
+		prevVal := l.s.fetchAdd("2", delta)
+		old = prevVal
+		if delta != 0 {
+			l.sSleepers.wake("2", 0)
+		}
+	}
 	// 3: if (old - 1) < 0 then
 	if (old - 1) < 0 {
 		// 4: fetch&add(S, 1)
-		l.s.fetchAdd("4", 1)
-		l.park.wake()
+		{
+			var delta int64 = 1
+			l.s.fetchAdd("4", delta)
+			if delta != 0 {
+				l.sSleepers.wake("4", 0)
+			}
+		}
 		// 4: give up (return failure)
+		entered = false
+	} else {
+		entered = true
+	}
+	if !entered {
 		return false
 	}
+	l.held = true
 	return true
 }

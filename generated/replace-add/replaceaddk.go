@@ -62,17 +62,18 @@ type replaceAddKState struct{}
 //	mode = "kexclusion"
 //	k = 2
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = true
 //
-// Use NewReplaceAddK; a *ReplaceAddK is a sync.Locker. Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewReplaceAddK; a *ReplaceAddK is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type ReplaceAddK struct {
-	_    [64]byte
-	s    intReg // S: the free places: k minus holders minus pending failed decrements
-	_    [56]byte
-	park parker       // sleepers waiting on the lock's registers
-	held atomic.Int32 // holders (misuse checks)
+	_         [64]byte
+	s         intReg // S: the free places: k minus holders minus pending failed decrements
+	sSleepers waitq  // processes waiting on S
+	_         [32]byte
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	held      atomic.Int32 // holders (misuse checks)
 }
 
 // NewReplaceAddK returns an unlocked ReplaceAddK.
@@ -82,86 +83,242 @@ func NewReplaceAddK() *ReplaceAddK {
 	return l
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *ReplaceAddK) Lock() {
-	var st replaceAddKState
-	l.acquire(&st, 0)
-	l.held.Add(1)
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
-func (l *ReplaceAddK) Unlock() {
-	var st replaceAddKState
-	if l.held.Add(-1) < 0 {
-		l.held.Add(1)
-		panic("lockgen: ReplaceAddK.Unlock: not held")
-	}
-	l.release(&st, 0)
-}
-
-// TryLock acquires the lock if it can do so without waiting, and reports whether it did.
-func (l *ReplaceAddK) TryLock() bool {
-	var st replaceAddKState
-	if !l.tryAcquire(&st, 0) {
-		return false
-	}
-	l.held.Add(1)
-	return true
-}
-
-func (l *ReplaceAddK) acquire(st *replaceAddKState, id int) {
 	var old int64
 	var ok bool
 	// ok := false
 	ok = false
 	// 1: while ¬ok do
-	for !ok {
+	if !ok {
 		// 1: await S > 0
-		for spins := 0; !(l.s.load("1") > 0); spins++ {
-			if spins < 100 {
-				pause("1")
-				continue
+		if !(l.s.load("1") > 0) {
+			l.acquireSlow1(ok)
+		} else {
+			// 2: old := fetch&add(S, -1)
+			{
+				var delta int64 = -1
+				prevVal := l.s.fetchAdd("2", delta)
+				old = prevVal
+				if delta != 0 {
+					l.sSleepers.wake("2", 0)
+				}
 			}
-			tok := l.park.prepare()
+			// 3: if (old - 1) < 0 then
+			if (old - 1) < 0 {
+				// 4: fetch&add(S, 1)
+				{
+					var delta int64 = 1
+					l.s.fetchAdd("4", delta)
+					if delta != 0 {
+						l.sSleepers.wake("4", 0)
+					}
+				}
+			} else {
+				// 3: ok := true
+				ok = true
+			}
+			if !(!!ok) {
+				l.acquireSlow2(ok)
+			}
+		}
+	}
+	l.held.Add(1)
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *ReplaceAddK) acquireSlow1(ok bool) {
+	var old int64
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, false, true)
+	for {
+		if !w0.spin("1") {
+			w0.prepare("1")
 			if l.s.load("1") > 0 {
-				l.park.cancel()
+				w0.cancel("1")
 				break
 			}
-			l.park.sleep("1", tok)
+			w0.park("1")
+		}
+		if l.s.load("1") > 0 {
+			break
+		}
+	}
+	w0.end("1")
+	// 2: old := fetch&add(S, -1)
+	{
+		var delta int64 = -1
+		prevVal := l.s.fetchAdd("2", delta)
+		old = prevVal
+		if delta != 0 {
+			l.sSleepers.wake("2", 0)
+		}
+	}
+	// 3: if (old - 1) < 0 then
+	if (old - 1) < 0 {
+		// 4: fetch&add(S, 1)
+		{
+			var delta int64 = 1
+			l.s.fetchAdd("4", delta)
+			if delta != 0 {
+				l.sSleepers.wake("4", 0)
+			}
+		}
+	} else {
+		// 3: ok := true
+		ok = true
+	}
+	if !(!!ok) {
+		for {
+			// 1: await S > 0
+			if !(l.s.load("1") > 0) {
+				w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, false, true)
+				for {
+					if !w0.spin("1") {
+						w0.prepare("1")
+						if l.s.load("1") > 0 {
+							w0.cancel("1")
+							break
+						}
+						w0.park("1")
+					}
+					if l.s.load("1") > 0 {
+						break
+					}
+				}
+				w0.end("1")
+			}
+			// 2: old := fetch&add(S, -1)
+			{
+				var delta int64 = -1
+				prevVal := l.s.fetchAdd("2", delta)
+				old = prevVal
+				if delta != 0 {
+					l.sSleepers.wake("2", 0)
+				}
+			}
+			// 3: if (old - 1) < 0 then
+			if (old - 1) < 0 {
+				// 4: fetch&add(S, 1)
+				{
+					var delta int64 = 1
+					l.s.fetchAdd("4", delta)
+					if delta != 0 {
+						l.sSleepers.wake("4", 0)
+					}
+				}
+			} else {
+				// 3: ok := true
+				ok = true
+			}
+			if !!ok {
+				break
+			}
+		}
+	}
+}
+
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *ReplaceAddK) acquireSlow2(ok bool) {
+	var old int64
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	for {
+		// 1: await S > 0
+		if !(l.s.load("1") > 0) {
+			w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, false, true)
+			for {
+				if !w0.spin("1") {
+					w0.prepare("1")
+					if l.s.load("1") > 0 {
+						w0.cancel("1")
+						break
+					}
+					w0.park("1")
+				}
+				if l.s.load("1") > 0 {
+					break
+				}
+			}
+			w0.end("1")
 		}
 		// 2: old := fetch&add(S, -1)
-		old = l.s.fetchAdd("2", -1)
-		l.park.wake()
+		{
+			var delta int64 = -1
+			prevVal := l.s.fetchAdd("2", delta)
+			old = prevVal
+			if delta != 0 {
+				l.sSleepers.wake("2", 0)
+			}
+		}
 		// 3: if (old - 1) < 0 then
 		if (old - 1) < 0 {
 			// 4: fetch&add(S, 1)
-			l.s.fetchAdd("4", 1)
-			l.park.wake()
+			{
+				var delta int64 = 1
+				l.s.fetchAdd("4", delta)
+				if delta != 0 {
+					l.sSleepers.wake("4", 0)
+				}
+			}
 		} else {
 			// 3: ok := true
 			ok = true
 		}
+		if !!ok {
+			break
+		}
 	}
 }
 
-func (l *ReplaceAddK) release(st *replaceAddKState, id int) {
+// Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
+func (l *ReplaceAddK) Unlock() {
+	if l.held.Add(-1) < 0 {
+		l.held.Add(1)
+		panic("lockgen: ReplaceAddK.Unlock: not held")
+	}
 	// 5: fetch&add(S, 1)
-	l.s.fetchAdd("5", 1)
-	l.park.wake()
+	{
+		var delta int64 = 1
+		l.s.fetchAdd("5", delta)
+		if delta != 0 {
+			l.sSleepers.wake("5", 0)
+		}
+	}
 }
 
-func (l *ReplaceAddK) tryAcquire(st *replaceAddKState, id int) bool {
+// TryLock acquires the lock if it can do so without waiting, and reports whether it did.
+func (l *ReplaceAddK) TryLock() bool {
 	var old int64
+	var entered bool
 	// 2: old := fetch&add(S, -1)
-	old = l.s.fetchAdd("2", -1)
-	l.park.wake()
+	{
+		var delta int64 = -1
+		prevVal := l.s.fetchAdd("2", delta)
+		old = prevVal
+		if delta != 0 {
+			l.sSleepers.wake("2", 0)
+		}
+	}
 	// 3: if (old - 1) < 0 then
 	if (old - 1) < 0 {
 		// 4: fetch&add(S, 1)
-		l.s.fetchAdd("4", 1)
-		l.park.wake()
+		{
+			var delta int64 = 1
+			l.s.fetchAdd("4", delta)
+			if delta != 0 {
+				l.sSleepers.wake("4", 0)
+			}
+		}
 		// 4: give up (return failure)
+		entered = false
+	} else {
+		entered = true
+	}
+	if !entered {
 		return false
 	}
+	l.held.Add(1)
 	return true
 }

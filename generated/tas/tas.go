@@ -46,17 +46,18 @@ type tasState struct{}
 //	algorithm = "tas"
 //	mode = "mutex"
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = true
 //
-// Use NewTAS; a *TAS is a sync.Locker. Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewTAS; a *TAS is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type TAS struct {
-	_    [64]byte
-	l    intReg // L: FREE (0) or BUSY (1)
-	_    [56]byte
-	park parker // sleepers waiting on the lock's registers
-	held bool   // locked (misuse checks; written inside the critical section)
+	_         [64]byte
+	l         intReg // L: FREE (0) or BUSY (1)
+	lSleepers waitq  // processes waiting on L
+	_         [32]byte
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	held      bool // locked (misuse checks; written inside the critical section)
 }
 
 // NewTAS returns an unlocked TAS.
@@ -65,11 +66,42 @@ func NewTAS() *TAS {
 	return l
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *TAS) Lock() {
-	var st tasState
-	l.acquire(&st, 0)
+	var old int64
+	// 1: repeat
+	// 1: old := FAS(L, BUSY)
+	old = l.l.swap("1", 1)
+	if !(old == 0) {
+		l.acquireSlow1()
+	}
 	l.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *TAS) acquireSlow1() {
+	var old int64
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, true, true)
+	for first0 := false; ; first0 = false {
+		armed0 := !first0 && !w0.spin("1")
+		if armed0 {
+			w0.prepare("1")
+		}
+		// 1: old := FAS(L, BUSY)
+		old = l.l.swap("1", 1)
+		if old == 0 {
+			if armed0 {
+				w0.cancel("1")
+			}
+			break
+		}
+		if armed0 {
+			w0.park("1")
+		}
+	}
+	w0.end("1")
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
@@ -78,74 +110,30 @@ func (l *TAS) Unlock() {
 		panic("lockgen: TAS.Unlock: not locked")
 	}
 	l.held = false
-	var st tasState
-	l.release(&st, 0)
+	// 2: L := FREE
+	{
+		var newVal int64 = 0
+		l.l.store("2", newVal)
+		l.lSleepers.wake("2", newVal)
+	}
 }
 
 // TryLock acquires the lock if it can do so without waiting, and reports whether it did.
 func (l *TAS) TryLock() bool {
-	var st tasState
-	if !l.tryAcquire(&st, 0) {
-		return false
-	}
-	l.held = true
-	return true
-}
-
-func (l *TAS) acquire(st *tasState, id int) {
 	var old int64
-	// 1: repeat
-	for spins := 0; ; spins++ {
-		armed0 := spins >= 100
-		var tok0 uint64
-		if armed0 {
-			tok0 = l.park.prepare()
-		}
-		// 1: old := FAS(L, BUSY)
-		{
-			var newVal int64 = 1
-			prevVal := l.l.swap("1", newVal)
-			old = prevVal
-			if prevVal != newVal {
-				l.park.wake()
-			}
-		}
-		if old == 0 {
-			if armed0 {
-				l.park.cancel()
-			}
-			break
-		}
-		if armed0 {
-			l.park.sleep("1", tok0)
-		} else {
-			pause("1")
-		}
-	}
-}
-
-func (l *TAS) release(st *tasState, id int) {
-	// 2: L := FREE
-	if l.l.storeChanged("2", 0) {
-		l.park.wake()
-	}
-}
-
-func (l *TAS) tryAcquire(st *tasState, id int) bool {
-	var old int64
+	var entered bool
 	// 1: old := FAS(L, BUSY)
-	{
-		var newVal int64 = 1
-		prevVal := l.l.swap("1", newVal)
-		old = prevVal
-		if prevVal != newVal {
-			l.park.wake()
-		}
-	}
+	old = l.l.swap("1", 1)
 	// 1: if old ≠ FREE then
 	if old != 0 {
 		// 1: give up (return failure)
+		entered = false
+	} else {
+		entered = true
+	}
+	if !entered {
 		return false
 	}
+	l.held = true
 	return true
 }

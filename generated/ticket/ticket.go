@@ -44,19 +44,20 @@ type ticketState struct{}
 //	algorithm = "ticket"
 //	mode = "mutex"
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = true
 //
-// Use NewTicket; a *Ticket is a sync.Locker. Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewTicket; a *Ticket is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Ticket struct {
-	_    [64]byte
-	next intReg // NEXT: the next ticket to hand out
-	_    [56]byte
-	now  intReg // NOW: the ticket being served
-	_    [56]byte
-	park parker // sleepers waiting on the lock's registers
-	held bool   // locked (misuse checks; written inside the critical section)
+	_           [64]byte
+	next        intReg // NEXT: the next ticket to hand out
+	_           [56]byte
+	now         intReg // NOW: the ticket being served
+	nowSleepers waitq  // processes waiting on NOW
+	_           [32]byte
+	spinners    intReg // waiters spinning now (the adaptive policy caps them)
+	_           [56]byte
+	held        bool // locked (misuse checks; written inside the critical section)
 }
 
 // NewTicket returns an unlocked Ticket.
@@ -65,11 +66,38 @@ func NewTicket() *Ticket {
 	return l
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *Ticket) Lock() {
-	var st ticketState
-	l.acquire(&st, 0)
+	var my int64
+	// T1: my := fetch&add(NEXT, 1)
+	my = l.next.fetchAdd("T1", 1)
+	doorway("T1")
+	// T2: await NOW = my
+	if !(l.now.load("T2") == my) {
+		l.acquireSlow1(my)
+	}
 	l.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *Ticket) acquireSlow1(my int64) {
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("T2", &l.nowSleepers, &l.spinners, waitAdaptive, 0, my, true, false)
+	for {
+		if !w0.spin("T2") {
+			w0.prepare("T2")
+			if l.now.load("T2") == my {
+				w0.cancel("T2")
+				break
+			}
+			w0.park("T2")
+		}
+		if l.now.load("T2") == my {
+			break
+		}
+	}
+	w0.end("T2")
 }
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
@@ -78,50 +106,19 @@ func (l *Ticket) Unlock() {
 		panic("lockgen: Ticket.Unlock: not locked")
 	}
 	l.held = false
-	var st ticketState
-	l.release(&st, 0)
+	// T3: NOW := NOW + 1
+	{
+		var newVal int64 = l.now.load("T3") + 1
+		l.now.store("T3", newVal)
+		l.nowSleepers.wake("T3", newVal)
+	}
 }
 
 // TryLock acquires the lock if it can do so without waiting, and reports whether it did.
 func (l *Ticket) TryLock() bool {
-	var st ticketState
-	if !l.tryAcquire(&st, 0) {
-		return false
-	}
-	l.held = true
-	return true
-}
-
-func (l *Ticket) acquire(st *ticketState, id int) {
-	var my int64
-	// T1: my := fetch&add(NEXT, 1)
-	my = l.next.fetchAdd("T1", 1)
-	doorway("T1")
-	// T2: await NOW = my
-	for spins := 0; !(l.now.load("T2") == my); spins++ {
-		if spins < 100 {
-			pause("T2")
-			continue
-		}
-		tok := l.park.prepare()
-		if l.now.load("T2") == my {
-			l.park.cancel()
-			break
-		}
-		l.park.sleep("T2", tok)
-	}
-}
-
-func (l *Ticket) release(st *ticketState, id int) {
-	// T3: NOW := NOW + 1
-	if l.now.storeChanged("T3", l.now.load("T3")+1) {
-		l.park.wake()
-	}
-}
-
-func (l *Ticket) tryAcquire(st *ticketState, id int) bool {
 	var now int64
 	var ok bool
+	var entered bool
 	// TT1: now := NOW
 	now = l.now.load("TT1")
 	// TT2: ok := CAS(NEXT, now, now + 1)
@@ -129,7 +126,13 @@ func (l *Ticket) tryAcquire(st *ticketState, id int) bool {
 	// TT3: if ¬ok then
 	if !ok {
 		// TT3: give up (return failure)
+		entered = false
+	} else {
+		entered = true
+	}
+	if !entered {
 		return false
 	}
+	l.held = true
 	return true
 }

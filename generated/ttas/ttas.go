@@ -59,19 +59,20 @@ type ttasState struct{}
 //	algorithm = "ttas"
 //	mode = "mutex"
 //	padding = 64
-//	wait = "spin-then-park"
-//	spin = 100
+//	wait = "adaptive"
 //	trylock = true
 //	backoff_min = "1us"
 //	backoff_max = "100us"
 //
-// Use NewTTAS; a *TTAS is a sync.Locker. Waiting: spinning 100 times, then parked until the lock's state changes. Hot registers are padded to 64 bytes.
+// Use NewTTAS; a *TTAS is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type TTAS struct {
-	_    [64]byte
-	l    intReg // L: FREE (0) or BUSY (1)
-	_    [56]byte
-	park parker // sleepers waiting on the lock's registers
-	held bool   // locked (misuse checks; written inside the critical section)
+	_         [64]byte
+	l         intReg // L: FREE (0) or BUSY (1)
+	lSleepers waitq  // processes waiting on L
+	_         [32]byte
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	held      bool // locked (misuse checks; written inside the critical section)
 }
 
 // NewTTAS returns an unlocked TTAS.
@@ -80,62 +81,190 @@ func NewTTAS() *TTAS {
 	return l
 }
 
-// Lock acquires the lock, waiting (spinning 100 times, then parked until the lock's state changes) until it is free.
+// Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *TTAS) Lock() {
-	var st ttasState
-	l.acquire(&st, 0)
-	l.held = true
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
-func (l *TTAS) Unlock() {
-	if !l.held {
-		panic("lockgen: TTAS.Unlock: not locked")
-	}
-	l.held = false
-	var st ttasState
-	l.release(&st, 0)
-}
-
-// TryLock acquires the lock if it can do so without waiting, and reports whether it did.
-func (l *TTAS) TryLock() bool {
-	var st ttasState
-	if !l.tryAcquire(&st, 0) {
-		return false
-	}
-	l.held = true
-	return true
-}
-
-func (l *TTAS) acquire(st *ttasState, id int) {
 	var old int64
 	var backoff int64
 	// backoff := backoff_min
 	backoff = 1000
 	// 1: repeat
-	for {
-		// 1: await L = FREE
-		for spins := 0; !(l.l.load("1") == 0); spins++ {
-			if spins < 100 {
-				pause("1")
-				continue
+	// 1: await L = FREE
+	if !(l.l.load("1") == 0) {
+		l.acquireSlow1(backoff)
+	} else {
+		// 2: old := FAS(L, BUSY)
+		old = l.l.swap("2", 1)
+		// 3: if old ≠ FREE then
+		if old != 0 {
+			l.acquireSlow2(old, backoff)
+		} else {
+			if !(old == 0) {
+				l.acquireSlow3(backoff)
 			}
-			tok := l.park.prepare()
+		}
+	}
+	l.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *TTAS) acquireSlow1(backoff int64) {
+	var old int64
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, true, true)
+	for {
+		if !w0.spin("1") {
+			w0.prepare("1")
 			if l.l.load("1") == 0 {
-				l.park.cancel()
+				w0.cancel("1")
 				break
 			}
-			l.park.sleep("1", tok)
+			w0.park("1")
 		}
-		// 2: old := FAS(L, BUSY)
-		{
-			var newVal int64 = 1
-			prevVal := l.l.swap("2", newVal)
-			old = prevVal
-			if prevVal != newVal {
-				l.park.wake()
+		if l.l.load("1") == 0 {
+			break
+		}
+	}
+	w0.end("1")
+	// 2: old := FAS(L, BUSY)
+	old = l.l.swap("2", 1)
+	// 3: if old ≠ FREE then
+	if old != 0 {
+		// 4: delay(backoff ns)
+		delay("4", time.Duration(backoff))
+		// 5: if (backoff * 2) < backoff_max then
+		if (backoff * 2) < 100000 {
+			// 5: backoff := backoff * 2
+			backoff = backoff * 2
+		} else {
+			// 5: backoff := backoff_max
+			backoff = 100000
+		}
+	}
+	if !(old == 0) {
+		for {
+			// 1: await L = FREE
+			if !(l.l.load("1") == 0) {
+				w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, true, true)
+				for {
+					if !w0.spin("1") {
+						w0.prepare("1")
+						if l.l.load("1") == 0 {
+							w0.cancel("1")
+							break
+						}
+						w0.park("1")
+					}
+					if l.l.load("1") == 0 {
+						break
+					}
+				}
+				w0.end("1")
+			}
+			// 2: old := FAS(L, BUSY)
+			old = l.l.swap("2", 1)
+			// 3: if old ≠ FREE then
+			if old != 0 {
+				// 4: delay(backoff ns)
+				delay("4", time.Duration(backoff))
+				// 5: if (backoff * 2) < backoff_max then
+				if (backoff * 2) < 100000 {
+					// 5: backoff := backoff * 2
+					backoff = backoff * 2
+				} else {
+					// 5: backoff := backoff_max
+					backoff = 100000
+				}
+			}
+			if old == 0 {
+				break
 			}
 		}
+	}
+}
+
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *TTAS) acquireSlow2(old int64, backoff int64) {
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	// 4: delay(backoff ns)
+	delay("4", time.Duration(backoff))
+	// 5: if (backoff * 2) < backoff_max then
+	if (backoff * 2) < 100000 {
+		// 5: backoff := backoff * 2
+		backoff = backoff * 2
+	} else {
+		// 5: backoff := backoff_max
+		backoff = 100000
+	}
+	if !(old == 0) {
+		for {
+			// 1: await L = FREE
+			if !(l.l.load("1") == 0) {
+				w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, true, true)
+				for {
+					if !w0.spin("1") {
+						w0.prepare("1")
+						if l.l.load("1") == 0 {
+							w0.cancel("1")
+							break
+						}
+						w0.park("1")
+					}
+					if l.l.load("1") == 0 {
+						break
+					}
+				}
+				w0.end("1")
+			}
+			// 2: old := FAS(L, BUSY)
+			old = l.l.swap("2", 1)
+			// 3: if old ≠ FREE then
+			if old != 0 {
+				// 4: delay(backoff ns)
+				delay("4", time.Duration(backoff))
+				// 5: if (backoff * 2) < backoff_max then
+				if (backoff * 2) < 100000 {
+					// 5: backoff := backoff * 2
+					backoff = backoff * 2
+				} else {
+					// 5: backoff := backoff_max
+					backoff = 100000
+				}
+			}
+			if old == 0 {
+				break
+			}
+		}
+	}
+}
+
+// acquireSlow3 continues acquire where its inline path had to wait.
+func (l *TTAS) acquireSlow3(backoff int64) {
+	var old int64
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	for {
+		// 1: await L = FREE
+		if !(l.l.load("1") == 0) {
+			w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, true, true)
+			for {
+				if !w0.spin("1") {
+					w0.prepare("1")
+					if l.l.load("1") == 0 {
+						w0.cancel("1")
+						break
+					}
+					w0.park("1")
+				}
+				if l.l.load("1") == 0 {
+					break
+				}
+			}
+			w0.end("1")
+		}
+		// 2: old := FAS(L, BUSY)
+		old = l.l.swap("2", 1)
 		// 3: if old ≠ FREE then
 		if old != 0 {
 			// 4: delay(backoff ns)
@@ -155,33 +284,42 @@ func (l *TTAS) acquire(st *ttasState, id int) {
 	}
 }
 
-func (l *TTAS) release(st *ttasState, id int) {
+// Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
+func (l *TTAS) Unlock() {
+	if !l.held {
+		panic("lockgen: TTAS.Unlock: not locked")
+	}
+	l.held = false
 	// 6: L := FREE
-	if l.l.storeChanged("6", 0) {
-		l.park.wake()
+	{
+		var newVal int64 = 0
+		l.l.store("6", newVal)
+		l.lSleepers.wake("6", newVal)
 	}
 }
 
-func (l *TTAS) tryAcquire(st *ttasState, id int) bool {
+// TryLock acquires the lock if it can do so without waiting, and reports whether it did.
+func (l *TTAS) TryLock() bool {
 	var old int64
+	var entered bool
 	// 1: if L ≠ FREE then
 	if l.l.load("1") != 0 {
 		// 1: give up (return failure)
-		return false
-	}
-	// 2: old := FAS(L, BUSY)
-	{
-		var newVal int64 = 1
-		prevVal := l.l.swap("2", newVal)
-		old = prevVal
-		if prevVal != newVal {
-			l.park.wake()
+		entered = false
+	} else {
+		// 2: old := FAS(L, BUSY)
+		old = l.l.swap("2", 1)
+		// 3: if old ≠ FREE then
+		if old != 0 {
+			// 3: give up (return failure)
+			entered = false
+		} else {
+			entered = true
 		}
 	}
-	// 3: if old ≠ FREE then
-	if old != 0 {
-		// 3: give up (return failure)
+	if !entered {
 		return false
 	}
+	l.held = true
 	return true
 }

@@ -75,35 +75,157 @@ func NewTTASShort() *TTASShort {
 
 // Lock acquires the lock, waiting (spinning 100 times, then yielding) until it is free.
 func (l *TTASShort) Lock() {
-	var st ttasShortState
-	l.acquire(&st, 0)
-	l.held = true
-}
-
-// Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
-func (l *TTASShort) Unlock() {
-	if !l.held {
-		panic("lockgen: TTASShort.Unlock: not locked")
-	}
-	l.held = false
-	var st ttasShortState
-	l.release(&st, 0)
-}
-
-func (l *TTASShort) acquire(st *ttasShortState, id int) {
 	var old int64
 	var backoff int64
 	// backoff := backoff_min
 	backoff = 100
 	// 1: repeat
+	// 1: await L = FREE
+	if !(l.l.load("1") == 0) {
+		l.acquireSlow1(backoff)
+	} else {
+		// 2: old := FAS(L, BUSY)
+		old = l.l.swap("2", 1)
+		// 3: if old ≠ FREE then
+		if old != 0 {
+			l.acquireSlow2(old, backoff)
+		} else {
+			if !(old == 0) {
+				l.acquireSlow3(backoff)
+			}
+		}
+	}
+	l.held = true
+}
+
+// acquireSlow1 continues acquire where its inline path had to wait.
+func (l *TTASShort) acquireSlow1(backoff int64) {
+	var old int64
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	w0.begin("1", nil, nil, waitSpinThenYield, 100, 0, false, false)
+	for {
+		w0.spin("1")
+		if l.l.load("1") == 0 {
+			break
+		}
+	}
+	w0.end("1")
+	// 2: old := FAS(L, BUSY)
+	old = l.l.swap("2", 1)
+	// 3: if old ≠ FREE then
+	if old != 0 {
+		// 4: delay(backoff ns)
+		delay("4", time.Duration(backoff))
+		// 5: if (backoff * 2) < backoff_max then
+		if (backoff * 2) < 10000 {
+			// 5: backoff := backoff * 2
+			backoff = backoff * 2
+		} else {
+			// 5: backoff := backoff_max
+			backoff = 10000
+		}
+	}
+	if !(old == 0) {
+		for {
+			// 1: await L = FREE
+			if !(l.l.load("1") == 0) {
+				w0.begin("1", nil, nil, waitSpinThenYield, 100, 0, false, false)
+				for {
+					w0.spin("1")
+					if l.l.load("1") == 0 {
+						break
+					}
+				}
+				w0.end("1")
+			}
+			// 2: old := FAS(L, BUSY)
+			old = l.l.swap("2", 1)
+			// 3: if old ≠ FREE then
+			if old != 0 {
+				// 4: delay(backoff ns)
+				delay("4", time.Duration(backoff))
+				// 5: if (backoff * 2) < backoff_max then
+				if (backoff * 2) < 10000 {
+					// 5: backoff := backoff * 2
+					backoff = backoff * 2
+				} else {
+					// 5: backoff := backoff_max
+					backoff = 10000
+				}
+			}
+			if old == 0 {
+				break
+			}
+		}
+	}
+}
+
+// acquireSlow2 continues acquire where its inline path had to wait.
+func (l *TTASShort) acquireSlow2(old int64, backoff int64) {
+	w0 := getWaiter()
+	defer putWaiter(w0)
+	// 4: delay(backoff ns)
+	delay("4", time.Duration(backoff))
+	// 5: if (backoff * 2) < backoff_max then
+	if (backoff * 2) < 10000 {
+		// 5: backoff := backoff * 2
+		backoff = backoff * 2
+	} else {
+		// 5: backoff := backoff_max
+		backoff = 10000
+	}
+	if !(old == 0) {
+		for {
+			// 1: await L = FREE
+			if !(l.l.load("1") == 0) {
+				w0.begin("1", nil, nil, waitSpinThenYield, 100, 0, false, false)
+				for {
+					w0.spin("1")
+					if l.l.load("1") == 0 {
+						break
+					}
+				}
+				w0.end("1")
+			}
+			// 2: old := FAS(L, BUSY)
+			old = l.l.swap("2", 1)
+			// 3: if old ≠ FREE then
+			if old != 0 {
+				// 4: delay(backoff ns)
+				delay("4", time.Duration(backoff))
+				// 5: if (backoff * 2) < backoff_max then
+				if (backoff * 2) < 10000 {
+					// 5: backoff := backoff * 2
+					backoff = backoff * 2
+				} else {
+					// 5: backoff := backoff_max
+					backoff = 10000
+				}
+			}
+			if old == 0 {
+				break
+			}
+		}
+	}
+}
+
+// acquireSlow3 continues acquire where its inline path had to wait.
+func (l *TTASShort) acquireSlow3(backoff int64) {
+	var old int64
+	w0 := getWaiter()
+	defer putWaiter(w0)
 	for {
 		// 1: await L = FREE
-		for spins := 0; !(l.l.load("1") == 0); spins++ {
-			if spins < 100 {
-				pause("1")
-			} else {
-				yield("1")
+		if !(l.l.load("1") == 0) {
+			w0.begin("1", nil, nil, waitSpinThenYield, 100, 0, false, false)
+			for {
+				w0.spin("1")
+				if l.l.load("1") == 0 {
+					break
+				}
 			}
+			w0.end("1")
 		}
 		// 2: old := FAS(L, BUSY)
 		old = l.l.swap("2", 1)
@@ -126,7 +248,12 @@ func (l *TTASShort) acquire(st *ttasShortState, id int) {
 	}
 }
 
-func (l *TTASShort) release(st *ttasShortState, id int) {
+// Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
+func (l *TTASShort) Unlock() {
+	if !l.held {
+		panic("lockgen: TTASShort.Unlock: not locked")
+	}
+	l.held = false
 	// 6: L := FREE
 	l.l.store("6", 0)
 }
