@@ -57,6 +57,19 @@ const (
 // AllWaitPolicies lists the policies in documentation order.
 var AllWaitPolicies = []WaitPolicy{Spin, Yield, Park, SpinThenYield, SpinThenPark, Adaptive}
 
+// Fits says which workload a policy suits (lockgen explain shows it;
+// docs/performance.md has the measurements behind it).
+func (w WaitPolicy) Fits() string {
+	return map[WaitPolicy]string{
+		Spin:          "no more goroutines than processors and critical sections of well under a microsecond; a waiter burns its processor",
+		Yield:         "many goroutines on few processors with short critical sections; every check costs a trip through the scheduler",
+		Park:          "long critical sections, or far more goroutines than processors: no CPU while waiting, but every handoff pays a goroutine wake-up",
+		SpinThenYield: "like yield, after a fixed spin (the spin key) that catches quick handoffs",
+		SpinThenPark:  "like park, after a fixed spin (the spin key) tuned to a known critical-section length",
+		Adaptive:      "most workloads (the default): spins only about as long as a wake-up costs and only while fewer waiters spin than there are other processors, then parks",
+	}[w]
+}
+
 // Parks reports whether w blocks.
 func (w WaitPolicy) Parks() bool { return w == Park || w == SpinThenPark || w == Adaptive }
 

@@ -199,12 +199,18 @@ func explain(w io.Writer, e *templates.Entry) {
 			}
 		}
 	}
-	fmt.Fprintln(w, "  wait:")
+	fmt.Fprintln(w, "  wait (which fits which workload):")
 	for _, wp := range templates.AllWaitPolicies {
+		text := "fits " + wp.Fits()
 		if why, bad := e.Waits[wp]; bad {
-			fmt.Fprintf(w, "    %-16s rejected: %s\n", wp, why)
-		} else {
-			fmt.Fprintf(w, "    %-16s supported\n", wp)
+			text = "rejected: " + why
+		}
+		for i, line := range wrapText(text, 100-21) {
+			if i == 0 {
+				fmt.Fprintf(w, "    %-16s %s\n", wp, line)
+			} else {
+				fmt.Fprintf(w, "    %-16s %s\n", "", line)
+			}
 		}
 	}
 	if e.TryLock == "" {
@@ -277,4 +283,21 @@ func printDef(w io.Writer, a *ir.Algorithm) {
 	if a.DoorwayEnd != "" {
 		fmt.Fprintf(w, "  doorway: acquire up to and including line %s\n", a.DoorwayEnd)
 	}
+}
+
+// wrapText breaks text into lines of at most width columns at spaces.
+func wrapText(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		if line != "" && len([]rune(line))+1+len([]rune(word)) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += word
+	}
+	return append(lines, line)
 }

@@ -344,7 +344,17 @@ func (g *gen) awaitWait(n *node) []jen.Code {
 	w := g.waiter(len(g.armed))
 	c := func() jen.Code { return g.expr(s.Cond, lbl) }
 	var loop []jen.Code
-	if g.c.Wait.Parks() {
+	switch {
+	case g.c.Wait.Parks() && g.c.WaitControl == "check-before-announce":
+		loop = []jen.Code{
+			jen.If(jen.Op("!").Add(w.Clone().Dot("spin").Call(l))).Block(
+				jen.If(c()).Block(jen.Break()),
+				w.Clone().Dot("prepare").Call(l),
+				w.Clone().Dot("park").Call(l),
+			),
+			jen.If(c()).Block(jen.Break()),
+		}
+	case g.c.Wait.Parks():
 		loop = []jen.Code{
 			jen.If(jen.Op("!").Add(w.Clone().Dot("spin").Call(l))).Block(
 				w.Clone().Dot("prepare").Call(l),
@@ -353,7 +363,7 @@ func (g *gen) awaitWait(n *node) []jen.Code {
 			),
 			jen.If(c()).Block(jen.Break()),
 		}
-	} else {
+	default:
 		loop = []jen.Code{w.Clone().Dot("spin").Call(l), jen.If(c()).Block(jen.Break())}
 	}
 	return []jen.Code{

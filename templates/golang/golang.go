@@ -34,6 +34,13 @@ type Config struct {
 	Spin       int
 	TryLock    bool
 
+	// WaitControl plants a known bug in the waiting layer's lowering, for
+	// the negative controls that prove the checks catch it:
+	// "check-before-announce" checks an await's condition before queuing
+	// the waiter and sleeps without checking again (the classic lost
+	// wake-up). "" lowers correctly.
+	WaitControl string
+
 	SpecPath string // as recorded in the header (relative to the output directory)
 	SpecHash string // sha256 of the spec file, hex
 	SpecEcho string // the lock's canonical TOML
@@ -403,7 +410,9 @@ var goReserved = map[string]bool{
 // generatedLocal matches the locals the lowering numbers by nesting depth.
 var generatedLocal = regexp.MustCompile(`^(w|armed|first)[0-9]+$`)
 
-func isGoReserved(s string) bool { return goKeywords[s] || goReserved[s] || generatedLocal.MatchString(s) }
+func isGoReserved(s string) bool {
+	return goKeywords[s] || goReserved[s] || generatedLocal.MatchString(s)
+}
 
 // Register types and sizes.
 

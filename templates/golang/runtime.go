@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"go/format"
 	"regexp"
+	"strings"
 )
 
 var packageClause = regexp.MustCompile(`(?m)^package lockrt$`)
@@ -26,12 +27,23 @@ var runtimeFiles = []struct{ src, dst string }{
 
 // Runtime returns the package runtime files, identical for every package
 // but for the package clause.
-func Runtime(pkg string) ([]File, error) {
+func Runtime(pkg string) ([]File, error) { return RuntimeControl(pkg, "") }
+
+// RuntimeControl is Runtime with the negative control named control
+// planted: every line marked "// control NAME: CODE" with that name has
+// its code replaced by CODE. It fails if no line carries the name.
+func RuntimeControl(pkg, control string) ([]File, error) {
+	planted := control == ""
 	var out []File
 	for _, f := range runtimeFiles {
 		src, err := runtimeFS.ReadFile(f.src)
 		if err != nil {
 			return nil, err
+		}
+		if control != "" {
+			var n int
+			src, n = plant(src, control)
+			planted = planted || n > 0
 		}
 		clause := packageClause.FindIndex(src)
 		if clause == nil {
@@ -45,5 +57,26 @@ func Runtime(pkg string) ([]File, error) {
 		}
 		out = append(out, File{Name: f.dst, Data: data})
 	}
+	if !planted {
+		return nil, fmt.Errorf("lockrt has no line marked for control %q", control)
+	}
 	return out, nil
+}
+
+// controlMark is "CODE // control NAME: REPLACEMENT" on one line.
+var controlMark = regexp.MustCompile(`(?m)^(\s*)(.*?)\s*// control ([a-z-]+):(.*)$`)
+
+// plant replaces the code of the lines marked for control and returns how
+// many it replaced.
+func plant(src []byte, control string) ([]byte, int) {
+	n := 0
+	out := controlMark.ReplaceAllFunc(src, func(line []byte) []byte {
+		m := controlMark.FindSubmatch(line)
+		if string(m[3]) != control {
+			return line
+		}
+		n++
+		return append(append([]byte{}, m[1]...), []byte(strings.TrimSpace(string(m[4]))+" // planted: control "+control)...)
+	})
+	return out, n
 }

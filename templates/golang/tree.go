@@ -8,8 +8,8 @@ import "github.com/lockgen/lockgen/templates/ir"
 // that survives: the wait analysis is keyed by it, and the doorway ends
 // after one particular statement.
 type node struct {
-	s              ir.Stmt
-	id             int
+	s               ir.Stmt
+	id              int
 	then, els, body []*node
 }
 

@@ -53,6 +53,12 @@ const (
 // holder needs until asynchronous preemption (about 10 ms).
 const spinYieldEvery = 16
 
+// A comment "control NAME: CODE" marks a line that the waiting layer's
+// negative controls (templates/golang TestWaitingLayerControls) replace
+// with CODE to plant a known bug: skip-wake, a write that wakes nobody;
+// keep-the-wake, a woken exclusive waiter that leaves still counted
+// awake, so that later writes wake none of the others.
+
 // waitq's state word: a lock bit guarding the list, the number of queued
 // waiters, and the number of exclusive waiters that are awake.
 const (
@@ -79,7 +85,7 @@ type waitq struct {
 // sleeps.
 func (q *waitq) wake(l string, val int64) {
 	if q.state.load(l)&qWake != 0 {
-		q.wakeSlow(l, val)
+		q.wakeSlow(l, val) // control skip-wake:
 	}
 }
 
@@ -320,7 +326,7 @@ func (w *waiter) end(l string) {
 	w.stopSpinning(l)
 	if w.awake {
 		w.awake = false
-		w.q.state.fetchAdd(l, -qAwake)
+		w.q.state.fetchAdd(l, -qAwake) // control keep-the-wake:
 	}
 }
 

@@ -1,0 +1,140 @@
+package golang
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lockgen/lockgen/templates"
+)
+
+// TestWaitingLayerControls keeps the waiting layer honest: it plants each
+// known waiting-layer bug in turn and requires verify.Explore, under the
+// controlled scheduler that models every sleep and wake-up, to report the
+// deadlock it causes in every lock it affects. The same locks with the
+// waiting layer as shipped pass Explore.
+//
+//   - check-before-announce: an await checks its condition, then queues
+//     and sleeps without checking again (the classic lost wake-up);
+//   - skip-wake: a write that may enable a sleeper wakes nobody (a release
+//     that skips the wake it owes);
+//   - keep-the-wake: a woken exclusive waiter leaves its wait still
+//     counted awake, so later writes, trusting it to see them, wake none
+//     of the others (a wake handed to a waiter that no longer needs it).
+func TestWaitingLayerControls(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and explores a package per control: skipped in -short")
+	}
+	park := templates.Park
+	cases := []struct {
+		name          string
+		runtime, code string // the runtime control, the lowering control
+		locks         []string
+		wait          templates.WaitPolicy
+	}{
+		{"correct", "", "", []string{"ticket", "mcs", "clh", "tas", "ttas", "replace-add"}, park},
+		{"correct-adaptive", "", "", []string{"ticket", "mcs", "tas", "replace-add"}, templates.Adaptive},
+		{"check-before-announce", "", "check-before-announce", []string{"ticket", "mcs", "clh", "ttas"}, park},
+		{"skip-wake", "skip-wake", "", []string{"ticket", "mcs", "tas"}, park},
+		{"keep-the-wake", "keep-the-wake", "", []string{"tas", "ttas", "replace-add"}, park},
+	}
+	root, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil { // ignored by git
+		t.Fatal(err)
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			dir, err := os.MkdirTemp(root, "control-"+tc.name+"-")
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer os.RemoveAll(dir)
+			pkg := "c" + strings.ReplaceAll(tc.name, "-", "")
+			importPath := "github.com/lockgen/lockgen/templates/golang/testdata/" + filepath.Base(dir)
+			var tests strings.Builder
+			fmt.Fprintf(&tests, "//go:build lockgen_check\n\npackage %s_test\n\nimport (\n\t\"testing\"\n\n\t\"github.com/lockgen/lockgen/verify\"\n\t\"github.com/lockgen/lockgen/verify/sched\"\n)\n\nvar _ = sched.FailDeadlock\n", pkg)
+			for i, alg := range tc.locks {
+				e, ok := templates.Lookup(alg)
+				if !ok {
+					t.Fatalf("no algorithm %s", alg)
+				}
+				c := Config{
+					Name: fmt.Sprintf("L%d", i), Package: pkg, ImportPath: importPath,
+					Entry: e, Alg: e.MustDef(templates.Options{Mode: templates.Mutex}), Mode: templates.Mutex,
+					Nodes: e.DefaultNodes, Padding: 64, Wait: tc.wait, Spin: 16, WaitControl: tc.code,
+					Params:   e.SmallParams(templates.Mutex, e.DefaultNodes),
+					SpecPath: "control", SpecHash: "0", SpecEcho: tc.name,
+				}
+				lock, err := Lock(c)
+				if err != nil {
+					t.Fatalf("%s: %v", alg, err)
+				}
+				gt, err := Tests(c)
+				if err != nil {
+					t.Fatalf("%s: %v", alg, err)
+				}
+				// The generated stress test file carries the subject; its
+				// check test is replaced by the control's expectation.
+				files := []File{lock, gt[0]}
+				for _, f := range files {
+					if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+						t.Fatal(err)
+					}
+				}
+				subject := SubjectFunc(c.Name) + "()"
+				if tc.runtime == "" && tc.code == "" {
+					fmt.Fprintf(&tests, "\nfunc TestControl%s(t *testing.T) { verify.Explore(t, %s) } // %s\n", c.Name, subject, alg)
+				} else {
+					fmt.Fprintf(&tests, "\nfunc TestControl%s(t *testing.T) { verify.ExploreFinds(t, %s, sched.FailDeadlock) } // %s\n", c.Name, subject, alg)
+				}
+			}
+			rt, err := RuntimeControl(pkg, tc.runtime)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range rt {
+				if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := os.WriteFile(filepath.Join(dir, "control_check_test.go"), []byte(tests.String()), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			cmd := exec.Command("go", "test", "-tags", "lockgen_check", "-count=1", "-run", "^TestControl", ".")
+			cmd.Dir = dir
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("control %s on %s: %v\n%s", tc.name, strings.Join(tc.locks, ", "), err, out)
+			}
+			t.Logf("control %s: %s", tc.name, strings.TrimSpace(string(out)))
+		})
+	}
+}
+
+// TestRuntimeControlNamesExist keeps the controls' markers in lockrt.
+func TestRuntimeControlNamesExist(t *testing.T) {
+	for _, c := range []string{"skip-wake", "keep-the-wake"} {
+		if _, err := RuntimeControl("p", c); err != nil {
+			t.Error(err)
+		}
+	}
+	if _, err := RuntimeControl("p", "no-such-control"); err == nil {
+		t.Error("RuntimeControl accepted a control no line is marked for")
+	}
+	files, err := RuntimeControl("p", "skip-wake")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		if strings.Contains(string(f.Data), "q.wakeSlow(l, val)") {
+			t.Errorf("%s: skip-wake left the wake in place", f.Name)
+		}
+	}
+}
