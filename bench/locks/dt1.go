@@ -4,11 +4,11 @@ package locks
 
 // dt1QNode is the algorithm's QNode record.
 type dt1QNode struct {
-	next     refReg[dt1QNode] // next: the successor, once it has linked itself (line 7)
-	locked   boolReg          // locked: the successor spins on its own locked (line 9)
-	status   intReg           // status: LOCKED (0) or UNLOCKED (1): the exit's signal to a successor it may not know yet
-	sleepers waitq            // processes waiting on this record
-	_        [16]byte
+	next           refReg[dt1QNode] // next: the successor, once it has linked itself (line 7)
+	locked         boolReg          // locked: the successor spins on its own locked (line 9)
+	lockedSleepers waitq            // processes waiting on locked
+	status         intReg           // status: LOCKED (0) or UNLOCKED (1): the exit's signal to a successor it may not know yet
+	_              [16]byte
 }
 
 // dt1State is what a process keeps between and across its passages.
@@ -144,7 +144,7 @@ func (h *DT1Handle) Lock() {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *DT1) acquireSlow1(st *dt1State) {
-	st.waiters[0].begin("9", &st.mynode.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	st.waiters[0].begin("9", &st.mynode.lockedSleepers, &l.spinners, waitAdaptive, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("9") {
 			st.waiters[0].prepare("9")
@@ -188,7 +188,7 @@ func (h *DT1Handle) Unlock() {
 			{
 				var newVal bool = false
 				succ.locked.store("15", newVal)
-				succ.sleepers.wake("15", 0)
+				succ.lockedSleepers.wake("15", 0)
 			}
 		}
 	}

@@ -20,9 +20,9 @@ type dt2QNode struct {
 
 // dt2LocalNode is the algorithm's LocalNode record.
 type dt2LocalNode struct {
-	locked   boolReg // locked: the owner spins on it (line 10); the predecessor clears it (line 14)
-	sleepers waitq   // processes waiting on this record
-	_        [36]byte
+	locked         boolReg // locked: the owner spins on it (line 10); the predecessor clears it (line 14)
+	lockedSleepers waitq   // processes waiting on locked
+	_              [32]byte
 }
 
 // dt2State is what a process keeps between and across its passages.
@@ -181,7 +181,7 @@ func (l *DT2) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *DT2) acquireSlow1(st *dt2State, myq *dt2LocalNode) {
-	st.waiters[0].begin("10", &myq.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	st.waiters[0].begin("10", &myq.lockedSleepers, &l.spinners, waitAdaptive, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("10") {
 			st.waiters[0].prepare("10")
@@ -224,7 +224,7 @@ func (l *DT2) Unlock(id int) {
 			{
 				var newVal bool = false
 				succLocal.locked.store("14", newVal)
-				succLocal.sleepers.wake("14", 0)
+				succLocal.lockedSleepers.wake("14", 0)
 			}
 		}
 	}

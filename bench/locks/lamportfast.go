@@ -195,7 +195,7 @@ func (l *LamportFast) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *LamportFast) acquireSlow1(st *lamportFastState, id int) {
-	st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+	st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 	for {
 		if !st.waiters[0].spin("R3") {
 			st.waiters[0].prepare("R3")
@@ -230,7 +230,7 @@ func (l *LamportFast) acquireSlow1(st *lamportFastState, id int) {
 				}
 				// R3: await Y = ⊥
 				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
@@ -273,7 +273,7 @@ func (l *LamportFast) acquireSlow1(st *lamportFastState, id int) {
 						}
 						return true
 					}()) {
-						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
 						for {
 							if !st.waiters[0].spin("R7.2") {
 								st.waiters[0].prepare("R7.2")
@@ -310,7 +310,7 @@ func (l *LamportFast) acquireSlow1(st *lamportFastState, id int) {
 					} else {
 						// R7.4: await Y = ⊥
 						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
@@ -357,7 +357,7 @@ func (l *LamportFast) acquireSlow2(st *lamportFastState, id int) {
 			}
 			// R3: await Y = ⊥
 			if !(l.y.load("R3") == -1) {
-				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 				for {
 					if !st.waiters[0].spin("R3") {
 						st.waiters[0].prepare("R3")
@@ -400,7 +400,7 @@ func (l *LamportFast) acquireSlow2(st *lamportFastState, id int) {
 					}
 					return true
 				}()) {
-					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
 					for {
 						if !st.waiters[0].spin("R7.2") {
 							st.waiters[0].prepare("R7.2")
@@ -437,7 +437,7 @@ func (l *LamportFast) acquireSlow2(st *lamportFastState, id int) {
 				} else {
 					// R7.4: await Y = ⊥
 					if !(l.y.load("R7.4") == -1) {
-						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 						for {
 							if !st.waiters[0].spin("R7.4") {
 								st.waiters[0].prepare("R7.4")
@@ -464,7 +464,7 @@ func (l *LamportFast) acquireSlow2(st *lamportFastState, id int) {
 
 // acquireSlow3 continues acquire where its inline path had to wait.
 func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
-	st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("R7.2") {
 			st.waiters[0].prepare("R7.2")
@@ -500,7 +500,7 @@ func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
 	} else {
 		// R7.4: await Y = ⊥
 		if !(l.y.load("R7.4") == -1) {
-			st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+			st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 			for {
 				if !st.waiters[0].spin("R7.4") {
 					st.waiters[0].prepare("R7.4")
@@ -537,7 +537,7 @@ func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
 				}
 				// R3: await Y = ⊥
 				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
@@ -580,7 +580,7 @@ func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
 						}
 						return true
 					}()) {
-						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
 						for {
 							if !st.waiters[0].spin("R7.2") {
 								st.waiters[0].prepare("R7.2")
@@ -617,7 +617,7 @@ func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
 					} else {
 						// R7.4: await Y = ⊥
 						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
@@ -645,7 +645,7 @@ func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
 
 // acquireSlow4 continues acquire where its inline path had to wait.
 func (l *LamportFast) acquireSlow4(st *lamportFastState, id int) {
-	st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+	st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 	for {
 		if !st.waiters[0].spin("R7.4") {
 			st.waiters[0].prepare("R7.4")
@@ -680,7 +680,7 @@ func (l *LamportFast) acquireSlow4(st *lamportFastState, id int) {
 				}
 				// R3: await Y = ⊥
 				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
@@ -723,7 +723,7 @@ func (l *LamportFast) acquireSlow4(st *lamportFastState, id int) {
 						}
 						return true
 					}()) {
-						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
 						for {
 							if !st.waiters[0].spin("R7.2") {
 								st.waiters[0].prepare("R7.2")
@@ -760,7 +760,7 @@ func (l *LamportFast) acquireSlow4(st *lamportFastState, id int) {
 					} else {
 						// R7.4: await Y = ⊥
 						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
@@ -807,7 +807,7 @@ func (l *LamportFast) acquireSlow5(st *lamportFastState, id int) {
 			}
 			// R3: await Y = ⊥
 			if !(l.y.load("R3") == -1) {
-				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 				for {
 					if !st.waiters[0].spin("R3") {
 						st.waiters[0].prepare("R3")
@@ -850,7 +850,7 @@ func (l *LamportFast) acquireSlow5(st *lamportFastState, id int) {
 					}
 					return true
 				}()) {
-					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
 					for {
 						if !st.waiters[0].spin("R7.2") {
 							st.waiters[0].prepare("R7.2")
@@ -887,7 +887,7 @@ func (l *LamportFast) acquireSlow5(st *lamportFastState, id int) {
 				} else {
 					// R7.4: await Y = ⊥
 					if !(l.y.load("R7.4") == -1) {
-						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 						for {
 							if !st.waiters[0].spin("R7.4") {
 								st.waiters[0].prepare("R7.4")

@@ -4,10 +4,10 @@ package locks
 
 // mcsQNode is the algorithm's QNode record.
 type mcsQNode struct {
-	next     refReg[mcsQNode] // next: the successor, once it has linked itself
-	value    boolReg          // value: set by the predecessor: enter
-	sleepers waitq            // processes waiting on this record
-	_        [28]byte
+	next          refReg[mcsQNode] // next: the successor, once it has linked itself
+	nextSleepers  waitq            // processes waiting on next
+	value         boolReg          // value: set by the predecessor: enter
+	valueSleepers waitq            // processes waiting on value
 }
 
 // mcsState is what a process keeps between and across its passages.
@@ -127,7 +127,7 @@ func (h *MCSHandle) Lock() {
 		{
 			var newVal *mcsQNode = st.mynode
 			previous.next.store("6", newVal)
-			previous.sleepers.wake("6", 0)
+			previous.nextSleepers.wake("6", 0)
 		}
 		// 7: await mynode.value = true
 		if !(st.mynode.value.load("7") == true) {
@@ -139,7 +139,7 @@ func (h *MCSHandle) Lock() {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *MCS) acquireSlow1(st *mcsState) {
-	st.waiters[0].begin("7", &st.mynode.sleepers, &l.spinners, waitAdaptive, 0, b2i(true), true, false)
+	st.waiters[0].begin("7", &st.mynode.valueSleepers, &l.spinners, waitAdaptive, 0, b2i(true), waitKeyed)
 	for {
 		if !st.waiters[0].spin("7") {
 			st.waiters[0].prepare("7")
@@ -174,7 +174,7 @@ func (h *MCSHandle) Unlock() {
 		{
 			var newVal bool = true
 			successor.value.store("12", newVal)
-			successor.sleepers.wake("12", b2i(newVal))
+			successor.valueSleepers.wake("12", b2i(newVal))
 		}
 	} else {
 		// 13: ok := CAS(TAIL, mynode, ⊥)
@@ -191,7 +191,7 @@ func (h *MCSHandle) Unlock() {
 				{
 					var newVal bool = true
 					successor.value.store("16", newVal)
-					successor.sleepers.wake("16", b2i(newVal))
+					successor.valueSleepers.wake("16", b2i(newVal))
 				}
 			}
 		}
@@ -201,7 +201,7 @@ func (h *MCSHandle) Unlock() {
 // releaseSlow1 continues release where its inline path had to wait.
 func (l *MCS) releaseSlow1(st *mcsState) {
 	var successor *mcsQNode
-	st.waiters[0].begin("14", &st.mynode.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	st.waiters[0].begin("14", &st.mynode.nextSleepers, &l.spinners, waitAdaptive, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("14") {
 			st.waiters[0].prepare("14")
@@ -222,6 +222,6 @@ func (l *MCS) releaseSlow1(st *mcsState) {
 	{
 		var newVal bool = true
 		successor.value.store("16", newVal)
-		successor.sleepers.wake("16", b2i(newVal))
+		successor.valueSleepers.wake("16", b2i(newVal))
 	}
 }

@@ -4,10 +4,10 @@ package locks
 
 // mcsParkQNode is the algorithm's QNode record.
 type mcsParkQNode struct {
-	next     refReg[mcsParkQNode] // next: the successor, once it has linked itself
-	value    boolReg              // value: set by the predecessor: enter
-	sleepers waitq                // processes waiting on this record
-	_        [28]byte
+	next          refReg[mcsParkQNode] // next: the successor, once it has linked itself
+	nextSleepers  waitq                // processes waiting on next
+	value         boolReg              // value: set by the predecessor: enter
+	valueSleepers waitq                // processes waiting on value
 }
 
 // mcsParkState is what a process keeps between and across its passages.
@@ -125,7 +125,7 @@ func (h *MCSParkHandle) Lock() {
 		{
 			var newVal *mcsParkQNode = st.mynode
 			previous.next.store("6", newVal)
-			previous.sleepers.wake("6", 0)
+			previous.nextSleepers.wake("6", 0)
 		}
 		// 7: await mynode.value = true
 		if !(st.mynode.value.load("7") == true) {
@@ -137,7 +137,7 @@ func (h *MCSParkHandle) Lock() {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *MCSPark) acquireSlow1(st *mcsParkState) {
-	st.waiters[0].begin("7", &st.mynode.sleepers, nil, waitPark, 0, b2i(true), true, false)
+	st.waiters[0].begin("7", &st.mynode.valueSleepers, nil, waitPark, 0, b2i(true), waitKeyed)
 	for {
 		if !st.waiters[0].spin("7") {
 			st.waiters[0].prepare("7")
@@ -172,7 +172,7 @@ func (h *MCSParkHandle) Unlock() {
 		{
 			var newVal bool = true
 			successor.value.store("12", newVal)
-			successor.sleepers.wake("12", b2i(newVal))
+			successor.valueSleepers.wake("12", b2i(newVal))
 		}
 	} else {
 		// 13: ok := CAS(TAIL, mynode, ⊥)
@@ -189,7 +189,7 @@ func (h *MCSParkHandle) Unlock() {
 				{
 					var newVal bool = true
 					successor.value.store("16", newVal)
-					successor.sleepers.wake("16", b2i(newVal))
+					successor.valueSleepers.wake("16", b2i(newVal))
 				}
 			}
 		}
@@ -199,7 +199,7 @@ func (h *MCSParkHandle) Unlock() {
 // releaseSlow1 continues release where its inline path had to wait.
 func (l *MCSPark) releaseSlow1(st *mcsParkState) {
 	var successor *mcsParkQNode
-	st.waiters[0].begin("14", &st.mynode.sleepers, nil, waitPark, 0, 0, false, false)
+	st.waiters[0].begin("14", &st.mynode.nextSleepers, nil, waitPark, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("14") {
 			st.waiters[0].prepare("14")
@@ -220,6 +220,6 @@ func (l *MCSPark) releaseSlow1(st *mcsParkState) {
 	{
 		var newVal bool = true
 		successor.value.store("16", newVal)
-		successor.sleepers.wake("16", b2i(newVal))
+		successor.valueSleepers.wake("16", b2i(newVal))
 	}
 }

@@ -202,7 +202,7 @@ func (l *Morris) acquireSlow1() {
 	var ok bool
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("1", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+	w0.begin("1", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 	for {
 		if !w0.spin("1") {
 			w0.prepare("1")
@@ -223,7 +223,7 @@ func (l *Morris) acquireSlow1() {
 		for {
 			// 1: await B = 1
 			if !(l.b.load("1") == 1) {
-				w0.begin("1", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+				w0.begin("1", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 				for {
 					if !w0.spin("1") {
 						w0.prepare("1")
@@ -258,7 +258,7 @@ func (l *Morris) acquireSlow1() {
 	for {
 		// 4: await A = 1
 		if !(l.a.load("4") == 1) {
-			w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("4") {
 					w0.prepare("4")
@@ -286,7 +286,7 @@ func (l *Morris) acquireSlow1() {
 	for {
 		// 6: await B = 1
 		if !(l.b.load("6") == 1) {
-			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("6") {
 					w0.prepare("6")
@@ -342,7 +342,7 @@ func (l *Morris) acquireSlow1() {
 	for {
 		// 13: await M = 1
 		if !(l.m.load("13") == 1) {
-			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("13") {
 					w0.prepare("13")
@@ -373,7 +373,7 @@ func (l *Morris) acquireSlow2() {
 	var ok bool
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+	w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 	for {
 		if !w0.spin("4") {
 			w0.prepare("4")
@@ -394,7 +394,7 @@ func (l *Morris) acquireSlow2() {
 		for {
 			// 4: await A = 1
 			if !(l.a.load("4") == 1) {
-				w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+				w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 				for {
 					if !w0.spin("4") {
 						w0.prepare("4")
@@ -423,7 +423,7 @@ func (l *Morris) acquireSlow2() {
 	for {
 		// 6: await B = 1
 		if !(l.b.load("6") == 1) {
-			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("6") {
 					w0.prepare("6")
@@ -479,7 +479,7 @@ func (l *Morris) acquireSlow2() {
 	for {
 		// 13: await M = 1
 		if !(l.m.load("13") == 1) {
-			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("13") {
 					w0.prepare("13")
@@ -510,7 +510,7 @@ func (l *Morris) acquireSlow3() {
 	var ok bool
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+	w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 	for {
 		if !w0.spin("6") {
 			w0.prepare("6")
@@ -531,7 +531,7 @@ func (l *Morris) acquireSlow3() {
 		for {
 			// 6: await B = 1
 			if !(l.b.load("6") == 1) {
-				w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+				w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 				for {
 					if !w0.spin("6") {
 						w0.prepare("6")
@@ -588,7 +588,7 @@ func (l *Morris) acquireSlow3() {
 	for {
 		// 13: await M = 1
 		if !(l.m.load("13") == 1) {
-			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("13") {
 					w0.prepare("13")
@@ -619,7 +619,7 @@ func (l *Morris) acquireSlow4() {
 	var ok bool
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+	w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 	for {
 		if !w0.spin("13") {
 			w0.prepare("13")
@@ -640,7 +640,7 @@ func (l *Morris) acquireSlow4() {
 		for {
 			// 13: await M = 1
 			if !(l.m.load("13") == 1) {
-				w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+				w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 				for {
 					if !w0.spin("13") {
 						w0.prepare("13")
@@ -675,7 +675,7 @@ func (l *Morris) acquireSlow5() {
 	for {
 		// 13: await M = 1
 		if !(l.m.load("13") == 1) {
-			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("13") {
 					w0.prepare("13")
@@ -709,7 +709,7 @@ func (l *Morris) acquireSlow6() {
 	for {
 		// 6: await B = 1
 		if !(l.b.load("6") == 1) {
-			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("6") {
 					w0.prepare("6")
@@ -765,7 +765,7 @@ func (l *Morris) acquireSlow6() {
 	for {
 		// 13: await M = 1
 		if !(l.m.load("13") == 1) {
-			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("13") {
 					w0.prepare("13")
@@ -799,7 +799,7 @@ func (l *Morris) acquireSlow7() {
 	for {
 		// 4: await A = 1
 		if !(l.a.load("4") == 1) {
-			w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("4") {
 					w0.prepare("4")
@@ -827,7 +827,7 @@ func (l *Morris) acquireSlow7() {
 	for {
 		// 6: await B = 1
 		if !(l.b.load("6") == 1) {
-			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("6") {
 					w0.prepare("6")
@@ -883,7 +883,7 @@ func (l *Morris) acquireSlow7() {
 	for {
 		// 13: await M = 1
 		if !(l.m.load("13") == 1) {
-			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("13") {
 					w0.prepare("13")
@@ -917,7 +917,7 @@ func (l *Morris) acquireSlow8() {
 	for {
 		// 1: await B = 1
 		if !(l.b.load("1") == 1) {
-			w0.begin("1", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			w0.begin("1", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("1") {
 					w0.prepare("1")
@@ -951,7 +951,7 @@ func (l *Morris) acquireSlow8() {
 	for {
 		// 4: await A = 1
 		if !(l.a.load("4") == 1) {
-			w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("4") {
 					w0.prepare("4")
@@ -979,7 +979,7 @@ func (l *Morris) acquireSlow8() {
 	for {
 		// 6: await B = 1
 		if !(l.b.load("6") == 1) {
-			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("6") {
 					w0.prepare("6")
@@ -1035,7 +1035,7 @@ func (l *Morris) acquireSlow8() {
 	for {
 		// 13: await M = 1
 		if !(l.m.load("13") == 1) {
-			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, true, true)
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("13") {
 					w0.prepare("13")

@@ -55,6 +55,12 @@ const (
 // holder needs until asynchronous preemption (about 10 ms).
 const spinYieldEvery = 16
 
+// A comment "control NAME: CODE" marks a line that the waiting layer's
+// negative controls (templates/golang TestWaitingLayerControls) replace
+// with CODE to plant a known bug: skip-wake, a write that wakes nobody;
+// keep-the-wake, a woken exclusive waiter that leaves still counted
+// awake, so that later writes wake none of the others.
+
 // waitq's state word: a lock bit guarding the list, the number of queued
 // waiters, and the number of exclusive waiters that are awake.
 const (
@@ -73,6 +79,10 @@ const (
 type waitq struct {
 	state      intReg // qLocked | sleepers*qSleeper | awake*qAwake
 	head, tail *waiter
+	// shared counts the queued waiters whose key is not their own alone
+	// (guarded by the lock bit): while it is 0, a keyed wake stops at its
+	// first match instead of scanning every sleeper.
+	shared int32
 }
 
 // wake is called after a write of val to a register this queue covers (for
@@ -81,7 +91,7 @@ type waitq struct {
 // sleeps.
 func (q *waitq) wake(l string, val int64) {
 	if q.state.load(l)&qWake != 0 {
-		q.wakeSlow(l, val)
+		q.wakeSlow(l, val) // control skip-wake:
 	}
 }
 
@@ -97,6 +107,7 @@ func (q *waitq) wakeSlow(l string, val int64) {
 	for w := q.head; w != nil; {
 		next := w.next
 		if (!w.keyed || w.key == val) && !(w.excl && exclDone) {
+			last := w.unique && q.shared == 0
 			if prev == nil {
 				q.head = next
 			} else {
@@ -111,8 +122,14 @@ func (q *waitq) wakeSlow(l string, val int64) {
 				w.awake = true
 				awake++
 			}
+			if !w.unique {
+				q.shared--
+			}
 			w.wnext, woken = woken, w
 			n++
+			if last {
+				break // nobody else can wait for this value
+			}
 		} else {
 			prev = w
 		}
@@ -152,6 +169,9 @@ func (q *waitq) unlink(w *waiter) {
 		if x != w {
 			continue
 		}
+		if !w.unique {
+			q.shared--
+		}
 		if prev == nil {
 			q.head = x.next
 		} else {
@@ -175,6 +195,7 @@ type waiter struct {
 	wnext    *waiter // in a waker's list of waiters to unpark
 	key      int64
 	keyed    bool // only a write of key can satisfy the wait
+	unique   bool // keyed, and no other waiter waits for the same key (a ticket)
 	excl     bool // woken, it competes to consume what the write made available
 	kind     uint8
 	spinMax  int32
@@ -184,18 +205,25 @@ type waiter struct {
 	spinning bool // counted in *spinners
 }
 
+// Kinds of wait (begin's flags).
+const (
+	waitKeyed     uint8 = 1 << iota // only a write of the key can end it
+	waitUniqueKey                   // keyed, and nobody else waits for the same key
+	waitExclusive                   // woken, it competes to consume what the write made available
+)
+
 // begin starts a wait after a failed first check: through q (nil for the
 // spin and yield policies), with the lock's spinner count, the policy and
-// its spin count, and the wait's key and kind.
-func (w *waiter) begin(l string, q *waitq, spinners *intReg, kind uint8, spins int32, key int64, keyed, excl bool) {
+// its spin count, and the wait's key and kind (waitKeyed...).
+func (w *waiter) begin(l string, q *waitq, spinners *intReg, kind uint8, spins int32, key int64, flags uint8) {
 	w.q, w.spinners, w.kind, w.spinMax = q, spinners, kind, min(spins, spinLimit)
-	w.key, w.keyed, w.excl = key, keyed, excl
+	w.key, w.keyed, w.unique, w.excl = key, flags&waitKeyed != 0, flags&waitUniqueKey != 0, flags&waitExclusive != 0
 	w.spins, w.spinning = 0, false
 	if q == nil {
 		return
 	}
 	w.p.ready()
-	if excl {
+	if w.excl {
 		// Awake from the start: a release while this waiter runs leaves
 		// the sleepers alone, since this waiter checks again before it
 		// sleeps.
@@ -286,6 +314,9 @@ func (w *waiter) prepare(l string) {
 	}
 	q.tail = w
 	w.queued = true
+	if !w.unique {
+		q.shared++
+	}
 	d := qSleeper - qLocked
 	if w.awake {
 		w.awake = false
@@ -322,7 +353,7 @@ func (w *waiter) end(l string) {
 	w.stopSpinning(l)
 	if w.awake {
 		w.awake = false
-		w.q.state.fetchAdd(l, -qAwake)
+		w.q.state.fetchAdd(l, -qAwake) // control keep-the-wake:
 	}
 }
 

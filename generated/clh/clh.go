@@ -4,9 +4,9 @@ package clh
 
 // clhQNode is the algorithm's QNode record.
 type clhQNode struct {
-	locked   boolReg // locked: true while the node's owner holds or waits for the lock (Craig: PENDING)
-	sleepers waitq   // processes waiting on this record
-	_        [36]byte
+	locked         boolReg // locked: true while the node's owner holds or waits for the lock (Craig: PENDING)
+	lockedSleepers waitq   // processes waiting on locked
+	_              [32]byte
 }
 
 // clhState is what a process keeps between and across its passages.
@@ -128,7 +128,7 @@ func (h *CLHHandle) Lock() {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *CLH) acquireSlow1(st *clhState) {
-	st.waiters[0].begin("4", &st.pred.sleepers, &l.spinners, waitAdaptive, 0, b2i(false), true, false)
+	st.waiters[0].begin("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0, b2i(false), waitKeyed)
 	for {
 		if !st.waiters[0].spin("4") {
 			st.waiters[0].prepare("4")
@@ -156,7 +156,7 @@ func (h *CLHHandle) Unlock() {
 	{
 		var newVal bool = false
 		st.mynode.locked.store("5", newVal)
-		st.mynode.sleepers.wake("5", b2i(newVal))
+		st.mynode.lockedSleepers.wake("5", b2i(newVal))
 	}
 	// 6: mynode := pred
 	st.mynode = st.pred

@@ -4,9 +4,9 @@ package clh
 
 // clhHeapQNode is the algorithm's QNode record.
 type clhHeapQNode struct {
-	locked   boolReg // locked: true while the node's owner holds or waits for the lock (Craig: PENDING)
-	sleepers waitq   // processes waiting on this record
-	_        [36]byte
+	locked         boolReg // locked: true while the node's owner holds or waits for the lock (Craig: PENDING)
+	lockedSleepers waitq   // processes waiting on locked
+	_              [32]byte
 }
 
 // clhHeapState is what a process keeps between and across its passages.
@@ -118,7 +118,7 @@ func (l *CLHHeap) Lock() {
 func (l *CLHHeap) acquireSlow1(st *clhHeapState) {
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("4", &st.pred.sleepers, &l.spinners, waitAdaptive, 0, b2i(false), true, false)
+	w0.begin("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0, b2i(false), waitKeyed)
 	for {
 		if !w0.spin("4") {
 			w0.prepare("4")
@@ -146,7 +146,7 @@ func (l *CLHHeap) Unlock() {
 	{
 		var newVal bool = false
 		st.mynode.locked.store("5", newVal)
-		st.mynode.sleepers.wake("5", b2i(newVal))
+		st.mynode.lockedSleepers.wake("5", b2i(newVal))
 	}
 	// 6: mynode := pred
 	st.mynode = st.pred

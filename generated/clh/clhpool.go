@@ -6,9 +6,9 @@ import "sync"
 
 // clhPoolQNode is the algorithm's QNode record.
 type clhPoolQNode struct {
-	locked   boolReg // locked: true while the node's owner holds or waits for the lock (Craig: PENDING)
-	sleepers waitq   // processes waiting on this record
-	_        [36]byte
+	locked         boolReg // locked: true while the node's owner holds or waits for the lock (Craig: PENDING)
+	lockedSleepers waitq   // processes waiting on locked
+	_              [32]byte
 }
 
 // clhPoolState is what a process keeps between and across its passages.
@@ -125,7 +125,7 @@ func (l *CLHPool) Lock() {
 func (l *CLHPool) acquireSlow1(st *clhPoolState) {
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("4", &st.pred.sleepers, &l.spinners, waitAdaptive, 0, b2i(false), true, false)
+	w0.begin("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0, b2i(false), waitKeyed)
 	for {
 		if !w0.spin("4") {
 			w0.prepare("4")
@@ -153,7 +153,7 @@ func (l *CLHPool) Unlock() {
 	{
 		var newVal bool = false
 		st.mynode.locked.store("5", newVal)
-		st.mynode.sleepers.wake("5", b2i(newVal))
+		st.mynode.lockedSleepers.wake("5", b2i(newVal))
 	}
 	// 6: mynode := pred
 	st.mynode = st.pred

@@ -125,7 +125,7 @@ func (l *Hyman) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *Hyman) acquireSlow1(st *hymanState, id int) {
-	st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), true, false)
+	st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), waitKeyed)
 	for {
 		if !st.waiters[0].spin("C2") {
 			st.waiters[0].prepare("C2")
@@ -146,7 +146,7 @@ func (l *Hyman) acquireSlow1(st *hymanState, id int) {
 		for {
 			// C2: await b[1 - i]
 			if !(l.b[1-int64(id)].r.load("C2")) {
-				st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), true, false)
+				st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), waitKeyed)
 				for {
 					if !st.waiters[0].spin("C2") {
 						st.waiters[0].prepare("C2")
@@ -176,7 +176,7 @@ func (l *Hyman) acquireSlow2(st *hymanState, id int) {
 	for {
 		// C2: await b[1 - i]
 		if !(l.b[1-int64(id)].r.load("C2")) {
-			st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), true, false)
+			st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), waitKeyed)
 			for {
 				if !st.waiters[0].spin("C2") {
 					st.waiters[0].prepare("C2")

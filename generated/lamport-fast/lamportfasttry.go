@@ -207,7 +207,7 @@ func (l *LamportFastTry) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *LamportFastTry) acquireSlow1(st *lamportFastTryState, id int) {
-	st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+	st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 	for {
 		if !st.waiters[0].spin("R3") {
 			st.waiters[0].prepare("R3")
@@ -242,7 +242,7 @@ func (l *LamportFastTry) acquireSlow1(st *lamportFastTryState, id int) {
 				}
 				// R3: await Y = ⊥
 				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
@@ -285,7 +285,7 @@ func (l *LamportFastTry) acquireSlow1(st *lamportFastTryState, id int) {
 						}
 						return true
 					}()) {
-						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
 						for {
 							if !st.waiters[0].spin("R7.2") {
 								st.waiters[0].prepare("R7.2")
@@ -322,7 +322,7 @@ func (l *LamportFastTry) acquireSlow1(st *lamportFastTryState, id int) {
 					} else {
 						// R7.4: await Y = ⊥
 						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
@@ -369,7 +369,7 @@ func (l *LamportFastTry) acquireSlow2(st *lamportFastTryState, id int) {
 			}
 			// R3: await Y = ⊥
 			if !(l.y.load("R3") == -1) {
-				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 				for {
 					if !st.waiters[0].spin("R3") {
 						st.waiters[0].prepare("R3")
@@ -412,7 +412,7 @@ func (l *LamportFastTry) acquireSlow2(st *lamportFastTryState, id int) {
 					}
 					return true
 				}()) {
-					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
 					for {
 						if !st.waiters[0].spin("R7.2") {
 							st.waiters[0].prepare("R7.2")
@@ -449,7 +449,7 @@ func (l *LamportFastTry) acquireSlow2(st *lamportFastTryState, id int) {
 				} else {
 					// R7.4: await Y = ⊥
 					if !(l.y.load("R7.4") == -1) {
-						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 						for {
 							if !st.waiters[0].spin("R7.4") {
 								st.waiters[0].prepare("R7.4")
@@ -476,7 +476,7 @@ func (l *LamportFastTry) acquireSlow2(st *lamportFastTryState, id int) {
 
 // acquireSlow3 continues acquire where its inline path had to wait.
 func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
-	st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("R7.2") {
 			st.waiters[0].prepare("R7.2")
@@ -512,7 +512,7 @@ func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
 	} else {
 		// R7.4: await Y = ⊥
 		if !(l.y.load("R7.4") == -1) {
-			st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+			st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 			for {
 				if !st.waiters[0].spin("R7.4") {
 					st.waiters[0].prepare("R7.4")
@@ -549,7 +549,7 @@ func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
 				}
 				// R3: await Y = ⊥
 				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
@@ -592,7 +592,7 @@ func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
 						}
 						return true
 					}()) {
-						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
 						for {
 							if !st.waiters[0].spin("R7.2") {
 								st.waiters[0].prepare("R7.2")
@@ -629,7 +629,7 @@ func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
 					} else {
 						// R7.4: await Y = ⊥
 						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
@@ -657,7 +657,7 @@ func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
 
 // acquireSlow4 continues acquire where its inline path had to wait.
 func (l *LamportFastTry) acquireSlow4(st *lamportFastTryState, id int) {
-	st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+	st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 	for {
 		if !st.waiters[0].spin("R7.4") {
 			st.waiters[0].prepare("R7.4")
@@ -692,7 +692,7 @@ func (l *LamportFastTry) acquireSlow4(st *lamportFastTryState, id int) {
 				}
 				// R3: await Y = ⊥
 				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
@@ -735,7 +735,7 @@ func (l *LamportFastTry) acquireSlow4(st *lamportFastTryState, id int) {
 						}
 						return true
 					}()) {
-						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
 						for {
 							if !st.waiters[0].spin("R7.2") {
 								st.waiters[0].prepare("R7.2")
@@ -772,7 +772,7 @@ func (l *LamportFastTry) acquireSlow4(st *lamportFastTryState, id int) {
 					} else {
 						// R7.4: await Y = ⊥
 						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
@@ -819,7 +819,7 @@ func (l *LamportFastTry) acquireSlow5(st *lamportFastTryState, id int) {
 			}
 			// R3: await Y = ⊥
 			if !(l.y.load("R3") == -1) {
-				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 				for {
 					if !st.waiters[0].spin("R3") {
 						st.waiters[0].prepare("R3")
@@ -862,7 +862,7 @@ func (l *LamportFastTry) acquireSlow5(st *lamportFastTryState, id int) {
 					}
 					return true
 				}()) {
-					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
 					for {
 						if !st.waiters[0].spin("R7.2") {
 							st.waiters[0].prepare("R7.2")
@@ -899,7 +899,7 @@ func (l *LamportFastTry) acquireSlow5(st *lamportFastTryState, id int) {
 				} else {
 					// R7.4: await Y = ⊥
 					if !(l.y.load("R7.4") == -1) {
-						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, true, false)
+						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
 						for {
 							if !st.waiters[0].spin("R7.4") {
 								st.waiters[0].prepare("R7.4")
@@ -1017,7 +1017,7 @@ func (l *LamportFastTry) TryLock(id int) bool {
 
 // tryAcquireSlow1 continues try-acquire where its inline path had to wait.
 func (l *LamportFastTry) tryAcquireSlow1(st *lamportFastTryState, id int) bool {
-	st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, false, false)
+	st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("R7.2") {
 			st.waiters[0].prepare("R7.2")

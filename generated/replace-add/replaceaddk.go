@@ -131,7 +131,7 @@ func (l *ReplaceAddK) acquireSlow1(ok bool) {
 	var old int64
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, false, true)
+	w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, waitExclusive)
 	for {
 		if !w0.spin("1") {
 			w0.prepare("1")
@@ -173,7 +173,7 @@ func (l *ReplaceAddK) acquireSlow1(ok bool) {
 		for {
 			// 1: await S > 0
 			if !(l.s.load("1") > 0) {
-				w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, false, true)
+				w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, waitExclusive)
 				for {
 					if !w0.spin("1") {
 						w0.prepare("1")
@@ -227,7 +227,7 @@ func (l *ReplaceAddK) acquireSlow2(ok bool) {
 	for {
 		// 1: await S > 0
 		if !(l.s.load("1") > 0) {
-			w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, false, true)
+			w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, waitExclusive)
 			for {
 				if !w0.spin("1") {
 					w0.prepare("1")

@@ -88,14 +88,15 @@ type gen struct {
 	doorwayNode int                // the statement after which the doorway ends (-1: none)
 
 	// The wait analysis (waits.go).
-	sites        map[int]*waitSite // by node id: awaits and busy loops
-	inBusy       map[int]bool      // nodes inside a busy loop's body
-	regQ         map[string]string // scalar registers with a queue of their own: the queue's field
-	elemQ        map[string]bool   // shared arrays whose elements carry a queue
-	recQ         map[string]bool   // records that carry a queue
-	lockQ        bool              // the lock carries a queue
-	boundInWaits map[string]bool   // quantifier and loop variables
-	waitDepth    int               // waiters a process needs at once (nested waits)
+	sites        map[int]*waitSite            // by node id: awaits and busy loops
+	inBusy       map[int]bool                 // nodes inside a busy loop's body
+	regQ         map[string]string            // scalar registers with a queue of their own: the queue's field
+	elemQ        map[string]bool              // shared arrays whose elements carry a queue
+	recQ         map[string]bool              // records that carry a queue for waits on several fields
+	fieldQ       map[string]map[string]string // record -> field -> its queue's field, for waits on one field
+	lockQ        bool                         // the lock carries a queue
+	boundInWaits map[string]bool              // quantifier and loop variables
+	waitDepth    int                          // waiters a process needs at once (nested waits)
 
 	stateLocals []ir.Local // Passage and Process locals, in declaration order
 	fieldNames  map[string]string

@@ -89,6 +89,10 @@ func (g *gen) types(f *jen.File) {
 			sz := regSize(fl.Type)
 			used += padBytes(sz, used) + sz
 			fields = append(fields, jen.Id(goIdent(fl.Name)).Add(g.regType(fl.Type)).Comment(fieldDoc(fl.Name, fl.Doc)))
+			if q, ok := g.fieldQ[r.Name][fl.Name]; ok {
+				used += padBytes(8, used) + waitqSize
+				fields = append(fields, jen.Id(q).Id("waitq").Comment("processes waiting on "+fl.Name))
+			}
 		}
 		if g.recQ[r.Name] {
 			fields = append(fields, jen.Id("sleepers").Id("waitq").Comment("processes waiting on this record"))

@@ -33,7 +33,8 @@ import (
 type domKind uint8
 
 const (
-	domRecord domKind = iota // fields of one record
+	domRecord domKind = iota // several fields of one record
+	domField                 // one field of one record
 	domElem                  // one element of a shared array
 	domReg                   // one scalar shared register
 	domLock                  // anything else: the lock's queue
@@ -42,14 +43,18 @@ const (
 // waitSite is one wait: an await, or a busy-wait loop.
 type waitSite struct {
 	kind  domKind
-	name  string  // domReg: the register; domElem: the array; domRecord: the record type
-	ref   ir.Expr // domRecord: the reference read through
+	name  string  // domReg: the register; domElem: the array; domRecord, domField: the record type
+	field string  // domField: the field
+	ref   ir.Expr // domRecord, domField: the reference read through
 	index ir.Expr // domElem: the element
 	keys  map[string]bool
 	one   ir.Loc  // the one location every read reads, or nil
 	cond  ir.Expr // with one: the condition, on one, that ends the wait (nil if unknown)
 	key   ir.Expr // keyed: the one value of one that ends the wait
-	excl  bool
+	// unique: the key is a value no other waiter can hold, a local set
+	// only by fetch&add results (a ticket)
+	unique bool
+	excl   bool
 }
 
 // keyed reports whether only a write of s.key can end s.
@@ -89,6 +94,7 @@ func (g *gen) analyseWaits() {
 	for _, f := range g.fieldNames {
 		taken[f] = true
 	}
+	g.fieldQ = map[string]map[string]string{}
 	for _, s := range g.sites {
 		switch s.kind {
 		case domReg:
@@ -104,10 +110,37 @@ func (g *gen) analyseWaits() {
 			g.elemQ[s.name] = true
 		case domRecord:
 			g.recQ[s.name] = true
+		case domField:
+			if g.fieldQ[s.name] == nil {
+				g.fieldQ[s.name] = map[string]string{}
+			}
+			g.fieldQ[s.name][s.field] = ""
 		case domLock:
 			g.lockQ = true
 		}
 	}
+	for rec, fields := range g.fieldQ {
+		used := map[string]bool{"sleepers": true}
+		for _, f := range g.a.Record(rec).Fields {
+			used[goIdent(f.Name)] = true
+		}
+		for _, f := range sortedKeys(boolKeys(fields)) {
+			name := goIdent(f) + "Sleepers"
+			for used[name] {
+				name += "_"
+			}
+			used[name] = true
+			fields[f] = name
+		}
+	}
+}
+
+func boolKeys(m map[string]string) map[string]bool {
+	out := map[string]bool{}
+	for k := range m {
+		out[k] = true
+	}
+	return out
 }
 
 // analyseList records the waits of one statement list (and, recursively,
@@ -122,6 +155,7 @@ func (g *gen) analyseList(ns []*node) {
 				site.key = keyOf(s.Cond, site.one, g.a)
 			}
 			site.excl = g.consumes(ns[i+1:], site)
+			site.unique = site.key != nil && g.ticketLocal(site.key)
 			g.sites[n.id] = site
 		case ir.While, ir.Repeat:
 			if n.busy() {
@@ -156,9 +190,10 @@ func (g *gen) siteOf(reads []ir.Loc) *waitSite {
 	if one, ok := sameLoc(reads); ok {
 		s.one = one
 	}
-	switch ref, ok := g.oneRecord(reads); {
-	case ok:
-		s.kind, s.ref, s.name = domRecord, ref, g.a.RefRecord(ref)
+	// One location gets a queue of its own, so that a keyed wake compares
+	// values of that location only.
+	if f, ok := s.one.(ir.Fld); ok {
+		s.kind, s.ref, s.name, s.field = domField, f.Ref, g.a.RefRecord(f.Ref), f.Name
 		return s
 	}
 	if v, ok := g.oneElement(reads); ok {
@@ -167,6 +202,10 @@ func (g *gen) siteOf(reads []ir.Loc) *waitSite {
 	}
 	if v, ok := s.one.(ir.Var); ok && v.Index == nil {
 		s.kind, s.name = domReg, v.Name
+		return s
+	}
+	if ref, ok := g.oneRecord(reads); ok {
+		s.kind, s.ref, s.name = domRecord, ref, g.a.RefRecord(ref)
 	}
 	return s
 }
@@ -278,6 +317,41 @@ func (g *gen) loopKey(body []*node, exit ir.Expr, loc ir.Loc) (cond, key ir.Expr
 	return nil, nil
 }
 
+// ticketLocal reports whether e is a local that only fetch&add results
+// with a non-zero constant increment are assigned to: no two processes
+// ever hold the same value.
+func (g *gen) ticketLocal(e ir.Expr) bool {
+	r, ok := e.(ir.LocalRef)
+	if !ok || r.Index != nil {
+		return false
+	}
+	if l := g.a.LocalVar(r.Name); l == nil || l.Scope != ir.Step {
+		return false
+	}
+	only := true
+	for _, op := range g.ops {
+		walk(op.nodes, func(n *node) {
+			if assignedLocal(n.s) != r.Name && !setsIndexed(n.s, r.Name) {
+				return
+			}
+			fa, ok := n.s.(ir.FetchAdd)
+			if !ok {
+				only = false
+				return
+			}
+			if d, ok := g.constValue(fa.Delta, nil, 0); !ok || d == 0 {
+				only = false
+			}
+		})
+	}
+	return only
+}
+
+func setsIndexed(s ir.Stmt, name string) bool {
+	set, ok := s.(ir.Set)
+	return ok && set.Dst == name
+}
+
 // assignedIn returns the locals assigned in code.
 func (g *gen) assignedIn(code []*node) map[string]bool {
 	out := map[string]bool{}
@@ -374,6 +448,11 @@ func (g *gen) wakeTargets(loc ir.Loc, val ir.Expr) []wakeTarget {
 		case domRecord:
 			f := loc.(ir.Fld)
 			add("rec:"+ir.FormatExpr(f.Ref), func() *jen.Statement { return g.expr(f.Ref, "").Dot("sleepers") }, s)
+		case domField:
+			f := loc.(ir.Fld)
+			add("field:"+ir.FormatExpr(f.Ref)+"."+f.Name, func() *jen.Statement {
+				return g.expr(f.Ref, "").Dot(g.fieldQ[s.name][s.field])
+			}, s)
 		case domLock:
 			add("lock", func() *jen.Statement { return jen.Id("l").Dot("sleepers") }, s)
 		}
@@ -508,6 +587,8 @@ func (g *gen) queueOf(s *waitSite) jen.Code {
 		return jen.Op("&").Id("l").Dot(g.fieldNames[s.name]).Index(g.expr(s.index, "")).Dot("sleepers")
 	case domRecord:
 		return jen.Op("&").Add(g.expr(s.ref, "")).Dot("sleepers")
+	case domField:
+		return jen.Op("&").Add(g.expr(s.ref, "")).Dot(g.fieldQ[s.name][s.field])
 	}
 	return jen.Op("&").Id("l").Dot("sleepers")
 }
@@ -526,8 +607,28 @@ func (g *gen) beginCall(w *jen.Statement, lbl string, s *waitSite) jen.Code {
 	if s.keyed() && g.c.Wait.Parks() {
 		key = g.keyExpr(s.key, g.locType(s.one), lbl)
 	}
+	var flags []jen.Code
+	if g.c.Wait.Parks() {
+		if s.keyed() {
+			flags = append(flags, jen.Id("waitKeyed"))
+		}
+		if s.keyed() && s.unique {
+			flags = append(flags, jen.Id("waitUniqueKey"))
+		}
+		if s.excl {
+			flags = append(flags, jen.Id("waitExclusive"))
+		}
+	}
+	f := jen.Code(jen.Lit(0))
+	for i, fl := range flags {
+		if i == 0 {
+			f = fl
+		} else {
+			f = jen.Add(f).Op("|").Add(fl)
+		}
+	}
 	return w.Clone().Dot("begin").Call(jen.Lit(lbl), g.queueOf(s), g.spinnersRef(), jen.Id(g.waitKind()),
-		jen.Lit(g.c.Spin), key, jen.Lit(s.keyed() && g.c.Wait.Parks()), jen.Lit(s.excl && g.c.Wait.Parks()))
+		jen.Lit(g.c.Spin), key, f)
 }
 
 // keyExpr is a key, or a written value, of a register of type t as the

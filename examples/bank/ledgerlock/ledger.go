@@ -4,10 +4,10 @@ package ledgerlock
 
 // ledgerQNode is the algorithm's QNode record.
 type ledgerQNode struct {
-	next     refReg[ledgerQNode] // next: the successor, once it has linked itself
-	value    boolReg             // value: set by the predecessor: enter
-	sleepers waitq               // processes waiting on this record
-	_        [28]byte
+	next          refReg[ledgerQNode] // next: the successor, once it has linked itself
+	nextSleepers  waitq               // processes waiting on next
+	value         boolReg             // value: set by the predecessor: enter
+	valueSleepers waitq               // processes waiting on value
 }
 
 // ledgerState is what a process keeps between and across its passages.
@@ -126,7 +126,7 @@ func (h *LedgerHandle) Lock() {
 		{
 			var newVal *ledgerQNode = st.mynode
 			previous.next.store("6", newVal)
-			previous.sleepers.wake("6", 0)
+			previous.nextSleepers.wake("6", 0)
 		}
 		// 7: await mynode.value = true
 		if !(st.mynode.value.load("7") == true) {
@@ -138,7 +138,7 @@ func (h *LedgerHandle) Lock() {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *Ledger) acquireSlow1(st *ledgerState) {
-	st.waiters[0].begin("7", &st.mynode.sleepers, nil, waitSpinThenPark, 64, b2i(true), true, false)
+	st.waiters[0].begin("7", &st.mynode.valueSleepers, nil, waitSpinThenPark, 64, b2i(true), waitKeyed)
 	for {
 		if !st.waiters[0].spin("7") {
 			st.waiters[0].prepare("7")
@@ -173,7 +173,7 @@ func (h *LedgerHandle) Unlock() {
 		{
 			var newVal bool = true
 			successor.value.store("12", newVal)
-			successor.sleepers.wake("12", b2i(newVal))
+			successor.valueSleepers.wake("12", b2i(newVal))
 		}
 	} else {
 		// 13: ok := CAS(TAIL, mynode, ⊥)
@@ -190,7 +190,7 @@ func (h *LedgerHandle) Unlock() {
 				{
 					var newVal bool = true
 					successor.value.store("16", newVal)
-					successor.sleepers.wake("16", b2i(newVal))
+					successor.valueSleepers.wake("16", b2i(newVal))
 				}
 			}
 		}
@@ -200,7 +200,7 @@ func (h *LedgerHandle) Unlock() {
 // releaseSlow1 continues release where its inline path had to wait.
 func (l *Ledger) releaseSlow1(st *ledgerState) {
 	var successor *ledgerQNode
-	st.waiters[0].begin("14", &st.mynode.sleepers, nil, waitSpinThenPark, 64, 0, false, false)
+	st.waiters[0].begin("14", &st.mynode.nextSleepers, nil, waitSpinThenPark, 64, 0, 0)
 	for {
 		if !st.waiters[0].spin("14") {
 			st.waiters[0].prepare("14")
@@ -221,6 +221,6 @@ func (l *Ledger) releaseSlow1(st *ledgerState) {
 	{
 		var newVal bool = true
 		successor.value.store("16", newVal)
-		successor.sleepers.wake("16", b2i(newVal))
+		successor.valueSleepers.wake("16", b2i(newVal))
 	}
 }

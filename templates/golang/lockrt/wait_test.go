@@ -26,11 +26,25 @@ func queued(t *testing.T, q *waitq, n int64) {
 // wakes. It re-checks nothing: the tests drive the waker directly.
 func sleeper(q *waitq, w *waiter, key int64, keyed, excl bool, done chan<- int64) {
 	var sp intReg
-	w.begin("", q, &sp, waitPark, 0, key, keyed, excl)
+	w.begin("", q, &sp, waitPark, 0, key, flags(keyed, false, excl))
 	w.prepare("")
 	w.park("")
 	w.end("")
 	done <- key
+}
+
+func flags(keyed, unique, excl bool) uint8 {
+	var f uint8
+	if keyed {
+		f |= waitKeyed
+	}
+	if unique {
+		f |= waitUniqueKey
+	}
+	if excl {
+		f |= waitExclusive
+	}
+	return f
 }
 
 // TestKeyedWakeWakesOnlyItsKey: a write of v wakes the waiter keyed v and
@@ -68,6 +82,36 @@ func TestKeyedWakeWakesOnlyItsKey(t *testing.T) {
 	}
 }
 
+// TestUniqueKeyWakeStopsEarly: with only unique-keyed waiters queued, a
+// wake stops at its first match (a second waiter wrongly claiming the same
+// unique key is left asleep: the contract is the generator's); with a
+// waiter of another kind queued, it scans every sleeper.
+func TestUniqueKeyWakeStopsEarly(t *testing.T) {
+	var q waitq
+	done := make(chan int64, 3)
+	ws := make([]waiter, 3)
+	var sp intReg
+	for i := 0; i < 2; i++ {
+		go func(w *waiter) {
+			w.begin("", &q, &sp, waitPark, 0, 5, waitKeyed|waitUniqueKey)
+			w.prepare("")
+			w.park("")
+			w.end("")
+			done <- 5
+		}(&ws[i])
+		queued(t, &q, int64(i+1))
+	}
+	q.wake("", 5)
+	<-done
+	queued(t, &q, 1) // the second claimant of key 5 sleeps on
+	go sleeper(&q, &ws[2], 0, false, false, done)
+	queued(t, &q, 2)
+	q.wake("", 5) // an unkeyed waiter is queued: the scan goes on past the match
+	<-done
+	<-done
+	queued(t, &q, 0)
+}
+
 // TestUnkeyedWakeWakesAll: waiters that are not keyed all wake on any
 // write (a reader/writer lock's readers).
 func TestUnkeyedWakeWakesAll(t *testing.T) {
@@ -99,7 +143,7 @@ func TestExclusiveWakeWakesOne(t *testing.T) {
 	// yet queued) makes a write wake nobody.
 	var awake waiter
 	var sp intReg
-	awake.begin("", &q, &sp, waitPark, 0, 0, false, true)
+	awake.begin("", &q, &sp, waitPark, 0, 0, waitExclusive)
 	q.wake("", 0)
 	queued(t, &q, 3)
 	awake.end("")
@@ -124,7 +168,7 @@ func TestCancelAbsorbsTheToken(t *testing.T) {
 	var q waitq
 	var w waiter
 	var sp intReg
-	w.begin("", &q, &sp, waitPark, 0, 0, false, false)
+	w.begin("", &q, &sp, waitPark, 0, 0, 0)
 	w.prepare("")
 	q.wake("", 0) // takes w off the list and deposits its token
 	w.cancel("")  // must absorb it
@@ -134,7 +178,7 @@ func TestCancelAbsorbsTheToken(t *testing.T) {
 		t.Fatal("a token was left behind")
 	default:
 	}
-	w.begin("", &q, &sp, waitPark, 0, 0, false, false)
+	w.begin("", &q, &sp, waitPark, 0, 0, 0)
 	w.prepare("")
 	parked := make(chan struct{})
 	go func() { w.park(""); close(parked) }()
@@ -161,7 +205,7 @@ func (f *flagLock) lock() {
 		return
 	}
 	w := getWaiter()
-	w.begin("1", &f.q, &f.spinner, waitAdaptive, 0, 0, true, true)
+	w.begin("1", &f.q, &f.spinner, waitAdaptive, 0, 0, waitKeyed|waitExclusive)
 	for {
 		if !w.spin("1") {
 			w.prepare("1")
@@ -198,7 +242,7 @@ func (k *ticketLock) lock() {
 		return
 	}
 	w := getWaiter()
-	w.begin("T2", &k.q, &k.spinner, waitAdaptive, 0, my, true, false)
+	w.begin("T2", &k.q, &k.spinner, waitAdaptive, 0, my, waitKeyed|waitUniqueKey)
 	for {
 		if !w.spin("T2") {
 			w.prepare("T2")
@@ -287,7 +331,7 @@ func TestSpinnersCapped(t *testing.T) {
 	ws := make([]waiter, 8)
 	started := 0
 	for i := range ws {
-		ws[i].begin("", nil, &sp, waitAdaptive, 0, 0, false, false)
+		ws[i].begin("", nil, &sp, waitAdaptive, 0, 0, 0)
 		if ws[i].startSpinning("") {
 			started++
 		}
