@@ -116,10 +116,10 @@ func NewBlackWhiteBakery() *BlackWhiteBakery {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *BlackWhiteBakery) proc(id int) *blackWhiteBakeryState {
 	if uint(id) >= BlackWhiteBakeryProcs {
-		panic("lockgen: BlackWhiteBakery: process id " + strconv.Itoa(id) + " out of range [0,64)")
+		badProcess("BlackWhiteBakery", id, BlackWhiteBakeryProcs)
 	}
 	return &l.procs[id].blackWhiteBakeryState
 }

@@ -97,10 +97,10 @@ func NewDeBruijn() *DeBruijn {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *DeBruijn) proc(id int) *deBruijnState {
 	if uint(id) >= DeBruijnProcs {
-		panic("lockgen: DeBruijn: process id " + strconv.Itoa(id) + " out of range [0,64)")
+		badProcess("DeBruijn", id, DeBruijnProcs)
 	}
 	return &l.procs[id].deBruijnState
 }

@@ -121,10 +121,10 @@ func NewDT2() *DT2 {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *DT2) proc(id int) *dt2State {
 	if uint(id) >= DT2Procs {
-		panic("lockgen: DT2: process id " + strconv.Itoa(id) + " out of range [0,64)")
+		badProcess("DT2", id, DT2Procs)
 	}
 	return &l.procs[id].dt2State
 }

@@ -101,10 +101,10 @@ func NewEisenbergMcGuire() *EisenbergMcGuire {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *EisenbergMcGuire) proc(id int) *eisenbergMcGuireState {
 	if uint(id) >= EisenbergMcGuireProcs {
-		panic("lockgen: EisenbergMcGuire: process id " + strconv.Itoa(id) + " out of range [0,64)")
+		badProcess("EisenbergMcGuire", id, EisenbergMcGuireProcs)
 	}
 	return &l.procs[id].eisenbergMcGuireState
 }

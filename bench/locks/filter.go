@@ -89,10 +89,10 @@ func NewFilter() *Filter {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *Filter) proc(id int) *filterState {
 	if uint(id) >= FilterProcs {
-		panic("lockgen: Filter: process id " + strconv.Itoa(id) + " out of range [0,64)")
+		badProcess("Filter", id, FilterProcs)
 	}
 	return &l.procs[id].filterState
 }

@@ -86,10 +86,10 @@ func NewGraunkeThakkar() *GraunkeThakkar {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *GraunkeThakkar) proc(id int) *graunkeThakkarState {
 	if uint(id) >= GraunkeThakkarProcs {
-		panic("lockgen: GraunkeThakkar: process id " + strconv.Itoa(id) + " out of range [0,64)")
+		badProcess("GraunkeThakkar", id, GraunkeThakkarProcs)
 	}
 	return &l.procs[id].graunkeThakkarState
 }

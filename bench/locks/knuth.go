@@ -95,10 +95,10 @@ func NewKnuth() *Knuth {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *Knuth) proc(id int) *knuthState {
 	if uint(id) >= KnuthProcs {
-		panic("lockgen: Knuth: process id " + strconv.Itoa(id) + " out of range [0,64)")
+		badProcess("Knuth", id, KnuthProcs)
 	}
 	return &l.procs[id].knuthState
 }

@@ -105,10 +105,10 @@ func NewLamportFast() *LamportFast {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *LamportFast) proc(id int) *lamportFastState {
 	if uint(id) >= LamportFastProcs {
-		panic("lockgen: LamportFast: process id " + strconv.Itoa(id) + " out of range [0,64)")
+		badProcess("LamportFast", id, LamportFastProcs)
 	}
 	return &l.procs[id].lamportFastState
 }

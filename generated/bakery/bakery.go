@@ -97,10 +97,10 @@ func NewBakery() *Bakery {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *Bakery) proc(id int) *bakeryState {
 	if uint(id) >= BakeryProcs {
-		panic("lockgen: Bakery: process id " + strconv.Itoa(id) + " out of range [0,4)")
+		badProcess("Bakery", id, BakeryProcs)
 	}
 	return &l.procs[id].bakeryState
 }

@@ -100,10 +100,10 @@ func NewBurns() *Burns {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *Burns) proc(id int) *burnsState {
 	if uint(id) >= BurnsProcs {
-		panic("lockgen: Burns: process id " + strconv.Itoa(id) + " out of range [0,4)")
+		badProcess("Burns", id, BurnsProcs)
 	}
 	return &l.procs[id].burnsState
 }

@@ -98,10 +98,10 @@ func NewCLHArray() *CLHArray {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *CLHArray) proc(id int) *clhArrayState {
 	if uint(id) >= CLHArrayProcs {
-		panic("lockgen: CLHArray: process id " + strconv.Itoa(id) + " out of range [0,4)")
+		badProcess("CLHArray", id, CLHArrayProcs)
 	}
 	return &l.procs[id].clhArrayState
 }

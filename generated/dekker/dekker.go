@@ -99,10 +99,10 @@ func NewDekker() *Dekker {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *Dekker) proc(id int) *dekkerState {
 	if uint(id) >= DekkerProcs {
-		panic("lockgen: Dekker: process id " + strconv.Itoa(id) + " out of range [0,2)")
+		badProcess("Dekker", id, DekkerProcs)
 	}
 	return &l.procs[id].dekkerState
 }

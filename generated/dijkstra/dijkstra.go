@@ -116,10 +116,10 @@ func NewDijkstra() *Dijkstra {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *Dijkstra) proc(id int) *dijkstraState {
 	if uint(id) >= DijkstraProcs {
-		panic("lockgen: Dijkstra: process id " + strconv.Itoa(id) + " out of range [0,4)")
+		badProcess("Dijkstra", id, DijkstraProcs)
 	}
 	return &l.procs[id].dijkstraState
 }

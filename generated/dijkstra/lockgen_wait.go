@@ -2,7 +2,10 @@
 
 package dijkstra
 
-import "sync"
+import (
+	"strconv"
+	"sync"
+)
 
 // The waiting layer: how a process that must wait (an await that does not
 // hold, a busy-wait loop that must go round again) spends the time, and how
@@ -355,6 +358,14 @@ func (w *waiter) end(l string) {
 		w.awake = false
 		w.q.state.fetchAdd(l, -qAwake) // control keep-the-wake:
 	}
+}
+
+// badProcess reports a process id out of range; kept out of line so that
+// the id check of a lock's methods stays small enough to inline.
+//
+//go:noinline
+func badProcess(lock string, id, procs int) {
+	panic("lockgen: " + lock + ": process id " + strconv.Itoa(id) + " out of range [0," + strconv.Itoa(procs) + ")")
 }
 
 // waiters holds the waiters of processes without state of their own

@@ -88,10 +88,10 @@ func NewDoranThomas() *DoranThomas {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *DoranThomas) proc(id int) *doranThomasState {
 	if uint(id) >= DoranThomasProcs {
-		panic("lockgen: DoranThomas: process id " + strconv.Itoa(id) + " out of range [0,2)")
+		badProcess("DoranThomas", id, DoranThomasProcs)
 	}
 	return &l.procs[id].doranThomasState
 }

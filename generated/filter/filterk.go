@@ -92,10 +92,10 @@ func NewFilterK() *FilterK {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *FilterK) proc(id int) *filterKState {
 	if uint(id) >= FilterKProcs {
-		panic("lockgen: FilterK: process id " + strconv.Itoa(id) + " out of range [0,4)")
+		badProcess("FilterK", id, FilterKProcs)
 	}
 	return &l.procs[id].filterKState
 }

@@ -90,10 +90,10 @@ func NewFischer() *Fischer {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *Fischer) proc(id int) *fischerState {
 	if uint(id) >= FischerProcs {
-		panic("lockgen: Fischer: process id " + strconv.Itoa(id) + " out of range [0,4)")
+		badProcess("Fischer", id, FischerProcs)
 	}
 	return &l.procs[id].fischerState
 }

@@ -96,10 +96,10 @@ func NewHehnerShyamasundar() *HehnerShyamasundar {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *HehnerShyamasundar) proc(id int) *hehnerShyamasundarState {
 	if uint(id) >= HehnerShyamasundarProcs {
-		panic("lockgen: HehnerShyamasundar: process id " + strconv.Itoa(id) + " out of range [0,4)")
+		badProcess("HehnerShyamasundar", id, HehnerShyamasundarProcs)
 	}
 	return &l.procs[id].hehnerShyamasundarState
 }

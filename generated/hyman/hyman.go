@@ -91,10 +91,10 @@ func NewHyman() *Hyman {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *Hyman) proc(id int) *hymanState {
 	if uint(id) >= HymanProcs {
-		panic("lockgen: Hyman: process id " + strconv.Itoa(id) + " out of range [0,2)")
+		badProcess("Hyman", id, HymanProcs)
 	}
 	return &l.procs[id].hymanState
 }

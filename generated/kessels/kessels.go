@@ -99,10 +99,10 @@ func NewKessels() *Kessels {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *Kessels) proc(id int) *kesselsState {
 	if uint(id) >= KesselsProcs {
-		panic("lockgen: Kessels: process id " + strconv.Itoa(id) + " out of range [0,4)")
+		badProcess("Kessels", id, KesselsProcs)
 	}
 	return &l.procs[id].kesselsState
 }

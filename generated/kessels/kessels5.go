@@ -99,10 +99,10 @@ func NewKessels5() *Kessels5 {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *Kessels5) proc(id int) *kessels5State {
 	if uint(id) >= Kessels5Procs {
-		panic("lockgen: Kessels5: process id " + strconv.Itoa(id) + " out of range [0,5)")
+		badProcess("Kessels5", id, Kessels5Procs)
 	}
 	return &l.procs[id].kessels5State
 }

@@ -117,10 +117,10 @@ func NewLamportFastTry() *LamportFastTry {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *LamportFastTry) proc(id int) *lamportFastTryState {
 	if uint(id) >= LamportFastTryProcs {
-		panic("lockgen: LamportFastTry: process id " + strconv.Itoa(id) + " out of range [0,4)")
+		badProcess("LamportFastTry", id, LamportFastTryProcs)
 	}
 	return &l.procs[id].lamportFastTryState
 }

@@ -90,10 +90,10 @@ func NewPeterson() *Peterson {
 	return l
 }
 
-// proc returns process id's state, checking the id.
+// proc returns process id's state, checking the id (small enough to inline).
 func (l *Peterson) proc(id int) *petersonState {
 	if uint(id) >= PetersonProcs {
-		panic("lockgen: Peterson: process id " + strconv.Itoa(id) + " out of range [0,2)")
+		badProcess("Peterson", id, PetersonProcs)
 	}
 	return &l.procs[id].petersonState
 }

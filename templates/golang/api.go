@@ -59,11 +59,9 @@ func (g *gen) methods(f *jen.File) error {
 
 	if g.api == apiID {
 		f.Line()
-		f.Comment("proc returns process id's state, checking the id.")
+		f.Comment("proc returns process id's state, checking the id (small enough to inline).")
 		f.Func().Params(jen.Id("l").Op("*").Id(g.c.Name)).Id("proc").Params(jen.Id("id").Int()).Op("*").Id(g.stateType()).Block(
-			jen.If(jen.Uint().Call(jen.Id("id")).Op(">=").Id(g.procsConst())).Block(
-				jen.Panic(jen.Lit(fmt.Sprintf("lockgen: %s: process id ", g.c.Name)).Op("+").Qual("strconv", "Itoa").Call(jen.Id("id")).
-					Op("+").Lit(fmt.Sprintf(" out of range [0,%d)", g.c.Params.N)))),
+			jen.If(jen.Uint().Call(jen.Id("id")).Op(">=").Id(g.procsConst())).Block(jen.Id("badProcess").Call(jen.Lit(g.c.Name), jen.Id("id"), jen.Id(g.procsConst()))),
 			jen.Return(jen.Op("&").Id("l").Dot("procs").Index(jen.Id("id")).Dot(g.stateType())))
 	}
 
