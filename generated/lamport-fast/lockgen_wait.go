@@ -65,16 +65,19 @@ const spinYieldEvery = 16
 // awake, so that later writes wake none of the others.
 
 // waitq's state word: a lock bit guarding the list, the number of queued
-// waiters, and the number of exclusive waiters that are awake.
+// waiters that are not exclusive, of queued exclusive ones, and of
+// exclusive waiters that are awake (at most 2^20 - 1 of each).
 const (
-	qLocked    int64 = 1
-	qSleeper   int64 = 1 << 1
-	qAwake     int64 = 1 << 32
-	qSleepers  int64 = (qAwake - 1) &^ qLocked
-	qAwakeMask int64 = ^(qAwake - 1)
+	qLocked     int64 = 1
+	qSleeper    int64 = 1 << 1  // not exclusive
+	qExclusive  int64 = 1 << 21 // exclusive
+	qAwake      int64 = 1 << 41
+	qSleepers   int64 = qExclusive - qSleeper
+	qExclusives int64 = qAwake - qExclusive
+	qAwakeMask  int64 = ^(qAwake - 1)
 	// qWake is what makes a writer look at the list: someone queued, or
 	// the list locked by a waiter that may be queuing.
-	qWake = qLocked | qSleepers
+	qWake = qLocked | qSleepers | qExclusives
 )
 
 // waitq is the queue of the waiters sleeping until a write to the
@@ -102,10 +105,14 @@ func (q *waitq) wake(l string, val int64) {
 // one exclusive one, and none while an exclusive one is awake) and unparks
 // them after releasing the list.
 func (q *waitq) wakeSlow(l string, val int64) {
+	if s := q.state.load(l); s&(qLocked|qSleepers) == 0 && s&qAwakeMask != 0 {
+		return // only exclusive sleepers, and an awake one will see the write
+	}
 	s := q.lock(l)
 	exclDone := s&qAwakeMask != 0
+	others := s&qSleepers != 0
 	var woken *waiter
-	var n, awake int64
+	var n, nx, awake int64
 	var prev *waiter
 	for w := q.head; w != nil; {
 		next := w.next
@@ -124,21 +131,23 @@ func (q *waitq) wakeSlow(l string, val int64) {
 				exclDone = true
 				w.awake = true
 				awake++
+				nx++
+			} else {
+				n++
 			}
 			if !w.unique {
 				q.shared--
 			}
 			w.wnext, woken = woken, w
-			n++
-			if last {
-				break // nobody else can wait for this value
+			if last || exclDone && !others {
+				break // nobody else can wait for this value, or be woken now
 			}
 		} else {
 			prev = w
 		}
 		w = next
 	}
-	q.state.fetchAdd(l, awake*qAwake-n*qSleeper-qLocked)
+	q.state.fetchAdd(l, awake*qAwake-n*qSleeper-nx*qExclusive-qLocked)
 	for w := woken; w != nil; {
 		next := w.wnext // w may start another wait as soon as it is unparked
 		if w.spinners != nil {
@@ -303,6 +312,14 @@ func (w *waiter) stopSpinning(l string) {
 	}
 }
 
+// unit is the waiter's count in its queue's state word.
+func (w *waiter) unit() int64 {
+	if w.excl {
+		return qExclusive
+	}
+	return qSleeper
+}
+
 // prepare queues the waiter before its last check: a write after this is
 // seen by the check or wakes the waiter.
 func (w *waiter) prepare(l string) {
@@ -320,7 +337,7 @@ func (w *waiter) prepare(l string) {
 	if !w.unique {
 		q.shared++
 	}
-	d := qSleeper - qLocked
+	d := w.unit() - qLocked
 	if w.awake {
 		w.awake = false
 		d -= qAwake
@@ -336,7 +353,7 @@ func (w *waiter) cancel(l string) {
 	if w.queued {
 		q.unlink(w)
 		w.queued = false
-		q.state.fetchAdd(l, -qSleeper-qLocked)
+		q.state.fetchAdd(l, -w.unit()-qLocked)
 		return
 	}
 	q.state.fetchAdd(l, -qLocked)

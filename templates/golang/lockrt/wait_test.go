@@ -14,7 +14,7 @@ import (
 func queued(t *testing.T, q *waitq, n int64) {
 	t.Helper()
 	deadline := time.Now().Add(5 * time.Second)
-	for q.state.load("")&qSleepers != n*qSleeper {
+	for q.state.load("")&qSleepers/qSleeper+q.state.load("")&qExclusives/qExclusive != n {
 		if time.Now().After(deadline) {
 			t.Fatalf("waited 5s for %d sleepers; state %#x", n, q.state.load(""))
 		}
