@@ -55,7 +55,9 @@ func TestWaitingLayerControls(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer os.RemoveAll(dir)
+			if os.Getenv("LOCKGEN_KEEP_CONTROLS") == "" {
+				defer os.RemoveAll(dir) // keep it with LOCKGEN_KEEP_CONTROLS=1 to debug
+			}
 			pkg := "c" + strings.ReplaceAll(tc.name, "-", "")
 			importPath := "github.com/lockgen/lockgen/templates/golang/testdata/" + filepath.Base(dir)
 			var tests strings.Builder

@@ -135,7 +135,7 @@ type procState uint8
 const (
 	stReady   procState = iota // parked at a scheduling point, runnable
 	stRunning                  // holds the token
-	stBlocked                  // parked in Wait until a write
+	stBlocked                  // in Wait until a write, or in Park until an Unpark
 	stDone                     // body returned
 )
 
@@ -182,6 +182,10 @@ type proc struct {
 	// waitOn the ones a blocked Wait waits on.
 	reads, waitOn []readEntry
 	waitLabel     string
+	// parkedOn is the Parker the goroutine waits in (Park, ParkTimeout);
+	// woken is set by the Unpark that let it go.
+	parkedOn *Parker
+	woken    bool
 	// Fairness (see decide): goroutines continuously enabled, and those
 	// scheduled, since this one's last yield; and the goroutines this one
 	// must let run first.
@@ -219,6 +223,7 @@ type execution struct {
 	choices  []int
 	regs     map[unsafe.Pointer]*reg
 	refs     map[unsafe.Pointer]int64
+	parkers  int // Parkers used so far (their numbers p1, p2, ...)
 }
 
 var (
@@ -567,12 +572,16 @@ func gs(ids []int) string {
 
 func (ex *execution) deadlockMsg() string {
 	var b strings.Builder
-	b.WriteString("every unfinished goroutine waits for a write that no goroutine will make:")
+	b.WriteString("every unfinished goroutine waits for a write or a wake-up that no goroutine will make:")
 	for _, q := range ex.procs {
 		if q.state == stDone {
 			fmt.Fprintf(&b, "\n  g%d has finished", q.id)
 		}
 		if q.state != stBlocked {
+			continue
+		}
+		if q.parkedOn != nil {
+			b.WriteString("\n  " + q.parkedMsg())
 			continue
 		}
 		var rs []string

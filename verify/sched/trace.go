@@ -21,7 +21,19 @@ const (
 	EvYield                    // a harness event after a yield point
 	EvNote                     // a harness event
 	EvEnd                      // the goroutine's body returned
+	EvPark                     // Parker.Park: took the token, blocked, or timed out
+	EvUnpark                   // Parker.Unpark: woke a goroutine or left the token
 )
+
+// Instrumented reports whether the event comes from the code under test's
+// instrumented primitives (registers, parkers) rather than the harness.
+func (k EventKind) Instrumented() bool {
+	switch k {
+	case EvAccess, EvWait, EvPark, EvUnpark:
+		return true
+	}
+	return false
+}
 
 // Event is one step of an execution's trace.
 type Event struct {
@@ -32,10 +44,15 @@ type Event struct {
 	Reg   int       // EvAccess: the register, numbered by first access (r1, r2, ...)
 	Val   Value     // EvAccess: the value read (see ResultInt)
 	Wrote bool      // EvAccess: the register was written
-	// EvWait: the goroutine blocked, on these registers.
+	// EvWait: the goroutine blocked, on these registers; EvPark: it
+	// blocked (Reg is the Parker's number).
 	Blocked bool
 	WaitOn  []int
-	Tag     int // harness events: the harness's tag
+	// EvPark: the wait gave up (ParkTimeout); EvUnpark: the goroutine it
+	// woke (-1: it left the token).
+	TimedOut bool
+	Woke     int
+	Tag      int // harness events: the harness's tag
 }
 
 // ValueKind is the type of a Value.
@@ -102,6 +119,21 @@ func (e *Event) String() string {
 			what = "wait   blocked until a write to " + strings.Join(rs, ", ")
 		} else {
 			what = "wait   (retry: a register read has changed)"
+		}
+	case EvPark:
+		switch {
+		case e.TimedOut:
+			what = fmt.Sprintf("park   p%d timed out", e.Reg)
+		case e.Blocked:
+			what = fmt.Sprintf("park   p%d: asleep until an unpark", e.Reg)
+		default:
+			what = fmt.Sprintf("park   p%d took the token", e.Reg)
+		}
+	case EvUnpark:
+		if e.Woke >= 0 {
+			what = fmt.Sprintf("unpark p%d wakes g%d", e.Reg, e.Woke)
+		} else {
+			what = fmt.Sprintf("unpark p%d leaves the token", e.Reg)
 		}
 	case EvDoorway:
 		what = "doorway done"
