@@ -1,0 +1,111 @@
+package golang
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestFastPathsInline checks, with the compiler's own inlining report
+// (go build -gcflags=-m=2), that the public methods of the catalogue's
+// fast locks make no call of lockgen's on their uncontended path: every
+// register access, wake check, doorway mark and id check in Lock, Unlock
+// and TryLock is inlined. The only calls left are the continuations
+// (*SlowN), taken when the lock must wait, and panics on misuse.
+func TestFastPathsInline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles ten generated packages")
+	}
+	pkgs := []string{"tas", "ttas", "ticket", "replace-add", "mcs", "clh", "anderson", "graunke-thakkar", "dvir-taubenfeld-1", "dvir-taubenfeld-2"}
+	inlined := regexp.MustCompile(`^(.*\.go):(\d+):(\d+): inlining call to `)
+	for _, p := range pkgs {
+		dir := filepath.Join("..", "..", "generated", p)
+		out, err := exec.Command("go", "build", "-gcflags=-m=2", "./"+filepath.ToSlash(dir)).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", p, err, out)
+		}
+		sites := map[string]bool{}
+		for _, line := range strings.Split(string(out), "\n") {
+			if m := inlined.FindStringSubmatch(line); m != nil {
+				sites[filepath.Base(m[1])+":"+m[2]+":"+m[3]] = true
+			}
+		}
+		files, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+		checked := 0
+		for _, file := range files {
+			if strings.HasSuffix(file, "_test.go") || strings.HasPrefix(filepath.Base(file), "lockgen_") || filepath.Base(file) == "gen.go" {
+				continue
+			}
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, file, nil, 0)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, d := range f.Decls {
+				fn, ok := d.(*ast.FuncDecl)
+				if !ok || fn.Recv == nil || !map[string]bool{"Lock": true, "Unlock": true, "TryLock": true}[fn.Name.Name] {
+					continue
+				}
+				ast.Inspect(fn.Body, func(n ast.Node) bool {
+					call, ok := n.(*ast.CallExpr)
+					if !ok {
+						return true
+					}
+					name := ""
+					switch f := call.Fun.(type) {
+					case *ast.SelectorExpr:
+						name = f.Sel.Name
+					case *ast.Ident:
+						name = f.Name
+					}
+					// Continuations, misuse panics, conversions; and the node
+					// policies' own cost: nodes = "pool" takes and returns a
+					// record through sync.Pool (getX, Put), nodes = "heap"
+					// allocates one (newX) on every passage.
+					if strings.Contains(name, "Slow") || name == "panic" || name == "int64" || name == "Put" ||
+						strings.HasPrefix(name, "get") || strings.HasPrefix(name, "new") {
+						return true
+					}
+					checked++
+					pos := fset.Position(call.Lparen)
+					// The compiler reports a call at the position of its
+					// selector's dot or of the identifier.
+					start := fset.Position(call.Fun.Pos())
+					key := func(p token.Position) string {
+						return filepath.Base(p.Filename) + ":" + itoa(p.Line) + ":" + itoa(p.Column)
+					}
+					found := sites[key(pos)] || sites[key(start)]
+					if sel, ok := call.Fun.(*ast.SelectorExpr); ok {
+						found = found || sites[key(fset.Position(sel.Sel.Pos()))]
+					}
+					if !found {
+						t.Errorf("%s: %s.%s calls %s without inlining it (%s)", p, recvName(fn), fn.Name.Name, name, key(start))
+					}
+					return true
+				})
+			}
+		}
+		if checked == 0 {
+			t.Errorf("%s: no call checked: the test no longer finds the methods", p)
+		}
+	}
+}
+
+func recvName(fn *ast.FuncDecl) string {
+	t := fn.Recv.List[0].Type
+	if s, ok := t.(*ast.StarExpr); ok {
+		t = s.X
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name
+	}
+	return "?"
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
