@@ -2,6 +2,11 @@
 
 package locks
 
+import (
+	"sync"
+	"sync/atomic"
+)
+
 const (
 	// AndersonProcs is how many goroutines may use a Anderson at once: more break it.
 	AndersonProcs = 64
@@ -53,7 +58,7 @@ type andersonState struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewAnderson; a *Anderson is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewAnderson; a *Anderson is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Anderson struct {
 	_      [64]byte
 	ticket intReg // TICKET: the next ticket (fetch&increment only)
@@ -63,21 +68,36 @@ type Anderson struct {
 		sleepers waitq
 		_        [36]byte
 	} // VALID: VALID[t mod n]: ticket t may enter
-	spinners intReg // waiters spinning now (the adaptive policy caps them)
-	_        [56]byte
-	holder   andersonState // the holder's passage state (written inside the critical section)
-	held     bool          // locked (misuse checks; written inside the critical section)
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	_         [64]byte
+	setupDone atomic.Bool   // setup has run (read by every method, written once)
+	setupOnce sync.Once     // runs setup
+	holder    andersonState // the holder's passage state (written inside the critical section)
+	held      bool          // locked (misuse checks; written inside the critical section)
 }
 
-// NewAnderson returns an unlocked Anderson.
+// setup gives a Anderson its initial state, once: the zero value of a Anderson is
+// ready to use, and its first method call sets up what is not zero.
+func (l *Anderson) setup() {
+	l.setupOnce.Do(func() {
+		l.valid[0].r.init(true)
+		l.setupDone.Store(true)
+	})
+}
+
+// NewAnderson returns an unlocked Anderson. The zero value is an unlocked Anderson too.
 func NewAnderson() *Anderson {
 	l := &Anderson{}
-	l.valid[0].r.init(true)
+	l.setup()
 	return l
 }
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *Anderson) Lock() {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	var st andersonState
 	// 1: ticket := fetch&add(TICKET, 1)
 	st.ticket = l.ticket.fetchAdd("1", 1)
@@ -113,6 +133,9 @@ func (l *Anderson) acquireSlow1(st *andersonState) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *Anderson) Unlock() {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	if !l.held {
 		panic("lockgen: Anderson.Unlock: not locked")
 	}

@@ -7,6 +7,7 @@ import (
 	"github.com/lockgen/lockgen/verify"
 	"strings"
 	"testing"
+	"time"
 )
 
 // blackWhiteBakerySubject describes a BlackWhiteBakery to verify.
@@ -51,4 +52,23 @@ func blackWhiteBakeryMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestBlackWhiteBakeryZeroValue uses a BlackWhiteBakery declared as a variable, without NewBlackWhiteBakery,
+// as sync.Mutex is used.
+func TestBlackWhiteBakeryZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l locks.BlackWhiteBakery
+		l.Lock(0)
+		l.Unlock(0)
+		l.Lock(1)
+		l.Unlock(1)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

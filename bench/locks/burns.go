@@ -69,7 +69,7 @@ type burnsProc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewBurns; process id (0 <= id < BurnsProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewBurns; process id (0 <= id < BurnsProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Burns struct {
 	_    [64]byte
 	flag [64]struct {
@@ -83,7 +83,7 @@ type Burns struct {
 	procs    [BurnsProcs]burnsProc
 }
 
-// NewBurns returns an unlocked Burns.
+// NewBurns returns an unlocked Burns. The zero value is an unlocked Burns too.
 func NewBurns() *Burns {
 	l := &Burns{}
 	return l

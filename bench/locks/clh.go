@@ -68,7 +68,7 @@ type clhState struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewCLH, then one NewHandle per goroutine; a *CLHHandle is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewCLH, then one NewHandle per goroutine; a *CLHHandle is a sync.Locker. The zero CLH is ready to use; handles must come from NewHandle. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type CLH struct {
 	_        [64]byte
 	tail     refReg[clhQNode] // TAIL: the last node of the queue (⊥ until the first swap)
@@ -84,7 +84,7 @@ type CLHHandle struct {
 	st clhState
 }
 
-// NewCLH returns an unlocked CLH.
+// NewCLH returns an unlocked CLH. The zero value is an unlocked CLH too.
 func NewCLH() *CLH {
 	l := &CLH{}
 	return l
@@ -99,6 +99,9 @@ func (l *CLH) NewHandle() *CLHHandle {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (h *CLHHandle) Lock() {
+	if h.l == nil {
+		panic("lockgen: CLHHandle.Lock: a handle must come from CLH.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if st.held {
@@ -147,6 +150,9 @@ func (l *CLH) acquireSlow1(st *clhState) {
 
 // Unlock releases the lock. It panics if the caller does not hold it.
 func (h *CLHHandle) Unlock() {
+	if h.l == nil {
+		panic("lockgen: CLHHandle.Unlock: a handle must come from CLH.NewHandle")
+	}
 	st := &h.st
 	if !st.held {
 		panic("lockgen: CLHHandle.Unlock: not held")

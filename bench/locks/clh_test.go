@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // clhSubject describes a CLH to verify.
@@ -36,6 +37,10 @@ func TestCLHMisuse(t *testing.T) {
 		h.Lock()
 		h.Lock()
 	})
+	clhMustPanic(t, "a handle not made by NewHandle", func() {
+		var h locks.CLHHandle
+		h.Lock()
+	})
 }
 
 // clhMustPanic runs f and fails unless it panics with a lockgen message.
@@ -49,4 +54,24 @@ func clhMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestCLHZeroValue uses a CLH declared as a variable, without NewCLH,
+// as sync.Mutex is used.
+func TestCLHZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l locks.CLH
+		h := l.NewHandle()
+		h.Lock()
+		h.Unlock()
+		h.Lock()
+		h.Unlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

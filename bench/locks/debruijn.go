@@ -2,7 +2,11 @@
 
 package locks
 
-import "strconv"
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
 
 const (
 	// DeBruijnProcs is the number of processes of a DeBruijn: ids are 0..DeBruijnProcs-1.
@@ -74,26 +78,38 @@ type deBruijnProc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewDeBruijn; process id (0 <= id < DeBruijnProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewDeBruijn; process id (0 <= id < DeBruijnProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type DeBruijn struct {
 	_       [64]byte
 	control [64]struct {
 		r intReg
 		_ [56]byte
 	} // control: 0: remainder; 1: scanning (L0–L1); 2: claiming or inside (L2–L4)
-	k        intReg // k: where the scans of L1 start; moved only by exits
-	_        [56]byte
-	sleepers waitq // processes waiting on several of the lock's registers
-	_        [40]byte
-	spinners intReg // waiters spinning now (the adaptive policy caps them)
-	_        [56]byte
-	procs    [DeBruijnProcs]deBruijnProc
+	k         intReg // k: where the scans of L1 start; moved only by exits
+	_         [56]byte
+	sleepers  waitq // processes waiting on several of the lock's registers
+	_         [40]byte
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	_         [64]byte
+	setupDone atomic.Bool // setup has run (read by every method, written once)
+	setupOnce sync.Once   // runs setup
+	procs     [DeBruijnProcs]deBruijnProc
 }
 
-// NewDeBruijn returns an unlocked DeBruijn.
+// setup gives a DeBruijn its initial state, once: the zero value of a DeBruijn is
+// ready to use, and its first method call sets up what is not zero.
+func (l *DeBruijn) setup() {
+	l.setupOnce.Do(func() {
+		l.k.init(63)
+		l.setupDone.Store(true)
+	})
+}
+
+// NewDeBruijn returns an unlocked DeBruijn. The zero value is an unlocked DeBruijn too.
 func NewDeBruijn() *DeBruijn {
 	l := &DeBruijn{}
-	l.k.init(63)
+	l.setup()
 	return l
 }
 
@@ -107,6 +123,9 @@ func (l *DeBruijn) proc(id int) *deBruijnState {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < DeBruijnProcs; two goroutines must never use the same id at once.
 func (l *DeBruijn) Lock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: DeBruijn.Lock(" + strconv.Itoa(id) + "): already holds the lock")
@@ -250,6 +269,9 @@ func (l *DeBruijn) acquireSlow1(st *deBruijnState, id int) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < DeBruijnProcs; two goroutines must never use the same id at once.
 func (l *DeBruijn) Unlock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: DeBruijn.Unlock(" + strconv.Itoa(id) + "): not held")

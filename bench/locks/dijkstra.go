@@ -2,7 +2,11 @@
 
 package locks
 
-import "strconv"
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
 
 const (
 	// DijkstraProcs is the number of processes of a Dijkstra: ids are 0..DijkstraProcs-1.
@@ -72,7 +76,7 @@ type dijkstraProc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewDijkstra; process id (0 <= id < DijkstraProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewDijkstra; process id (0 <= id < DijkstraProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Dijkstra struct {
 	_    [64]byte
 	flag [64]struct {
@@ -83,82 +87,94 @@ type Dijkstra struct {
 		r boolReg
 		_ [60]byte
 	} // NOTN: false while process i, being NEXT, tries to enter
-	next     intReg // NEXT: the process considered next to enter
-	_        [56]byte
-	sleepers waitq // processes waiting on several of the lock's registers
-	_        [40]byte
-	spinners intReg // waiters spinning now (the adaptive policy caps them)
-	_        [56]byte
-	procs    [DijkstraProcs]dijkstraProc
+	next      intReg // NEXT: the process considered next to enter
+	_         [56]byte
+	sleepers  waitq // processes waiting on several of the lock's registers
+	_         [40]byte
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	_         [64]byte
+	setupDone atomic.Bool // setup has run (read by every method, written once)
+	setupOnce sync.Once   // runs setup
+	procs     [DijkstraProcs]dijkstraProc
 }
 
-// NewDijkstra returns an unlocked Dijkstra.
+// setup gives a Dijkstra its initial state, once: the zero value of a Dijkstra is
+// ready to use, and its first method call sets up what is not zero.
+func (l *Dijkstra) setup() {
+	l.setupOnce.Do(func() {
+		l.notn[0].r.init(true)
+		l.notn[1].r.init(true)
+		l.notn[2].r.init(true)
+		l.notn[3].r.init(true)
+		l.notn[4].r.init(true)
+		l.notn[5].r.init(true)
+		l.notn[6].r.init(true)
+		l.notn[7].r.init(true)
+		l.notn[8].r.init(true)
+		l.notn[9].r.init(true)
+		l.notn[10].r.init(true)
+		l.notn[11].r.init(true)
+		l.notn[12].r.init(true)
+		l.notn[13].r.init(true)
+		l.notn[14].r.init(true)
+		l.notn[15].r.init(true)
+		l.notn[16].r.init(true)
+		l.notn[17].r.init(true)
+		l.notn[18].r.init(true)
+		l.notn[19].r.init(true)
+		l.notn[20].r.init(true)
+		l.notn[21].r.init(true)
+		l.notn[22].r.init(true)
+		l.notn[23].r.init(true)
+		l.notn[24].r.init(true)
+		l.notn[25].r.init(true)
+		l.notn[26].r.init(true)
+		l.notn[27].r.init(true)
+		l.notn[28].r.init(true)
+		l.notn[29].r.init(true)
+		l.notn[30].r.init(true)
+		l.notn[31].r.init(true)
+		l.notn[32].r.init(true)
+		l.notn[33].r.init(true)
+		l.notn[34].r.init(true)
+		l.notn[35].r.init(true)
+		l.notn[36].r.init(true)
+		l.notn[37].r.init(true)
+		l.notn[38].r.init(true)
+		l.notn[39].r.init(true)
+		l.notn[40].r.init(true)
+		l.notn[41].r.init(true)
+		l.notn[42].r.init(true)
+		l.notn[43].r.init(true)
+		l.notn[44].r.init(true)
+		l.notn[45].r.init(true)
+		l.notn[46].r.init(true)
+		l.notn[47].r.init(true)
+		l.notn[48].r.init(true)
+		l.notn[49].r.init(true)
+		l.notn[50].r.init(true)
+		l.notn[51].r.init(true)
+		l.notn[52].r.init(true)
+		l.notn[53].r.init(true)
+		l.notn[54].r.init(true)
+		l.notn[55].r.init(true)
+		l.notn[56].r.init(true)
+		l.notn[57].r.init(true)
+		l.notn[58].r.init(true)
+		l.notn[59].r.init(true)
+		l.notn[60].r.init(true)
+		l.notn[61].r.init(true)
+		l.notn[62].r.init(true)
+		l.notn[63].r.init(true)
+		l.setupDone.Store(true)
+	})
+}
+
+// NewDijkstra returns an unlocked Dijkstra. The zero value is an unlocked Dijkstra too.
 func NewDijkstra() *Dijkstra {
 	l := &Dijkstra{}
-	l.notn[0].r.init(true)
-	l.notn[1].r.init(true)
-	l.notn[2].r.init(true)
-	l.notn[3].r.init(true)
-	l.notn[4].r.init(true)
-	l.notn[5].r.init(true)
-	l.notn[6].r.init(true)
-	l.notn[7].r.init(true)
-	l.notn[8].r.init(true)
-	l.notn[9].r.init(true)
-	l.notn[10].r.init(true)
-	l.notn[11].r.init(true)
-	l.notn[12].r.init(true)
-	l.notn[13].r.init(true)
-	l.notn[14].r.init(true)
-	l.notn[15].r.init(true)
-	l.notn[16].r.init(true)
-	l.notn[17].r.init(true)
-	l.notn[18].r.init(true)
-	l.notn[19].r.init(true)
-	l.notn[20].r.init(true)
-	l.notn[21].r.init(true)
-	l.notn[22].r.init(true)
-	l.notn[23].r.init(true)
-	l.notn[24].r.init(true)
-	l.notn[25].r.init(true)
-	l.notn[26].r.init(true)
-	l.notn[27].r.init(true)
-	l.notn[28].r.init(true)
-	l.notn[29].r.init(true)
-	l.notn[30].r.init(true)
-	l.notn[31].r.init(true)
-	l.notn[32].r.init(true)
-	l.notn[33].r.init(true)
-	l.notn[34].r.init(true)
-	l.notn[35].r.init(true)
-	l.notn[36].r.init(true)
-	l.notn[37].r.init(true)
-	l.notn[38].r.init(true)
-	l.notn[39].r.init(true)
-	l.notn[40].r.init(true)
-	l.notn[41].r.init(true)
-	l.notn[42].r.init(true)
-	l.notn[43].r.init(true)
-	l.notn[44].r.init(true)
-	l.notn[45].r.init(true)
-	l.notn[46].r.init(true)
-	l.notn[47].r.init(true)
-	l.notn[48].r.init(true)
-	l.notn[49].r.init(true)
-	l.notn[50].r.init(true)
-	l.notn[51].r.init(true)
-	l.notn[52].r.init(true)
-	l.notn[53].r.init(true)
-	l.notn[54].r.init(true)
-	l.notn[55].r.init(true)
-	l.notn[56].r.init(true)
-	l.notn[57].r.init(true)
-	l.notn[58].r.init(true)
-	l.notn[59].r.init(true)
-	l.notn[60].r.init(true)
-	l.notn[61].r.init(true)
-	l.notn[62].r.init(true)
-	l.notn[63].r.init(true)
+	l.setup()
 	return l
 }
 
@@ -172,6 +188,9 @@ func (l *Dijkstra) proc(id int) *dijkstraState {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < DijkstraProcs; two goroutines must never use the same id at once.
 func (l *Dijkstra) Lock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: Dijkstra.Lock(" + strconv.Itoa(id) + "): already holds the lock")
@@ -373,6 +392,9 @@ func (l *Dijkstra) acquireSlow2(st *dijkstraState, id int) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < DijkstraProcs; two goroutines must never use the same id at once.
 func (l *Dijkstra) Unlock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: Dijkstra.Unlock(" + strconv.Itoa(id) + "): not held")

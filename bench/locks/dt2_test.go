@@ -7,6 +7,7 @@ import (
 	"github.com/lockgen/lockgen/verify"
 	"strings"
 	"testing"
+	"time"
 )
 
 // dt2Subject describes a DT2 to verify.
@@ -51,4 +52,23 @@ func dt2MustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestDT2ZeroValue uses a DT2 declared as a variable, without NewDT2,
+// as sync.Mutex is used.
+func TestDT2ZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l locks.DT2
+		l.Lock(0)
+		l.Unlock(0)
+		l.Lock(1)
+		l.Unlock(1)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -2,7 +2,11 @@
 
 package locks
 
-import "strconv"
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
 
 const (
 	// HehnerShyamasundarProcs is the number of processes of a HehnerShyamasundar: ids are 0..HehnerShyamasundarProcs-1.
@@ -72,87 +76,99 @@ type hehnerShyamasundarProc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewHehnerShyamasundar; process id (0 <= id < HehnerShyamasundarProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewHehnerShyamasundar; process id (0 <= id < HehnerShyamasundarProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type HehnerShyamasundar struct {
 	_ [64]byte
 	t [64]struct {
 		r intReg
 		_ [56]byte
 	} // T: process i's ticket: ∞ (not competing), 0 (choosing) or its number
-	sleepers waitq // processes waiting on several of the lock's registers
-	_        [40]byte
-	spinners intReg // waiters spinning now (the adaptive policy caps them)
-	_        [56]byte
-	procs    [HehnerShyamasundarProcs]hehnerShyamasundarProc
+	sleepers  waitq // processes waiting on several of the lock's registers
+	_         [40]byte
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	_         [64]byte
+	setupDone atomic.Bool // setup has run (read by every method, written once)
+	setupOnce sync.Once   // runs setup
+	procs     [HehnerShyamasundarProcs]hehnerShyamasundarProc
 }
 
-// NewHehnerShyamasundar returns an unlocked HehnerShyamasundar.
+// setup gives a HehnerShyamasundar its initial state, once: the zero value of a HehnerShyamasundar is
+// ready to use, and its first method call sets up what is not zero.
+func (l *HehnerShyamasundar) setup() {
+	l.setupOnce.Do(func() {
+		l.t[0].r.init(9223372036854775807)
+		l.t[1].r.init(9223372036854775807)
+		l.t[2].r.init(9223372036854775807)
+		l.t[3].r.init(9223372036854775807)
+		l.t[4].r.init(9223372036854775807)
+		l.t[5].r.init(9223372036854775807)
+		l.t[6].r.init(9223372036854775807)
+		l.t[7].r.init(9223372036854775807)
+		l.t[8].r.init(9223372036854775807)
+		l.t[9].r.init(9223372036854775807)
+		l.t[10].r.init(9223372036854775807)
+		l.t[11].r.init(9223372036854775807)
+		l.t[12].r.init(9223372036854775807)
+		l.t[13].r.init(9223372036854775807)
+		l.t[14].r.init(9223372036854775807)
+		l.t[15].r.init(9223372036854775807)
+		l.t[16].r.init(9223372036854775807)
+		l.t[17].r.init(9223372036854775807)
+		l.t[18].r.init(9223372036854775807)
+		l.t[19].r.init(9223372036854775807)
+		l.t[20].r.init(9223372036854775807)
+		l.t[21].r.init(9223372036854775807)
+		l.t[22].r.init(9223372036854775807)
+		l.t[23].r.init(9223372036854775807)
+		l.t[24].r.init(9223372036854775807)
+		l.t[25].r.init(9223372036854775807)
+		l.t[26].r.init(9223372036854775807)
+		l.t[27].r.init(9223372036854775807)
+		l.t[28].r.init(9223372036854775807)
+		l.t[29].r.init(9223372036854775807)
+		l.t[30].r.init(9223372036854775807)
+		l.t[31].r.init(9223372036854775807)
+		l.t[32].r.init(9223372036854775807)
+		l.t[33].r.init(9223372036854775807)
+		l.t[34].r.init(9223372036854775807)
+		l.t[35].r.init(9223372036854775807)
+		l.t[36].r.init(9223372036854775807)
+		l.t[37].r.init(9223372036854775807)
+		l.t[38].r.init(9223372036854775807)
+		l.t[39].r.init(9223372036854775807)
+		l.t[40].r.init(9223372036854775807)
+		l.t[41].r.init(9223372036854775807)
+		l.t[42].r.init(9223372036854775807)
+		l.t[43].r.init(9223372036854775807)
+		l.t[44].r.init(9223372036854775807)
+		l.t[45].r.init(9223372036854775807)
+		l.t[46].r.init(9223372036854775807)
+		l.t[47].r.init(9223372036854775807)
+		l.t[48].r.init(9223372036854775807)
+		l.t[49].r.init(9223372036854775807)
+		l.t[50].r.init(9223372036854775807)
+		l.t[51].r.init(9223372036854775807)
+		l.t[52].r.init(9223372036854775807)
+		l.t[53].r.init(9223372036854775807)
+		l.t[54].r.init(9223372036854775807)
+		l.t[55].r.init(9223372036854775807)
+		l.t[56].r.init(9223372036854775807)
+		l.t[57].r.init(9223372036854775807)
+		l.t[58].r.init(9223372036854775807)
+		l.t[59].r.init(9223372036854775807)
+		l.t[60].r.init(9223372036854775807)
+		l.t[61].r.init(9223372036854775807)
+		l.t[62].r.init(9223372036854775807)
+		l.t[63].r.init(9223372036854775807)
+		l.setupDone.Store(true)
+	})
+}
+
+// NewHehnerShyamasundar returns an unlocked HehnerShyamasundar. The zero value is an unlocked HehnerShyamasundar too.
 func NewHehnerShyamasundar() *HehnerShyamasundar {
 	l := &HehnerShyamasundar{}
-	l.t[0].r.init(9223372036854775807)
-	l.t[1].r.init(9223372036854775807)
-	l.t[2].r.init(9223372036854775807)
-	l.t[3].r.init(9223372036854775807)
-	l.t[4].r.init(9223372036854775807)
-	l.t[5].r.init(9223372036854775807)
-	l.t[6].r.init(9223372036854775807)
-	l.t[7].r.init(9223372036854775807)
-	l.t[8].r.init(9223372036854775807)
-	l.t[9].r.init(9223372036854775807)
-	l.t[10].r.init(9223372036854775807)
-	l.t[11].r.init(9223372036854775807)
-	l.t[12].r.init(9223372036854775807)
-	l.t[13].r.init(9223372036854775807)
-	l.t[14].r.init(9223372036854775807)
-	l.t[15].r.init(9223372036854775807)
-	l.t[16].r.init(9223372036854775807)
-	l.t[17].r.init(9223372036854775807)
-	l.t[18].r.init(9223372036854775807)
-	l.t[19].r.init(9223372036854775807)
-	l.t[20].r.init(9223372036854775807)
-	l.t[21].r.init(9223372036854775807)
-	l.t[22].r.init(9223372036854775807)
-	l.t[23].r.init(9223372036854775807)
-	l.t[24].r.init(9223372036854775807)
-	l.t[25].r.init(9223372036854775807)
-	l.t[26].r.init(9223372036854775807)
-	l.t[27].r.init(9223372036854775807)
-	l.t[28].r.init(9223372036854775807)
-	l.t[29].r.init(9223372036854775807)
-	l.t[30].r.init(9223372036854775807)
-	l.t[31].r.init(9223372036854775807)
-	l.t[32].r.init(9223372036854775807)
-	l.t[33].r.init(9223372036854775807)
-	l.t[34].r.init(9223372036854775807)
-	l.t[35].r.init(9223372036854775807)
-	l.t[36].r.init(9223372036854775807)
-	l.t[37].r.init(9223372036854775807)
-	l.t[38].r.init(9223372036854775807)
-	l.t[39].r.init(9223372036854775807)
-	l.t[40].r.init(9223372036854775807)
-	l.t[41].r.init(9223372036854775807)
-	l.t[42].r.init(9223372036854775807)
-	l.t[43].r.init(9223372036854775807)
-	l.t[44].r.init(9223372036854775807)
-	l.t[45].r.init(9223372036854775807)
-	l.t[46].r.init(9223372036854775807)
-	l.t[47].r.init(9223372036854775807)
-	l.t[48].r.init(9223372036854775807)
-	l.t[49].r.init(9223372036854775807)
-	l.t[50].r.init(9223372036854775807)
-	l.t[51].r.init(9223372036854775807)
-	l.t[52].r.init(9223372036854775807)
-	l.t[53].r.init(9223372036854775807)
-	l.t[54].r.init(9223372036854775807)
-	l.t[55].r.init(9223372036854775807)
-	l.t[56].r.init(9223372036854775807)
-	l.t[57].r.init(9223372036854775807)
-	l.t[58].r.init(9223372036854775807)
-	l.t[59].r.init(9223372036854775807)
-	l.t[60].r.init(9223372036854775807)
-	l.t[61].r.init(9223372036854775807)
-	l.t[62].r.init(9223372036854775807)
-	l.t[63].r.init(9223372036854775807)
+	l.setup()
 	return l
 }
 
@@ -166,6 +182,9 @@ func (l *HehnerShyamasundar) proc(id int) *hehnerShyamasundarState {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < HehnerShyamasundarProcs; two goroutines must never use the same id at once.
 func (l *HehnerShyamasundar) Lock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: HehnerShyamasundar.Lock(" + strconv.Itoa(id) + "): already holds the lock")
@@ -235,6 +254,9 @@ func (l *HehnerShyamasundar) acquireSlow1(st *hehnerShyamasundarState, id int, m
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < HehnerShyamasundarProcs; two goroutines must never use the same id at once.
 func (l *HehnerShyamasundar) Unlock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: HehnerShyamasundar.Unlock(" + strconv.Itoa(id) + "): not held")

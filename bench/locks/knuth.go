@@ -2,7 +2,11 @@
 
 package locks
 
-import "strconv"
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
 
 const (
 	// KnuthProcs is the number of processes of a Knuth: ids are 0..KnuthProcs-1.
@@ -72,26 +76,38 @@ type knuthProc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewKnuth; process id (0 <= id < KnuthProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewKnuth; process id (0 <= id < KnuthProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Knuth struct {
 	_       [64]byte
 	control [64]struct {
 		r intReg
 		_ [56]byte
 	} // control: 0: remainder; 1: scanning (L0–L1); 2: claiming or inside (L2–L4)
-	k        intReg // k: where the scans of L1 start
-	_        [56]byte
-	sleepers waitq // processes waiting on several of the lock's registers
-	_        [40]byte
-	spinners intReg // waiters spinning now (the adaptive policy caps them)
-	_        [56]byte
-	procs    [KnuthProcs]knuthProc
+	k         intReg // k: where the scans of L1 start
+	_         [56]byte
+	sleepers  waitq // processes waiting on several of the lock's registers
+	_         [40]byte
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	_         [64]byte
+	setupDone atomic.Bool // setup has run (read by every method, written once)
+	setupOnce sync.Once   // runs setup
+	procs     [KnuthProcs]knuthProc
 }
 
-// NewKnuth returns an unlocked Knuth.
+// setup gives a Knuth its initial state, once: the zero value of a Knuth is
+// ready to use, and its first method call sets up what is not zero.
+func (l *Knuth) setup() {
+	l.setupOnce.Do(func() {
+		l.k.init(63)
+		l.setupDone.Store(true)
+	})
+}
+
+// NewKnuth returns an unlocked Knuth. The zero value is an unlocked Knuth too.
 func NewKnuth() *Knuth {
 	l := &Knuth{}
-	l.k.init(63)
+	l.setup()
 	return l
 }
 
@@ -105,6 +121,9 @@ func (l *Knuth) proc(id int) *knuthState {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < KnuthProcs; two goroutines must never use the same id at once.
 func (l *Knuth) Lock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: Knuth.Lock(" + strconv.Itoa(id) + "): already holds the lock")
@@ -254,6 +273,9 @@ func (l *Knuth) acquireSlow1(st *knuthState, id int) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < KnuthProcs; two goroutines must never use the same id at once.
 func (l *Knuth) Unlock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: Knuth.Unlock(" + strconv.Itoa(id) + "): not held")

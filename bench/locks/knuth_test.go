@@ -7,6 +7,7 @@ import (
 	"github.com/lockgen/lockgen/verify"
 	"strings"
 	"testing"
+	"time"
 )
 
 // knuthSubject describes a Knuth to verify.
@@ -51,4 +52,23 @@ func knuthMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestKnuthZeroValue uses a Knuth declared as a variable, without NewKnuth,
+// as sync.Mutex is used.
+func TestKnuthZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l locks.Knuth
+		l.Lock(0)
+		l.Unlock(0)
+		l.Lock(1)
+		l.Unlock(1)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -2,7 +2,11 @@
 
 package locks
 
-import "strconv"
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
 
 const (
 	// LamportFastProcs is the number of processes of a LamportFast: ids are 0..LamportFastProcs-1.
@@ -78,7 +82,7 @@ type lamportFastProc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewLamportFast; process id (0 <= id < LamportFastProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewLamportFast; process id (0 <= id < LamportFastProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type LamportFast struct {
 	_    [64]byte
 	flag [64]struct {
@@ -94,14 +98,26 @@ type LamportFast struct {
 	_         [40]byte
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
+	_         [64]byte
+	setupDone atomic.Bool // setup has run (read by every method, written once)
+	setupOnce sync.Once   // runs setup
 	procs     [LamportFastProcs]lamportFastProc
 }
 
-// NewLamportFast returns an unlocked LamportFast.
+// setup gives a LamportFast its initial state, once: the zero value of a LamportFast is
+// ready to use, and its first method call sets up what is not zero.
+func (l *LamportFast) setup() {
+	l.setupOnce.Do(func() {
+		l.x.init(-1)
+		l.y.init(-1)
+		l.setupDone.Store(true)
+	})
+}
+
+// NewLamportFast returns an unlocked LamportFast. The zero value is an unlocked LamportFast too.
 func NewLamportFast() *LamportFast {
 	l := &LamportFast{}
-	l.x.init(-1)
-	l.y.init(-1)
+	l.setup()
 	return l
 }
 
@@ -115,6 +131,9 @@ func (l *LamportFast) proc(id int) *lamportFastState {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < LamportFastProcs; two goroutines must never use the same id at once.
 func (l *LamportFast) Lock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: LamportFast.Lock(" + strconv.Itoa(id) + "): already holds the lock")
@@ -914,6 +933,9 @@ func (l *LamportFast) acquireSlow5(st *lamportFastState, id int) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < LamportFastProcs; two goroutines must never use the same id at once.
 func (l *LamportFast) Unlock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: LamportFast.Unlock(" + strconv.Itoa(id) + "): not held")

@@ -73,7 +73,7 @@ type mcsState struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewMCS, then one NewHandle per goroutine; a *MCSHandle is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewMCS, then one NewHandle per goroutine; a *MCSHandle is a sync.Locker. The zero MCS is ready to use; handles must come from NewHandle. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type MCS struct {
 	_        [64]byte
 	tail     refReg[mcsQNode] // TAIL: the last node of the queue
@@ -89,7 +89,7 @@ type MCSHandle struct {
 	st mcsState
 }
 
-// NewMCS returns an unlocked MCS.
+// NewMCS returns an unlocked MCS. The zero value is an unlocked MCS too.
 func NewMCS() *MCS {
 	l := &MCS{}
 	return l
@@ -104,6 +104,9 @@ func (l *MCS) NewHandle() *MCSHandle {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (h *MCSHandle) Lock() {
+	if h.l == nil {
+		panic("lockgen: MCSHandle.Lock: a handle must come from MCS.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if st.held {
@@ -158,6 +161,9 @@ func (l *MCS) acquireSlow1(st *mcsState) {
 
 // Unlock releases the lock. It panics if the caller does not hold it.
 func (h *MCSHandle) Unlock() {
+	if h.l == nil {
+		panic("lockgen: MCSHandle.Unlock: a handle must come from MCS.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if !st.held {

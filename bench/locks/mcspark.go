@@ -73,7 +73,7 @@ type mcsParkState struct {
 //	wait = "park"
 //	trylock = false
 //
-// Use NewMCSPark, then one NewHandle per goroutine; a *MCSParkHandle is a sync.Locker. Waiting: asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewMCSPark, then one NewHandle per goroutine; a *MCSParkHandle is a sync.Locker. The zero MCSPark is ready to use; handles must come from NewHandle. Waiting: asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type MCSPark struct {
 	_    [64]byte
 	tail refReg[mcsParkQNode] // TAIL: the last node of the queue
@@ -87,7 +87,7 @@ type MCSParkHandle struct {
 	st mcsParkState
 }
 
-// NewMCSPark returns an unlocked MCSPark.
+// NewMCSPark returns an unlocked MCSPark. The zero value is an unlocked MCSPark too.
 func NewMCSPark() *MCSPark {
 	l := &MCSPark{}
 	return l
@@ -102,6 +102,9 @@ func (l *MCSPark) NewHandle() *MCSParkHandle {
 
 // Lock acquires the lock, waiting (asleep until a write may let it in) until it is free.
 func (h *MCSParkHandle) Lock() {
+	if h.l == nil {
+		panic("lockgen: MCSParkHandle.Lock: a handle must come from MCSPark.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if st.held {
@@ -156,6 +159,9 @@ func (l *MCSPark) acquireSlow1(st *mcsParkState) {
 
 // Unlock releases the lock. It panics if the caller does not hold it.
 func (h *MCSParkHandle) Unlock() {
+	if h.l == nil {
+		panic("lockgen: MCSParkHandle.Unlock: a handle must come from MCSPark.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if !st.held {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // mcsParkSubject describes a MCSPark to verify.
@@ -36,6 +37,10 @@ func TestMCSParkMisuse(t *testing.T) {
 		h.Lock()
 		h.Lock()
 	})
+	mcsParkMustPanic(t, "a handle not made by NewHandle", func() {
+		var h locks.MCSParkHandle
+		h.Lock()
+	})
 }
 
 // mcsParkMustPanic runs f and fails unless it panics with a lockgen message.
@@ -49,4 +54,24 @@ func mcsParkMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestMCSParkZeroValue uses a MCSPark declared as a variable, without NewMCSPark,
+// as sync.Mutex is used.
+func TestMCSParkZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l locks.MCSPark
+		h := l.NewHandle()
+		h.Lock()
+		h.Unlock()
+		h.Lock()
+		h.Unlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -72,7 +72,7 @@ type mcsSpinState struct {
 //	wait = "spin"
 //	trylock = false
 //
-// Use NewMCSSpin, then one NewHandle per goroutine; a *MCSSpinHandle is a sync.Locker. Waiting: spinning, yielding the processor every 16 checks. Hot registers are padded to 64 bytes.
+// Use NewMCSSpin, then one NewHandle per goroutine; a *MCSSpinHandle is a sync.Locker. The zero MCSSpin is ready to use; handles must come from NewHandle. Waiting: spinning, yielding the processor every 16 checks. Hot registers are padded to 64 bytes.
 type MCSSpin struct {
 	_    [64]byte
 	tail refReg[mcsSpinQNode] // TAIL: the last node of the queue
@@ -86,7 +86,7 @@ type MCSSpinHandle struct {
 	st mcsSpinState
 }
 
-// NewMCSSpin returns an unlocked MCSSpin.
+// NewMCSSpin returns an unlocked MCSSpin. The zero value is an unlocked MCSSpin too.
 func NewMCSSpin() *MCSSpin {
 	l := &MCSSpin{}
 	return l
@@ -101,6 +101,9 @@ func (l *MCSSpin) NewHandle() *MCSSpinHandle {
 
 // Lock acquires the lock, waiting (spinning, yielding the processor every 16 checks) until it is free.
 func (h *MCSSpinHandle) Lock() {
+	if h.l == nil {
+		panic("lockgen: MCSSpinHandle.Lock: a handle must come from MCSSpin.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if st.held {
@@ -144,6 +147,9 @@ func (l *MCSSpin) acquireSlow1(st *mcsSpinState) {
 
 // Unlock releases the lock. It panics if the caller does not hold it.
 func (h *MCSSpinHandle) Unlock() {
+	if h.l == nil {
+		panic("lockgen: MCSSpinHandle.Unlock: a handle must come from MCSSpin.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if !st.held {

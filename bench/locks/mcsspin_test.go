@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // mcsSpinSubject describes a MCSSpin to verify.
@@ -36,6 +37,10 @@ func TestMCSSpinMisuse(t *testing.T) {
 		h.Lock()
 		h.Lock()
 	})
+	mcsSpinMustPanic(t, "a handle not made by NewHandle", func() {
+		var h locks.MCSSpinHandle
+		h.Lock()
+	})
 }
 
 // mcsSpinMustPanic runs f and fails unless it panics with a lockgen message.
@@ -49,4 +54,24 @@ func mcsSpinMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestMCSSpinZeroValue uses a MCSSpin declared as a variable, without NewMCSSpin,
+// as sync.Mutex is used.
+func TestMCSSpinZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l locks.MCSSpin
+		h := l.NewHandle()
+		h.Lock()
+		h.Unlock()
+		h.Lock()
+		h.Unlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -73,7 +73,7 @@ type mcsSpinThenYieldState struct {
 //	spin = 100
 //	trylock = false
 //
-// Use NewMCSSpinThenYield, then one NewHandle per goroutine; a *MCSSpinThenYieldHandle is a sync.Locker. Waiting: spinning 100 times, then yielding. Hot registers are padded to 64 bytes.
+// Use NewMCSSpinThenYield, then one NewHandle per goroutine; a *MCSSpinThenYieldHandle is a sync.Locker. The zero MCSSpinThenYield is ready to use; handles must come from NewHandle. Waiting: spinning 100 times, then yielding. Hot registers are padded to 64 bytes.
 type MCSSpinThenYield struct {
 	_    [64]byte
 	tail refReg[mcsSpinThenYieldQNode] // TAIL: the last node of the queue
@@ -87,7 +87,7 @@ type MCSSpinThenYieldHandle struct {
 	st mcsSpinThenYieldState
 }
 
-// NewMCSSpinThenYield returns an unlocked MCSSpinThenYield.
+// NewMCSSpinThenYield returns an unlocked MCSSpinThenYield. The zero value is an unlocked MCSSpinThenYield too.
 func NewMCSSpinThenYield() *MCSSpinThenYield {
 	l := &MCSSpinThenYield{}
 	return l
@@ -102,6 +102,9 @@ func (l *MCSSpinThenYield) NewHandle() *MCSSpinThenYieldHandle {
 
 // Lock acquires the lock, waiting (spinning 100 times, then yielding) until it is free.
 func (h *MCSSpinThenYieldHandle) Lock() {
+	if h.l == nil {
+		panic("lockgen: MCSSpinThenYieldHandle.Lock: a handle must come from MCSSpinThenYield.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if st.held {
@@ -145,6 +148,9 @@ func (l *MCSSpinThenYield) acquireSlow1(st *mcsSpinThenYieldState) {
 
 // Unlock releases the lock. It panics if the caller does not hold it.
 func (h *MCSSpinThenYieldHandle) Unlock() {
+	if h.l == nil {
+		panic("lockgen: MCSSpinThenYieldHandle.Unlock: a handle must come from MCSSpinThenYield.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if !st.held {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // mcsSpinThenYieldSubject describes a MCSSpinThenYield to verify.
@@ -36,6 +37,10 @@ func TestMCSSpinThenYieldMisuse(t *testing.T) {
 		h.Lock()
 		h.Lock()
 	})
+	mcsSpinThenYieldMustPanic(t, "a handle not made by NewHandle", func() {
+		var h locks.MCSSpinThenYieldHandle
+		h.Lock()
+	})
 }
 
 // mcsSpinThenYieldMustPanic runs f and fails unless it panics with a lockgen message.
@@ -49,4 +54,24 @@ func mcsSpinThenYieldMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestMCSSpinThenYieldZeroValue uses a MCSSpinThenYield declared as a variable, without NewMCSSpinThenYield,
+// as sync.Mutex is used.
+func TestMCSSpinThenYieldZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l locks.MCSSpinThenYield
+		h := l.NewHandle()
+		h.Lock()
+		h.Unlock()
+		h.Lock()
+		h.Unlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -72,7 +72,7 @@ type mcsYieldState struct {
 //	wait = "yield"
 //	trylock = false
 //
-// Use NewMCSYield, then one NewHandle per goroutine; a *MCSYieldHandle is a sync.Locker. Waiting: yielding the processor between checks. Hot registers are padded to 64 bytes.
+// Use NewMCSYield, then one NewHandle per goroutine; a *MCSYieldHandle is a sync.Locker. The zero MCSYield is ready to use; handles must come from NewHandle. Waiting: yielding the processor between checks. Hot registers are padded to 64 bytes.
 type MCSYield struct {
 	_    [64]byte
 	tail refReg[mcsYieldQNode] // TAIL: the last node of the queue
@@ -86,7 +86,7 @@ type MCSYieldHandle struct {
 	st mcsYieldState
 }
 
-// NewMCSYield returns an unlocked MCSYield.
+// NewMCSYield returns an unlocked MCSYield. The zero value is an unlocked MCSYield too.
 func NewMCSYield() *MCSYield {
 	l := &MCSYield{}
 	return l
@@ -101,6 +101,9 @@ func (l *MCSYield) NewHandle() *MCSYieldHandle {
 
 // Lock acquires the lock, waiting (yielding the processor between checks) until it is free.
 func (h *MCSYieldHandle) Lock() {
+	if h.l == nil {
+		panic("lockgen: MCSYieldHandle.Lock: a handle must come from MCSYield.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if st.held {
@@ -144,6 +147,9 @@ func (l *MCSYield) acquireSlow1(st *mcsYieldState) {
 
 // Unlock releases the lock. It panics if the caller does not hold it.
 func (h *MCSYieldHandle) Unlock() {
+	if h.l == nil {
+		panic("lockgen: MCSYieldHandle.Unlock: a handle must come from MCSYield.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if !st.held {

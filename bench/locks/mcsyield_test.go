@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // mcsYieldSubject describes a MCSYield to verify.
@@ -36,6 +37,10 @@ func TestMCSYieldMisuse(t *testing.T) {
 		h.Lock()
 		h.Lock()
 	})
+	mcsYieldMustPanic(t, "a handle not made by NewHandle", func() {
+		var h locks.MCSYieldHandle
+		h.Lock()
+	})
 }
 
 // mcsYieldMustPanic runs f and fails unless it panics with a lockgen message.
@@ -49,4 +54,24 @@ func mcsYieldMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestMCSYieldZeroValue uses a MCSYield declared as a variable, without NewMCSYield,
+// as sync.Mutex is used.
+func TestMCSYieldZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l locks.MCSYield
+		h := l.NewHandle()
+		h.Lock()
+		h.Unlock()
+		h.Lock()
+		h.Unlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

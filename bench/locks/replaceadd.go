@@ -2,6 +2,11 @@
 
 package locks
 
+import (
+	"sync"
+	"sync/atomic"
+)
+
 // replaceAddState is what a process keeps between and across its passages.
 type replaceAddState struct{}
 
@@ -52,7 +57,7 @@ type replaceAddState struct{}
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewReplaceAdd; a *ReplaceAdd is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewReplaceAdd; a *ReplaceAdd is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type ReplaceAdd struct {
 	_         [64]byte
 	s         intReg // S: the free places: k minus holders minus pending failed decrements
@@ -60,18 +65,33 @@ type ReplaceAdd struct {
 	_         [32]byte
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
-	held      bool // locked (misuse checks; written inside the critical section)
+	_         [64]byte
+	setupDone atomic.Bool // setup has run (read by every method, written once)
+	setupOnce sync.Once   // runs setup
+	held      bool        // locked (misuse checks; written inside the critical section)
 }
 
-// NewReplaceAdd returns an unlocked ReplaceAdd.
+// setup gives a ReplaceAdd its initial state, once: the zero value of a ReplaceAdd is
+// ready to use, and its first method call sets up what is not zero.
+func (l *ReplaceAdd) setup() {
+	l.setupOnce.Do(func() {
+		l.s.init(1)
+		l.setupDone.Store(true)
+	})
+}
+
+// NewReplaceAdd returns an unlocked ReplaceAdd. The zero value is an unlocked ReplaceAdd too.
 func NewReplaceAdd() *ReplaceAdd {
 	l := &ReplaceAdd{}
-	l.s.init(1)
+	l.setup()
 	return l
 }
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *ReplaceAdd) Lock() {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	var old int64
 	var ok bool
 	// ok := false
@@ -261,6 +281,9 @@ func (l *ReplaceAdd) acquireSlow2(ok bool) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *ReplaceAdd) Unlock() {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	if !l.held {
 		panic("lockgen: ReplaceAdd.Unlock: not locked")
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // replaceAddSubject describes a ReplaceAdd to verify.
@@ -41,4 +42,23 @@ func replaceAddMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestReplaceAddZeroValue uses a ReplaceAdd declared as a variable, without NewReplaceAdd,
+// as sync.Mutex is used.
+func TestReplaceAddZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l locks.ReplaceAdd
+		l.Lock()
+		l.Unlock()
+		l.Lock()
+		l.Unlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

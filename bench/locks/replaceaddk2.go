@@ -2,7 +2,10 @@
 
 package locks
 
-import "sync/atomic"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 const (
 	// ReplaceAddK2K is how many processes may hold a ReplaceAddK2 at once.
@@ -60,7 +63,7 @@ type replaceAddK2State struct{}
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewReplaceAddK2; a *ReplaceAddK2 is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewReplaceAddK2; a *ReplaceAddK2 is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type ReplaceAddK2 struct {
 	_         [64]byte
 	s         intReg // S: the free places: k minus holders minus pending failed decrements
@@ -68,18 +71,33 @@ type ReplaceAddK2 struct {
 	_         [32]byte
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
+	_         [64]byte
+	setupDone atomic.Bool  // setup has run (read by every method, written once)
+	setupOnce sync.Once    // runs setup
 	held      atomic.Int32 // holders (misuse checks)
 }
 
-// NewReplaceAddK2 returns an unlocked ReplaceAddK2.
+// setup gives a ReplaceAddK2 its initial state, once: the zero value of a ReplaceAddK2 is
+// ready to use, and its first method call sets up what is not zero.
+func (l *ReplaceAddK2) setup() {
+	l.setupOnce.Do(func() {
+		l.s.init(2)
+		l.setupDone.Store(true)
+	})
+}
+
+// NewReplaceAddK2 returns an unlocked ReplaceAddK2. The zero value is an unlocked ReplaceAddK2 too.
 func NewReplaceAddK2() *ReplaceAddK2 {
 	l := &ReplaceAddK2{}
-	l.s.init(2)
+	l.setup()
 	return l
 }
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *ReplaceAddK2) Lock() {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	var old int64
 	var ok bool
 	// ok := false
@@ -269,6 +287,9 @@ func (l *ReplaceAddK2) acquireSlow2(ok bool) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *ReplaceAddK2) Unlock() {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	if l.held.Add(-1) < 0 {
 		l.held.Add(1)
 		panic("lockgen: ReplaceAddK2.Unlock: not held")

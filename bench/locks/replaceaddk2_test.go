@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // replaceAddK2Subject describes a ReplaceAddK2 to verify.
@@ -41,4 +42,23 @@ func replaceAddK2MustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestReplaceAddK2ZeroValue uses a ReplaceAddK2 declared as a variable, without NewReplaceAddK2,
+// as sync.Mutex is used.
+func TestReplaceAddK2ZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l locks.ReplaceAddK2
+		l.Lock()
+		l.Unlock()
+		l.Lock()
+		l.Unlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -55,7 +55,7 @@ type rwWriterState struct{}
 //	preference = "writer"
 //	trylock = false
 //
-// Use NewRWWriter; a *RWWriter is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewRWWriter; a *RWWriter is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type RWWriter struct {
 	_             [64]byte
 	wreq          intReg // WREQ: write_requests
@@ -73,7 +73,7 @@ type RWWriter struct {
 	held          bool // locked (misuse checks; written inside the critical section)
 }
 
-// NewRWWriter returns an unlocked RWWriter.
+// NewRWWriter returns an unlocked RWWriter. The zero value is an unlocked RWWriter too.
 func NewRWWriter() *RWWriter {
 	l := &RWWriter{}
 	return l

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // ttasSubject describes a TTAS to verify.
@@ -41,4 +42,23 @@ func ttasMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestTTASZeroValue uses a TTAS declared as a variable, without NewTTAS,
+// as sync.Mutex is used.
+func TestTTASZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l locks.TTAS
+		l.Lock()
+		l.Unlock()
+		l.Lock()
+		l.Unlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -95,7 +95,7 @@ type anonymousState struct {
 //	trylock = false
 //	memory = 11
 //
-// Use NewAnonymous, then one NewHandle per goroutine; a *AnonymousHandle is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewAnonymous, then one NewHandle per goroutine; a *AnonymousHandle is a sync.Locker. The zero Anonymous is ready to use; handles must come from NewHandle. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Anonymous struct {
 	_ [64]byte
 	r [11]struct {
@@ -117,7 +117,7 @@ type AnonymousHandle struct {
 	st anonymousState
 }
 
-// NewAnonymous returns an unlocked Anonymous.
+// NewAnonymous returns an unlocked Anonymous. The zero value is an unlocked Anonymous too.
 func NewAnonymous() *Anonymous {
 	l := &Anonymous{}
 	return l
@@ -132,6 +132,9 @@ func (l *Anonymous) NewHandle() *AnonymousHandle {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (h *AnonymousHandle) Lock() {
+	if h.l == nil {
+		panic("lockgen: AnonymousHandle.Lock: a handle must come from Anonymous.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if st.held {
@@ -450,6 +453,9 @@ func (l *Anonymous) acquireSlow2(st *anonymousState, myview [11]bool, round int6
 
 // Unlock releases the lock. It panics if the caller does not hold it.
 func (h *AnonymousHandle) Unlock() {
+	if h.l == nil {
+		panic("lockgen: AnonymousHandle.Unlock: a handle must come from Anonymous.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if !st.held {

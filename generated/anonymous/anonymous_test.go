@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // anonymousSubject describes a Anonymous to verify.
@@ -36,6 +37,10 @@ func TestAnonymousMisuse(t *testing.T) {
 		h.Lock()
 		h.Lock()
 	})
+	anonymousMustPanic(t, "a handle not made by NewHandle", func() {
+		var h anonymous.AnonymousHandle
+		h.Lock()
+	})
 }
 
 // anonymousMustPanic runs f and fails unless it panics with a lockgen message.
@@ -49,4 +54,24 @@ func anonymousMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestAnonymousZeroValue uses a Anonymous declared as a variable, without NewAnonymous,
+// as sync.Mutex is used.
+func TestAnonymousZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l anonymous.Anonymous
+		h := l.NewHandle()
+		h.Lock()
+		h.Unlock()
+		h.Lock()
+		h.Unlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -96,7 +96,7 @@ type anonymousNodeState struct {
 //	trylock = false
 //	memory = 11
 //
-// Use NewAnonymousNode; callers pass their own AnonymousNodeNode to Lock and Unlock. Waiting: spinning 100 times, then yielding. Hot registers are padded to 64 bytes.
+// Use NewAnonymousNode; callers pass their own AnonymousNodeNode to Lock and Unlock. The zero value is ready to use, like sync.Mutex's. Waiting: spinning 100 times, then yielding. Hot registers are padded to 64 bytes.
 type AnonymousNode struct {
 	_ [64]byte
 	r [11]struct {
@@ -113,7 +113,7 @@ type AnonymousNodeNode struct {
 	st anonymousNodeState
 }
 
-// NewAnonymousNode returns an unlocked AnonymousNode.
+// NewAnonymousNode returns an unlocked AnonymousNode. The zero value is an unlocked AnonymousNode too.
 func NewAnonymousNode() *AnonymousNode {
 	l := &AnonymousNode{}
 	return l

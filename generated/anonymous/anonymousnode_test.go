@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // anonymousNodeNodeLocker is one process's use of a AnonymousNode with its own node.
@@ -57,4 +58,24 @@ func anonymousNodeMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestAnonymousNodeZeroValue uses a AnonymousNode declared as a variable, without NewAnonymousNode,
+// as sync.Mutex is used.
+func TestAnonymousNodeZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l anonymous.AnonymousNode
+		var n anonymous.AnonymousNodeNode
+		l.Lock(&n)
+		l.Unlock(&n)
+		l.Lock(&n)
+		l.Unlock(&n)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

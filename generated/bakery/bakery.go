@@ -73,7 +73,7 @@ type bakeryProc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewBakery; process id (0 <= id < BakeryProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewBakery; process id (0 <= id < BakeryProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Bakery struct {
 	_    [64]byte
 	flag [4]struct {
@@ -91,7 +91,7 @@ type Bakery struct {
 	procs    [BakeryProcs]bakeryProc
 }
 
-// NewBakery returns an unlocked Bakery.
+// NewBakery returns an unlocked Bakery. The zero value is an unlocked Bakery too.
 func NewBakery() *Bakery {
 	l := &Bakery{}
 	return l

@@ -86,7 +86,7 @@ type blackWhiteBakeryProc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewBlackWhiteBakery; process id (0 <= id < BlackWhiteBakeryProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewBlackWhiteBakery; process id (0 <= id < BlackWhiteBakeryProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type BlackWhiteBakery struct {
 	_        [64]byte
 	color    intReg // COLOR: the shared color bit: white (0) or black (1)
@@ -110,7 +110,7 @@ type BlackWhiteBakery struct {
 	procs    [BlackWhiteBakeryProcs]blackWhiteBakeryProc
 }
 
-// NewBlackWhiteBakery returns an unlocked BlackWhiteBakery.
+// NewBlackWhiteBakery returns an unlocked BlackWhiteBakery. The zero value is an unlocked BlackWhiteBakery too.
 func NewBlackWhiteBakery() *BlackWhiteBakery {
 	l := &BlackWhiteBakery{}
 	return l

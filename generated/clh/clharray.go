@@ -82,7 +82,7 @@ type clhArrayProc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewCLHArray; process id (0 <= id < CLHArrayProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewCLHArray; process id (0 <= id < CLHArrayProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type CLHArray struct {
 	_        [64]byte
 	tail     refReg[clhArrayQNode] // TAIL: the last node of the queue (⊥ until the first swap)
@@ -92,7 +92,7 @@ type CLHArray struct {
 	procs    [CLHArrayProcs]clhArrayProc
 }
 
-// NewCLHArray returns an unlocked CLHArray.
+// NewCLHArray returns an unlocked CLHArray. The zero value is an unlocked CLHArray too.
 func NewCLHArray() *CLHArray {
 	l := &CLHArray{}
 	return l

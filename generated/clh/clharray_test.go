@@ -7,6 +7,7 @@ import (
 	"github.com/lockgen/lockgen/verify"
 	"strings"
 	"testing"
+	"time"
 )
 
 // clhArraySubject describes a CLHArray to verify.
@@ -51,4 +52,23 @@ func clhArrayMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestCLHArrayZeroValue uses a CLHArray declared as a variable, without NewCLHArray,
+// as sync.Mutex is used.
+func TestCLHArrayZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l clh.CLHArray
+		l.Lock(0)
+		l.Unlock(0)
+		l.Lock(1)
+		l.Unlock(1)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -68,7 +68,7 @@ type clhCallerState struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewCLHCaller; callers pass their own CLHCallerNode to Lock and Unlock. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewCLHCaller; callers pass their own CLHCallerNode to Lock and Unlock. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type CLHCaller struct {
 	_        [64]byte
 	tail     refReg[clhCallerQNode] // TAIL: the last node of the queue (⊥ until the first swap)
@@ -83,7 +83,7 @@ type CLHCallerNode struct {
 	st clhCallerState
 }
 
-// NewCLHCaller returns an unlocked CLHCaller.
+// NewCLHCaller returns an unlocked CLHCaller. The zero value is an unlocked CLHCaller too.
 func NewCLHCaller() *CLHCaller {
 	l := &CLHCaller{}
 	return l

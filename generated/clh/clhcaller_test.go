@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // clhCallerNodeLocker is one process's use of a CLHCaller with its own node.
@@ -57,4 +58,24 @@ func clhCallerMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestCLHCallerZeroValue uses a CLHCaller declared as a variable, without NewCLHCaller,
+// as sync.Mutex is used.
+func TestCLHCallerZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l clh.CLHCaller
+		var n clh.CLHCallerNode
+		l.Lock(&n)
+		l.Unlock(&n)
+		l.Lock(&n)
+		l.Unlock(&n)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

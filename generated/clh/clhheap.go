@@ -65,7 +65,7 @@ type clhHeapState struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewCLHHeap; a *CLHHeap is a sync.Locker. Each passage allocates its queue node (nodes = "heap"). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewCLHHeap; a *CLHHeap is a sync.Locker. Each passage allocates its queue node (nodes = "heap"). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type CLHHeap struct {
 	_        [64]byte
 	tail     refReg[clhHeapQNode] // TAIL: the last node of the queue (⊥ until the first swap)
@@ -76,7 +76,7 @@ type CLHHeap struct {
 	held     bool         // locked (misuse checks; written inside the critical section)
 }
 
-// NewCLHHeap returns an unlocked CLHHeap.
+// NewCLHHeap returns an unlocked CLHHeap. The zero value is an unlocked CLHHeap too.
 func NewCLHHeap() *CLHHeap {
 	l := &CLHHeap{}
 	return l

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // clhHeapSubject describes a CLHHeap to verify.
@@ -41,4 +42,23 @@ func clhHeapMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestCLHHeapZeroValue uses a CLHHeap declared as a variable, without NewCLHHeap,
+// as sync.Mutex is used.
+func TestCLHHeapZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l clh.CLHHeap
+		l.Lock()
+		l.Unlock()
+		l.Lock()
+		l.Unlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -67,7 +67,7 @@ type clhPoolState struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewCLHPool; a *CLHPool is a sync.Locker. Queue nodes come from a sync.Pool (nodes = "pool"). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewCLHPool; a *CLHPool is a sync.Locker. Queue nodes come from a sync.Pool (nodes = "pool"). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type CLHPool struct {
 	_         [64]byte
 	tail      refReg[clhPoolQNode] // TAIL: the last node of the queue (⊥ until the first swap)
@@ -79,18 +79,18 @@ type CLHPool struct {
 	held      bool         // locked (misuse checks; written inside the critical section)
 }
 
-// NewCLHPool returns an unlocked CLHPool.
+// NewCLHPool returns an unlocked CLHPool. The zero value is an unlocked CLHPool too.
 func NewCLHPool() *CLHPool {
 	l := &CLHPool{}
-	l.poolQNode.New = func() any {
-		return new(clhPoolQNode)
-	}
 	return l
 }
 
 // getQNode takes a QNode record from the pool and resets it (nobody else references it).
 func (l *CLHPool) getQNode() *clhPoolQNode {
-	r := l.poolQNode.Get().(*clhPoolQNode)
+	r, _ := l.poolQNode.Get().(*clhPoolQNode)
+	if r == nil {
+		r = new(clhPoolQNode)
+	}
 	r.locked.init(false)
 	return r
 }

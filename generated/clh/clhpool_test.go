@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // clhPoolSubject describes a CLHPool to verify.
@@ -41,4 +42,23 @@ func clhPoolMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestCLHPoolZeroValue uses a CLHPool declared as a variable, without NewCLHPool,
+// as sync.Mutex is used.
+func TestCLHPoolZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l clh.CLHPool
+		l.Lock()
+		l.Unlock()
+		l.Lock()
+		l.Unlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -2,7 +2,11 @@
 
 package dekker
 
-import "strconv"
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
 
 const (
 	// DekkerProcs is the number of processes of a Dekker: ids are 0..DekkerProcs-1.
@@ -74,7 +78,7 @@ type dekkerProc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewDekker; process id (0 <= id < DekkerProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewDekker; process id (0 <= id < DekkerProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Dekker struct {
 	_ [64]byte
 	c [2]struct {
@@ -88,14 +92,26 @@ type Dekker struct {
 	_            [40]byte
 	spinners     intReg // waiters spinning now (the adaptive policy caps them)
 	_            [56]byte
+	_            [64]byte
+	setupDone    atomic.Bool // setup has run (read by every method, written once)
+	setupOnce    sync.Once   // runs setup
 	procs        [DekkerProcs]dekkerProc
 }
 
-// NewDekker returns an unlocked Dekker.
+// setup gives a Dekker its initial state, once: the zero value of a Dekker is
+// ready to use, and its first method call sets up what is not zero.
+func (l *Dekker) setup() {
+	l.setupOnce.Do(func() {
+		l.c[0].r.init(1)
+		l.c[1].r.init(1)
+		l.setupDone.Store(true)
+	})
+}
+
+// NewDekker returns an unlocked Dekker. The zero value is an unlocked Dekker too.
 func NewDekker() *Dekker {
 	l := &Dekker{}
-	l.c[0].r.init(1)
-	l.c[1].r.init(1)
+	l.setup()
 	return l
 }
 
@@ -109,6 +125,9 @@ func (l *Dekker) proc(id int) *dekkerState {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < DekkerProcs; two goroutines must never use the same id at once.
 func (l *Dekker) Lock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: Dekker.Lock(" + strconv.Itoa(id) + "): already holds the lock")
@@ -260,6 +279,9 @@ func (l *Dekker) acquireSlow1(st *dekkerState, id int, t int64, entered_ bool) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < DekkerProcs; two goroutines must never use the same id at once.
 func (l *Dekker) Unlock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: Dekker.Unlock(" + strconv.Itoa(id) + "): not held")

@@ -2,7 +2,11 @@
 
 package dijkstra
 
-import "strconv"
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
 
 const (
 	// DijkstraProcs is the number of processes of a Dijkstra: ids are 0..DijkstraProcs-1.
@@ -86,7 +90,7 @@ type dijkstraProc struct {
 //	wait = "adaptive"
 //	trylock = true
 //
-// Use NewDijkstra; process id (0 <= id < DijkstraProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewDijkstra; process id (0 <= id < DijkstraProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Dijkstra struct {
 	_    [64]byte
 	flag [4]struct {
@@ -97,22 +101,34 @@ type Dijkstra struct {
 		r boolReg
 		_ [60]byte
 	} // NOTN: false while process i, being NEXT, tries to enter
-	next     intReg // NEXT: the process considered next to enter
-	_        [56]byte
-	sleepers waitq // processes waiting on several of the lock's registers
-	_        [40]byte
-	spinners intReg // waiters spinning now (the adaptive policy caps them)
-	_        [56]byte
-	procs    [DijkstraProcs]dijkstraProc
+	next      intReg // NEXT: the process considered next to enter
+	_         [56]byte
+	sleepers  waitq // processes waiting on several of the lock's registers
+	_         [40]byte
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	_         [64]byte
+	setupDone atomic.Bool // setup has run (read by every method, written once)
+	setupOnce sync.Once   // runs setup
+	procs     [DijkstraProcs]dijkstraProc
 }
 
-// NewDijkstra returns an unlocked Dijkstra.
+// setup gives a Dijkstra its initial state, once: the zero value of a Dijkstra is
+// ready to use, and its first method call sets up what is not zero.
+func (l *Dijkstra) setup() {
+	l.setupOnce.Do(func() {
+		l.notn[0].r.init(true)
+		l.notn[1].r.init(true)
+		l.notn[2].r.init(true)
+		l.notn[3].r.init(true)
+		l.setupDone.Store(true)
+	})
+}
+
+// NewDijkstra returns an unlocked Dijkstra. The zero value is an unlocked Dijkstra too.
 func NewDijkstra() *Dijkstra {
 	l := &Dijkstra{}
-	l.notn[0].r.init(true)
-	l.notn[1].r.init(true)
-	l.notn[2].r.init(true)
-	l.notn[3].r.init(true)
+	l.setup()
 	return l
 }
 
@@ -126,6 +142,9 @@ func (l *Dijkstra) proc(id int) *dijkstraState {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < DijkstraProcs; two goroutines must never use the same id at once.
 func (l *Dijkstra) Lock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: Dijkstra.Lock(" + strconv.Itoa(id) + "): already holds the lock")
@@ -327,6 +346,9 @@ func (l *Dijkstra) acquireSlow2(st *dijkstraState, id int) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < DijkstraProcs; two goroutines must never use the same id at once.
 func (l *Dijkstra) Unlock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: Dijkstra.Unlock(" + strconv.Itoa(id) + "): not held")
@@ -348,6 +370,9 @@ func (l *Dijkstra) Unlock(id int) {
 
 // TryLock acquires the lock if it can do so without waiting, and reports whether it did. id identifies the calling process, 0 <= id < DijkstraProcs; two goroutines must never use the same id at once.
 func (l *Dijkstra) TryLock(id int) bool {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: Dijkstra.TryLock(" + strconv.Itoa(id) + "): already holds the lock")

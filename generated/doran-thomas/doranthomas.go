@@ -66,7 +66,7 @@ type doranThomasProc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewDoranThomas; process id (0 <= id < DoranThomasProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewDoranThomas; process id (0 <= id < DoranThomasProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type DoranThomas struct {
 	_ [64]byte
 	c [2]struct {
@@ -82,7 +82,7 @@ type DoranThomas struct {
 	procs        [DoranThomasProcs]doranThomasProc
 }
 
-// NewDoranThomas returns an unlocked DoranThomas.
+// NewDoranThomas returns an unlocked DoranThomas. The zero value is an unlocked DoranThomas too.
 func NewDoranThomas() *DoranThomas {
 	l := &DoranThomas{}
 	return l

@@ -83,7 +83,7 @@ type dt1State struct {
 //	wait = "adaptive"
 //	trylock = true
 //
-// Use NewDT1, then one NewHandle per goroutine; a *DT1Handle is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewDT1, then one NewHandle per goroutine; a *DT1Handle is a sync.Locker. The zero DT1 is ready to use; handles must come from NewHandle. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type DT1 struct {
 	_        [64]byte
 	t        refReg[dt1QNode] // T: the tail of the queue
@@ -99,7 +99,7 @@ type DT1Handle struct {
 	st dt1State
 }
 
-// NewDT1 returns an unlocked DT1.
+// NewDT1 returns an unlocked DT1. The zero value is an unlocked DT1 too.
 func NewDT1() *DT1 {
 	l := &DT1{}
 	return l
@@ -114,6 +114,9 @@ func (l *DT1) NewHandle() *DT1Handle {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (h *DT1Handle) Lock() {
+	if h.l == nil {
+		panic("lockgen: DT1Handle.Lock: a handle must come from DT1.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if st.held {
@@ -170,6 +173,9 @@ func (l *DT1) acquireSlow1(st *dt1State) {
 
 // Unlock releases the lock. It panics if the caller does not hold it.
 func (h *DT1Handle) Unlock() {
+	if h.l == nil {
+		panic("lockgen: DT1Handle.Unlock: a handle must come from DT1.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if !st.held {
@@ -205,6 +211,9 @@ func (h *DT1Handle) Unlock() {
 
 // TryLock acquires the lock if it can do so without waiting, and reports whether it did.
 func (h *DT1Handle) TryLock() bool {
+	if h.l == nil {
+		panic("lockgen: DT1Handle.TryLock: a handle must come from DT1.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if st.held {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // dt1Subject describes a DT1 to verify.
@@ -36,6 +37,10 @@ func TestDT1Misuse(t *testing.T) {
 		h.Lock()
 		h.Lock()
 	})
+	dt1MustPanic(t, "a handle not made by NewHandle", func() {
+		var h dvirtaubenfeld1.DT1Handle
+		h.Lock()
+	})
 }
 
 // dt1MustPanic runs f and fails unless it panics with a lockgen message.
@@ -49,4 +54,24 @@ func dt1MustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestDT1ZeroValue uses a DT1 declared as a variable, without NewDT1,
+// as sync.Mutex is used.
+func TestDT1ZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l dvirtaubenfeld1.DT1
+		h := l.NewHandle()
+		h.Lock()
+		h.Unlock()
+		h.Lock()
+		h.Unlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -105,7 +105,7 @@ type dt2Proc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewDT2; process id (0 <= id < DT2Procs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewDT2; process id (0 <= id < DT2Procs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type DT2 struct {
 	_        [64]byte
 	t        refReg[dt2QNode] // T: the tail of the queue (⊥ stands for &node_0 until the first swap)
@@ -115,7 +115,7 @@ type DT2 struct {
 	procs    [DT2Procs]dt2Proc
 }
 
-// NewDT2 returns an unlocked DT2.
+// NewDT2 returns an unlocked DT2. The zero value is an unlocked DT2 too.
 func NewDT2() *DT2 {
 	l := &DT2{}
 	return l

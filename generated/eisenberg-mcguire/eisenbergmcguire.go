@@ -94,7 +94,7 @@ type eisenbergMcGuireProc struct {
 //	wait = "adaptive"
 //	trylock = true
 //
-// Use NewEisenbergMcGuire; process id (0 <= id < EisenbergMcGuireProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewEisenbergMcGuire; process id (0 <= id < EisenbergMcGuireProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type EisenbergMcGuire struct {
 	_       [64]byte
 	control [4]struct {
@@ -110,7 +110,7 @@ type EisenbergMcGuire struct {
 	procs    [EisenbergMcGuireProcs]eisenbergMcGuireProc
 }
 
-// NewEisenbergMcGuire returns an unlocked EisenbergMcGuire.
+// NewEisenbergMcGuire returns an unlocked EisenbergMcGuire. The zero value is an unlocked EisenbergMcGuire too.
 func NewEisenbergMcGuire() *EisenbergMcGuire {
 	l := &EisenbergMcGuire{}
 	return l

@@ -65,7 +65,7 @@ type filterProc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewFilter; process id (0 <= id < FilterProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewFilter; process id (0 <= id < FilterProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Filter struct {
 	_         [64]byte
 	flaglevel [4]struct {
@@ -83,7 +83,7 @@ type Filter struct {
 	procs    [FilterProcs]filterProc
 }
 
-// NewFilter returns an unlocked Filter.
+// NewFilter returns an unlocked Filter. The zero value is an unlocked Filter too.
 func NewFilter() *Filter {
 	l := &Filter{}
 	return l

@@ -68,7 +68,7 @@ type filterKProc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewFilterK; process id (0 <= id < FilterKProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewFilterK; process id (0 <= id < FilterKProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type FilterK struct {
 	_         [64]byte
 	flaglevel [4]struct {
@@ -86,7 +86,7 @@ type FilterK struct {
 	procs    [FilterKProcs]filterKProc
 }
 
-// NewFilterK returns an unlocked FilterK.
+// NewFilterK returns an unlocked FilterK. The zero value is an unlocked FilterK too.
 func NewFilterK() *FilterK {
 	l := &FilterK{}
 	return l

@@ -4,6 +4,8 @@ package fischer
 
 import (
 	"strconv"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -72,7 +74,7 @@ type fischerProc struct {
 //	trylock = false
 //	delta = "10us"
 //
-// Use NewFischer; process id (0 <= id < FischerProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewFischer; process id (0 <= id < FischerProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Fischer struct {
 	_         [64]byte
 	x         intReg // X: ⊥ (-1) when free, else the id of the last process to claim it
@@ -80,13 +82,25 @@ type Fischer struct {
 	_         [32]byte
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
+	_         [64]byte
+	setupDone atomic.Bool // setup has run (read by every method, written once)
+	setupOnce sync.Once   // runs setup
 	procs     [FischerProcs]fischerProc
 }
 
-// NewFischer returns an unlocked Fischer.
+// setup gives a Fischer its initial state, once: the zero value of a Fischer is
+// ready to use, and its first method call sets up what is not zero.
+func (l *Fischer) setup() {
+	l.setupOnce.Do(func() {
+		l.x.init(-1)
+		l.setupDone.Store(true)
+	})
+}
+
+// NewFischer returns an unlocked Fischer. The zero value is an unlocked Fischer too.
 func NewFischer() *Fischer {
 	l := &Fischer{}
-	l.x.init(-1)
+	l.setup()
 	return l
 }
 
@@ -100,6 +114,9 @@ func (l *Fischer) proc(id int) *fischerState {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < FischerProcs; two goroutines must never use the same id at once.
 func (l *Fischer) Lock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: Fischer.Lock(" + strconv.Itoa(id) + "): already holds the lock")
@@ -231,6 +248,9 @@ func (l *Fischer) acquireSlow2(st *fischerState, id int) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < FischerProcs; two goroutines must never use the same id at once.
 func (l *Fischer) Unlock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: Fischer.Unlock(" + strconv.Itoa(id) + "): not held")

@@ -7,6 +7,7 @@ import (
 	"github.com/lockgen/lockgen/verify"
 	"strings"
 	"testing"
+	"time"
 )
 
 // fischerSubject describes a Fischer to verify.
@@ -48,4 +49,23 @@ func fischerMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestFischerZeroValue uses a Fischer declared as a variable, without NewFischer,
+// as sync.Mutex is used.
+func TestFischerZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l fischer.Fischer
+		l.Lock(0)
+		l.Unlock(0)
+		l.Lock(1)
+		l.Unlock(1)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -2,7 +2,11 @@
 
 package graunkethakkar
 
-import "strconv"
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
 
 const (
 	// GraunkeThakkarProcs is the number of processes of a GraunkeThakkar: ids are 0..GraunkeThakkarProcs-1.
@@ -64,7 +68,7 @@ type graunkeThakkarProc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewGraunkeThakkar; process id (0 <= id < GraunkeThakkarProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewGraunkeThakkar; process id (0 <= id < GraunkeThakkarProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type GraunkeThakkar struct {
 	_    [64]byte
 	flag [5]struct {
@@ -72,17 +76,29 @@ type GraunkeThakkar struct {
 		sleepers waitq
 		_        [32]byte
 	} // FLAG: FLAG[i], process i's flag (0 or 1), toggled at each release; FLAG[n] is the dummy
-	lock     intReg // LOCK: the last pair enqueued: who*2 + the value FLAG[who] had then
-	_        [56]byte
-	spinners intReg // waiters spinning now (the adaptive policy caps them)
-	_        [56]byte
-	procs    [GraunkeThakkarProcs]graunkeThakkarProc
+	lock      intReg // LOCK: the last pair enqueued: who*2 + the value FLAG[who] had then
+	_         [56]byte
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	_         [64]byte
+	setupDone atomic.Bool // setup has run (read by every method, written once)
+	setupOnce sync.Once   // runs setup
+	procs     [GraunkeThakkarProcs]graunkeThakkarProc
 }
 
-// NewGraunkeThakkar returns an unlocked GraunkeThakkar.
+// setup gives a GraunkeThakkar its initial state, once: the zero value of a GraunkeThakkar is
+// ready to use, and its first method call sets up what is not zero.
+func (l *GraunkeThakkar) setup() {
+	l.setupOnce.Do(func() {
+		l.lock.init(9)
+		l.setupDone.Store(true)
+	})
+}
+
+// NewGraunkeThakkar returns an unlocked GraunkeThakkar. The zero value is an unlocked GraunkeThakkar too.
 func NewGraunkeThakkar() *GraunkeThakkar {
 	l := &GraunkeThakkar{}
-	l.lock.init(9)
+	l.setup()
 	return l
 }
 
@@ -96,6 +112,9 @@ func (l *GraunkeThakkar) proc(id int) *graunkeThakkarState {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < GraunkeThakkarProcs; two goroutines must never use the same id at once.
 func (l *GraunkeThakkar) Lock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: GraunkeThakkar.Lock(" + strconv.Itoa(id) + "): already holds the lock")
@@ -134,6 +153,9 @@ func (l *GraunkeThakkar) acquireSlow1(st *graunkeThakkarState, pred int64) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < GraunkeThakkarProcs; two goroutines must never use the same id at once.
 func (l *GraunkeThakkar) Unlock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: GraunkeThakkar.Unlock(" + strconv.Itoa(id) + "): not held")

@@ -2,7 +2,11 @@
 
 package hehnershyamasundar
 
-import "strconv"
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
 
 const (
 	// HehnerShyamasundarProcs is the number of processes of a HehnerShyamasundar: ids are 0..HehnerShyamasundarProcs-1.
@@ -72,27 +76,39 @@ type hehnerShyamasundarProc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewHehnerShyamasundar; process id (0 <= id < HehnerShyamasundarProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewHehnerShyamasundar; process id (0 <= id < HehnerShyamasundarProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type HehnerShyamasundar struct {
 	_ [64]byte
 	t [4]struct {
 		r intReg
 		_ [56]byte
 	} // T: process i's ticket: ∞ (not competing), 0 (choosing) or its number
-	sleepers waitq // processes waiting on several of the lock's registers
-	_        [40]byte
-	spinners intReg // waiters spinning now (the adaptive policy caps them)
-	_        [56]byte
-	procs    [HehnerShyamasundarProcs]hehnerShyamasundarProc
+	sleepers  waitq // processes waiting on several of the lock's registers
+	_         [40]byte
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	_         [64]byte
+	setupDone atomic.Bool // setup has run (read by every method, written once)
+	setupOnce sync.Once   // runs setup
+	procs     [HehnerShyamasundarProcs]hehnerShyamasundarProc
 }
 
-// NewHehnerShyamasundar returns an unlocked HehnerShyamasundar.
+// setup gives a HehnerShyamasundar its initial state, once: the zero value of a HehnerShyamasundar is
+// ready to use, and its first method call sets up what is not zero.
+func (l *HehnerShyamasundar) setup() {
+	l.setupOnce.Do(func() {
+		l.t[0].r.init(9223372036854775807)
+		l.t[1].r.init(9223372036854775807)
+		l.t[2].r.init(9223372036854775807)
+		l.t[3].r.init(9223372036854775807)
+		l.setupDone.Store(true)
+	})
+}
+
+// NewHehnerShyamasundar returns an unlocked HehnerShyamasundar. The zero value is an unlocked HehnerShyamasundar too.
 func NewHehnerShyamasundar() *HehnerShyamasundar {
 	l := &HehnerShyamasundar{}
-	l.t[0].r.init(9223372036854775807)
-	l.t[1].r.init(9223372036854775807)
-	l.t[2].r.init(9223372036854775807)
-	l.t[3].r.init(9223372036854775807)
+	l.setup()
 	return l
 }
 
@@ -106,6 +122,9 @@ func (l *HehnerShyamasundar) proc(id int) *hehnerShyamasundarState {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < HehnerShyamasundarProcs; two goroutines must never use the same id at once.
 func (l *HehnerShyamasundar) Lock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: HehnerShyamasundar.Lock(" + strconv.Itoa(id) + "): already holds the lock")
@@ -175,6 +194,9 @@ func (l *HehnerShyamasundar) acquireSlow1(st *hehnerShyamasundarState, id int, m
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < HehnerShyamasundarProcs; two goroutines must never use the same id at once.
 func (l *HehnerShyamasundar) Unlock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: HehnerShyamasundar.Unlock(" + strconv.Itoa(id) + "): not held")

@@ -2,7 +2,11 @@
 
 package hyman
 
-import "strconv"
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
 
 const (
 	// HymanProcs is the number of processes of a Hyman: ids are 0..HymanProcs-1.
@@ -68,7 +72,7 @@ type hymanProc struct {
 //	trylock = false
 //	allow_incorrect = true
 //
-// Use NewHyman; process id (0 <= id < HymanProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewHyman; process id (0 <= id < HymanProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Hyman struct {
 	_ [64]byte
 	b [2]struct {
@@ -76,18 +80,30 @@ type Hyman struct {
 		sleepers waitq
 		_        [36]byte
 	} // b: false: process i wants to enter or is inside
-	k        intReg // k: the process allowed to enter
-	_        [56]byte
-	spinners intReg // waiters spinning now (the adaptive policy caps them)
-	_        [56]byte
-	procs    [HymanProcs]hymanProc
+	k         intReg // k: the process allowed to enter
+	_         [56]byte
+	spinners  intReg // waiters spinning now (the adaptive policy caps them)
+	_         [56]byte
+	_         [64]byte
+	setupDone atomic.Bool // setup has run (read by every method, written once)
+	setupOnce sync.Once   // runs setup
+	procs     [HymanProcs]hymanProc
 }
 
-// NewHyman returns an unlocked Hyman.
+// setup gives a Hyman its initial state, once: the zero value of a Hyman is
+// ready to use, and its first method call sets up what is not zero.
+func (l *Hyman) setup() {
+	l.setupOnce.Do(func() {
+		l.b[0].r.init(true)
+		l.b[1].r.init(true)
+		l.setupDone.Store(true)
+	})
+}
+
+// NewHyman returns an unlocked Hyman. The zero value is an unlocked Hyman too.
 func NewHyman() *Hyman {
 	l := &Hyman{}
-	l.b[0].r.init(true)
-	l.b[1].r.init(true)
+	l.setup()
 	return l
 }
 
@@ -101,6 +117,9 @@ func (l *Hyman) proc(id int) *hymanState {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < HymanProcs; two goroutines must never use the same id at once.
 func (l *Hyman) Lock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: Hyman.Lock(" + strconv.Itoa(id) + "): already holds the lock")
@@ -202,6 +221,9 @@ func (l *Hyman) acquireSlow2(st *hymanState, id int) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < HymanProcs; two goroutines must never use the same id at once.
 func (l *Hyman) Unlock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: Hyman.Unlock(" + strconv.Itoa(id) + "): not held")

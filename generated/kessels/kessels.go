@@ -75,7 +75,7 @@ type kesselsProc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewKessels; process id (0 <= id < KesselsProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewKessels; process id (0 <= id < KesselsProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Kessels struct {
 	_ [64]byte
 	q [8]struct {
@@ -93,7 +93,7 @@ type Kessels struct {
 	procs    [KesselsProcs]kesselsProc
 }
 
-// NewKessels returns an unlocked Kessels.
+// NewKessels returns an unlocked Kessels. The zero value is an unlocked Kessels too.
 func NewKessels() *Kessels {
 	l := &Kessels{}
 	return l

@@ -75,7 +75,7 @@ type kessels5Proc struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewKessels5; process id (0 <= id < Kessels5Procs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewKessels5; process id (0 <= id < Kessels5Procs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Kessels5 struct {
 	_ [64]byte
 	q [10]struct {
@@ -93,7 +93,7 @@ type Kessels5 struct {
 	procs    [Kessels5Procs]kessels5Proc
 }
 
-// NewKessels5 returns an unlocked Kessels5.
+// NewKessels5 returns an unlocked Kessels5. The zero value is an unlocked Kessels5 too.
 func NewKessels5() *Kessels5 {
 	l := &Kessels5{}
 	return l

@@ -7,6 +7,7 @@ import (
 	"github.com/lockgen/lockgen/verify"
 	"strings"
 	"testing"
+	"time"
 )
 
 // kessels5Subject describes a Kessels5 to verify.
@@ -51,4 +52,23 @@ func kessels5MustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestKessels5ZeroValue uses a Kessels5 declared as a variable, without NewKessels5,
+// as sync.Mutex is used.
+func TestKessels5ZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l kessels.Kessels5
+		l.Lock(0)
+		l.Unlock(0)
+		l.Lock(1)
+		l.Unlock(1)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/lockgen/lockgen/verify"
 	"strings"
 	"testing"
+	"time"
 )
 
 // lamportFastSubject describes a LamportFast to verify.
@@ -51,4 +52,23 @@ func lamportFastMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestLamportFastZeroValue uses a LamportFast declared as a variable, without NewLamportFast,
+// as sync.Mutex is used.
+func TestLamportFastZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l lamportfast.LamportFast
+		l.Lock(0)
+		l.Unlock(0)
+		l.Lock(1)
+		l.Unlock(1)
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -2,7 +2,11 @@
 
 package lamportfast
 
-import "strconv"
+import (
+	"strconv"
+	"sync"
+	"sync/atomic"
+)
 
 const (
 	// LamportFastTryProcs is the number of processes of a LamportFastTry: ids are 0..LamportFastTryProcs-1.
@@ -90,7 +94,7 @@ type lamportFastTryProc struct {
 //	wait = "adaptive"
 //	trylock = true
 //
-// Use NewLamportFastTry; process id (0 <= id < LamportFastTryProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewLamportFastTry; process id (0 <= id < LamportFastTryProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type LamportFastTry struct {
 	_    [64]byte
 	flag [4]struct {
@@ -106,14 +110,26 @@ type LamportFastTry struct {
 	_         [40]byte
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
+	_         [64]byte
+	setupDone atomic.Bool // setup has run (read by every method, written once)
+	setupOnce sync.Once   // runs setup
 	procs     [LamportFastTryProcs]lamportFastTryProc
 }
 
-// NewLamportFastTry returns an unlocked LamportFastTry.
+// setup gives a LamportFastTry its initial state, once: the zero value of a LamportFastTry is
+// ready to use, and its first method call sets up what is not zero.
+func (l *LamportFastTry) setup() {
+	l.setupOnce.Do(func() {
+		l.x.init(-1)
+		l.y.init(-1)
+		l.setupDone.Store(true)
+	})
+}
+
+// NewLamportFastTry returns an unlocked LamportFastTry. The zero value is an unlocked LamportFastTry too.
 func NewLamportFastTry() *LamportFastTry {
 	l := &LamportFastTry{}
-	l.x.init(-1)
-	l.y.init(-1)
+	l.setup()
 	return l
 }
 
@@ -127,6 +143,9 @@ func (l *LamportFastTry) proc(id int) *lamportFastTryState {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. id identifies the calling process, 0 <= id < LamportFastTryProcs; two goroutines must never use the same id at once.
 func (l *LamportFastTry) Lock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: LamportFastTry.Lock(" + strconv.Itoa(id) + "): already holds the lock")
@@ -926,6 +945,9 @@ func (l *LamportFastTry) acquireSlow5(st *lamportFastTryState, id int) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < LamportFastTryProcs; two goroutines must never use the same id at once.
 func (l *LamportFastTry) Unlock(id int) {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: LamportFastTry.Unlock(" + strconv.Itoa(id) + "): not held")
@@ -947,6 +969,9 @@ func (l *LamportFastTry) Unlock(id int) {
 
 // TryLock is the paper's abortable acquire: it gives up where the acquire would wait at R3 or R7.4, and reports whether it entered. It may still wait at R7.2, after losing the race at line 5, until every flag is down (a holder's flag stays up for its whole critical section): unlike sync.Mutex.TryLock it is not wait-free under contention. id identifies the calling process, 0 <= id < LamportFastTryProcs; two goroutines must never use the same id at once.
 func (l *LamportFastTry) TryLock(id int) bool {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	st := l.proc(id)
 	if st.held {
 		panic("lockgen: LamportFastTry.TryLock(" + strconv.Itoa(id) + "): already holds the lock")

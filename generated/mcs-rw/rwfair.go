@@ -51,7 +51,7 @@ type rwFairState struct{}
 //	preference = "fair"
 //	trylock = false
 //
-// Use NewRWFair; a *RWFair is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewRWFair; a *RWFair is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type RWFair struct {
 	_            [64]byte
 	req          intReg // REQ: requests: readers × 2^16 + writers
@@ -64,7 +64,7 @@ type RWFair struct {
 	held         bool // locked (misuse checks; written inside the critical section)
 }
 
-// NewRWFair returns an unlocked RWFair.
+// NewRWFair returns an unlocked RWFair. The zero value is an unlocked RWFair too.
 func NewRWFair() *RWFair {
 	l := &RWFair{}
 	return l

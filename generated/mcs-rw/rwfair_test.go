@@ -7,6 +7,7 @@ import (
 	"github.com/lockgen/lockgen/verify"
 	"strings"
 	"testing"
+	"time"
 )
 
 // rwFairSubject describes a RWFair to verify.
@@ -40,4 +41,27 @@ func rwFairMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestRWFairZeroValue uses a RWFair declared as a variable, without NewRWFair,
+// as sync.Mutex is used.
+func TestRWFairZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l mcsrw.RWFair
+		l.Lock()
+		l.Unlock()
+		l.RLock()
+		l.RUnlock()
+		l.Lock()
+		l.Unlock()
+		l.RLock()
+		l.RUnlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

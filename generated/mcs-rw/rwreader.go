@@ -51,7 +51,7 @@ type rwReaderState struct{}
 //	preference = "reader"
 //	trylock = false
 //
-// Use NewRWReader; a *RWReader is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewRWReader; a *RWReader is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type RWReader struct {
 	_         [64]byte
 	l         intReg // L: interested readers × RC_INCR + writer-active flag
@@ -62,7 +62,7 @@ type RWReader struct {
 	held      bool // locked (misuse checks; written inside the critical section)
 }
 
-// NewRWReader returns an unlocked RWReader.
+// NewRWReader returns an unlocked RWReader. The zero value is an unlocked RWReader too.
 func NewRWReader() *RWReader {
 	l := &RWReader{}
 	return l

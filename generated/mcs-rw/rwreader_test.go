@@ -7,6 +7,7 @@ import (
 	"github.com/lockgen/lockgen/verify"
 	"strings"
 	"testing"
+	"time"
 )
 
 // rwReaderSubject describes a RWReader to verify.
@@ -40,4 +41,27 @@ func rwReaderMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestRWReaderZeroValue uses a RWReader declared as a variable, without NewRWReader,
+// as sync.Mutex is used.
+func TestRWReaderZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l mcsrw.RWReader
+		l.Lock()
+		l.Unlock()
+		l.RLock()
+		l.RUnlock()
+		l.Lock()
+		l.Unlock()
+		l.RLock()
+		l.RUnlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"github.com/lockgen/lockgen/verify"
 	"strings"
 	"testing"
+	"time"
 )
 
 // rwWriterSubject describes a RWWriter to verify.
@@ -40,4 +41,27 @@ func rwWriterMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestRWWriterZeroValue uses a RWWriter declared as a variable, without NewRWWriter,
+// as sync.Mutex is used.
+func TestRWWriterZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l mcsrw.RWWriter
+		l.Lock()
+		l.Unlock()
+		l.RLock()
+		l.RUnlock()
+		l.Lock()
+		l.Unlock()
+		l.RLock()
+		l.RUnlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // mcsSubject describes a MCS to verify.
@@ -36,6 +37,10 @@ func TestMCSMisuse(t *testing.T) {
 		h.Lock()
 		h.Lock()
 	})
+	mcsMustPanic(t, "a handle not made by NewHandle", func() {
+		var h mcs.MCSHandle
+		h.Lock()
+	})
 }
 
 // mcsMustPanic runs f and fails unless it panics with a lockgen message.
@@ -49,4 +54,24 @@ func mcsMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestMCSZeroValue uses a MCS declared as a variable, without NewMCS,
+// as sync.Mutex is used.
+func TestMCSZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l mcs.MCS
+		h := l.NewHandle()
+		h.Lock()
+		h.Unlock()
+		h.Lock()
+		h.Unlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -2,6 +2,11 @@
 
 package morris
 
+import (
+	"sync"
+	"sync/atomic"
+)
+
 // morrisState is what a process keeps between and across its passages.
 type morrisState struct{}
 
@@ -72,7 +77,7 @@ type morrisState struct{}
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewMorris; a *Morris is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewMorris; a *Morris is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Morris struct {
 	_         [64]byte
 	a         intReg // A: turnstile a into the second room (1 = open)
@@ -90,19 +95,34 @@ type Morris struct {
 	_         [56]byte
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
-	held      bool // locked (misuse checks; written inside the critical section)
+	_         [64]byte
+	setupDone atomic.Bool // setup has run (read by every method, written once)
+	setupOnce sync.Once   // runs setup
+	held      bool        // locked (misuse checks; written inside the critical section)
 }
 
-// NewMorris returns an unlocked Morris.
+// setup gives a Morris its initial state, once: the zero value of a Morris is
+// ready to use, and its first method call sets up what is not zero.
+func (l *Morris) setup() {
+	l.setupOnce.Do(func() {
+		l.a.init(1)
+		l.b.init(1)
+		l.setupDone.Store(true)
+	})
+}
+
+// NewMorris returns an unlocked Morris. The zero value is an unlocked Morris too.
 func NewMorris() *Morris {
 	l := &Morris{}
-	l.a.init(1)
-	l.b.init(1)
+	l.setup()
 	return l
 }
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *Morris) Lock() {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	var ok bool
 	// 1: repeat
 	// 1: await B = 1
@@ -1063,6 +1083,9 @@ func (l *Morris) acquireSlow8() {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *Morris) Unlock() {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	if !l.held {
 		panic("lockgen: Morris.Unlock: not locked")
 	}

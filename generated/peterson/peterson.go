@@ -68,7 +68,7 @@ type petersonProc struct {
 //	wait = "adaptive"
 //	trylock = true
 //
-// Use NewPeterson; process id (0 <= id < PetersonProcs) calls Lock(id) and Unlock(id). Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewPeterson; process id (0 <= id < PetersonProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Peterson struct {
 	_    [64]byte
 	flag [2]struct {
@@ -84,7 +84,7 @@ type Peterson struct {
 	procs    [PetersonProcs]petersonProc
 }
 
-// NewPeterson returns an unlocked Peterson.
+// NewPeterson returns an unlocked Peterson. The zero value is an unlocked Peterson too.
 func NewPeterson() *Peterson {
 	l := &Peterson{}
 	return l

@@ -2,7 +2,10 @@
 
 package replaceadd
 
-import "sync/atomic"
+import (
+	"sync"
+	"sync/atomic"
+)
 
 const (
 	// ReplaceAddKK is how many processes may hold a ReplaceAddK at once.
@@ -65,7 +68,7 @@ type replaceAddKState struct{}
 //	wait = "adaptive"
 //	trylock = true
 //
-// Use NewReplaceAddK; a *ReplaceAddK is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewReplaceAddK; a *ReplaceAddK is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type ReplaceAddK struct {
 	_         [64]byte
 	s         intReg // S: the free places: k minus holders minus pending failed decrements
@@ -73,18 +76,33 @@ type ReplaceAddK struct {
 	_         [32]byte
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
+	_         [64]byte
+	setupDone atomic.Bool  // setup has run (read by every method, written once)
+	setupOnce sync.Once    // runs setup
 	held      atomic.Int32 // holders (misuse checks)
 }
 
-// NewReplaceAddK returns an unlocked ReplaceAddK.
+// setup gives a ReplaceAddK its initial state, once: the zero value of a ReplaceAddK is
+// ready to use, and its first method call sets up what is not zero.
+func (l *ReplaceAddK) setup() {
+	l.setupOnce.Do(func() {
+		l.s.init(2)
+		l.setupDone.Store(true)
+	})
+}
+
+// NewReplaceAddK returns an unlocked ReplaceAddK. The zero value is an unlocked ReplaceAddK too.
 func NewReplaceAddK() *ReplaceAddK {
 	l := &ReplaceAddK{}
-	l.s.init(2)
+	l.setup()
 	return l
 }
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *ReplaceAddK) Lock() {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	var old int64
 	var ok bool
 	// ok := false
@@ -274,6 +292,9 @@ func (l *ReplaceAddK) acquireSlow2(ok bool) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *ReplaceAddK) Unlock() {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	if l.held.Add(-1) < 0 {
 		l.held.Add(1)
 		panic("lockgen: ReplaceAddK.Unlock: not held")
@@ -290,6 +311,9 @@ func (l *ReplaceAddK) Unlock() {
 
 // TryLock acquires the lock if it can do so without waiting, and reports whether it did.
 func (l *ReplaceAddK) TryLock() bool {
+	if !l.setupDone.Load() {
+		l.setup()
+	}
 	var old int64
 	var entered bool
 	// 2: old := fetch&add(S, -1)

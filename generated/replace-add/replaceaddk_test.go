@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // replaceAddKSubject describes a ReplaceAddK to verify.
@@ -41,4 +42,23 @@ func replaceAddKMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestReplaceAddKZeroValue uses a ReplaceAddK declared as a variable, without NewReplaceAddK,
+// as sync.Mutex is used.
+func TestReplaceAddKZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l replaceadd.ReplaceAddK
+		l.Lock()
+		l.Unlock()
+		l.Lock()
+		l.Unlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

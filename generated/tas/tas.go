@@ -49,7 +49,7 @@ type tasState struct{}
 //	wait = "adaptive"
 //	trylock = true
 //
-// Use NewTAS; a *TAS is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewTAS; a *TAS is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type TAS struct {
 	_         [64]byte
 	l         intReg // L: FREE (0) or BUSY (1)
@@ -60,7 +60,7 @@ type TAS struct {
 	held      bool // locked (misuse checks; written inside the critical section)
 }
 
-// NewTAS returns an unlocked TAS.
+// NewTAS returns an unlocked TAS. The zero value is an unlocked TAS too.
 func NewTAS() *TAS {
 	l := &TAS{}
 	return l

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // tasSubject describes a TAS to verify.
@@ -41,4 +42,23 @@ func tasMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestTASZeroValue uses a TAS declared as a variable, without NewTAS,
+// as sync.Mutex is used.
+func TestTASZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l tas.TAS
+		l.Lock()
+		l.Unlock()
+		l.Lock()
+		l.Unlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

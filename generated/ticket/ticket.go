@@ -47,7 +47,7 @@ type ticketState struct{}
 //	wait = "adaptive"
 //	trylock = true
 //
-// Use NewTicket; a *Ticket is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewTicket; a *Ticket is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Ticket struct {
 	_           [64]byte
 	next        intReg // NEXT: the next ticket to hand out
@@ -60,7 +60,7 @@ type Ticket struct {
 	held        bool // locked (misuse checks; written inside the critical section)
 }
 
-// NewTicket returns an unlocked Ticket.
+// NewTicket returns an unlocked Ticket. The zero value is an unlocked Ticket too.
 func NewTicket() *Ticket {
 	l := &Ticket{}
 	return l

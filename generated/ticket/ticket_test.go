@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // ticketSubject describes a Ticket to verify.
@@ -41,4 +42,23 @@ func ticketMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestTicketZeroValue uses a Ticket declared as a variable, without NewTicket,
+// as sync.Mutex is used.
+func TestTicketZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l ticket.Ticket
+		l.Lock()
+		l.Unlock()
+		l.Lock()
+		l.Unlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }

@@ -64,7 +64,7 @@ type ttasState struct{}
 //	backoff_min = "1us"
 //	backoff_max = "100us"
 //
-// Use NewTTAS; a *TTAS is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewTTAS; a *TTAS is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type TTAS struct {
 	_         [64]byte
 	l         intReg // L: FREE (0) or BUSY (1)
@@ -75,7 +75,7 @@ type TTAS struct {
 	held      bool // locked (misuse checks; written inside the critical section)
 }
 
-// NewTTAS returns an unlocked TTAS.
+// NewTTAS returns an unlocked TTAS. The zero value is an unlocked TTAS too.
 func NewTTAS() *TTAS {
 	l := &TTAS{}
 	return l

@@ -59,7 +59,7 @@ type ttasShortState struct{}
 //	backoff_min = "100ns"
 //	backoff_max = "10us"
 //
-// Use NewTTASShort; a *TTASShort is a sync.Locker. Waiting: spinning 100 times, then yielding. Hot registers are padded to 64 bytes.
+// Use NewTTASShort; a *TTASShort is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning 100 times, then yielding. Hot registers are padded to 64 bytes.
 type TTASShort struct {
 	_    [64]byte
 	l    intReg // L: FREE (0) or BUSY (1)
@@ -67,7 +67,7 @@ type TTASShort struct {
 	held bool // locked (misuse checks; written inside the critical section)
 }
 
-// NewTTASShort returns an unlocked TTASShort.
+// NewTTASShort returns an unlocked TTASShort. The zero value is an unlocked TTASShort too.
 func NewTTASShort() *TTASShort {
 	l := &TTASShort{}
 	return l

@@ -101,6 +101,9 @@ func (g *gen) methods(f *jen.File) error {
 		}
 
 		var body []jen.Code
+		if g.api != apiHandle {
+			body = append(body, g.setupCheck(jen.Id("l"))...)
+		}
 		switch {
 		case g.api == apiLocker && v.reader:
 			// Readers keep no state and, sharing the lock, no misuse flag.
@@ -157,6 +160,11 @@ func (g *gen) methods(f *jen.File) error {
 				body = append(body, jen.Return(jen.True()))
 			}
 		default: // per-process state: ids, handles, caller nodes
+			if g.api == apiHandle {
+				// A handle not made by NewHandle has no lock.
+				body = append(body, jen.If(jen.Id("h").Dot("l").Op("==").Nil()).Block(
+					jen.Panic(jen.Lit(fmt.Sprintf("lockgen: %s.%s: a handle must come from %s.NewHandle", typeName, v.name, g.c.Name)))))
+			}
 			body = append(body, jen.Id("st").Op(":=").Add(stPtr))
 			if g.api == apiHandle && mentions(run, "l") {
 				body = append(body, jen.Id("l").Op(":=").Id("h").Dot("l"))
@@ -357,6 +365,12 @@ func (g *gen) usage() string {
 		u = fmt.Sprintf("Use New%s, then one NewHandle per goroutine; a *%s is a sync.Locker.", g.c.Name, g.handleType())
 	case apiCaller:
 		u = fmt.Sprintf("Use New%s; callers pass their own %s to Lock and Unlock.", g.c.Name, g.nodeType())
+	}
+	switch g.api {
+	case apiHandle:
+		u += fmt.Sprintf(" The zero %s is ready to use; handles must come from NewHandle.", g.c.Name)
+	default:
+		u += " The zero value is ready to use, like sync.Mutex's."
 	}
 	u += fmt.Sprintf(" Waiting: %s.", g.waitDesc())
 	if g.c.Padding > 0 {

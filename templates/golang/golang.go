@@ -235,7 +235,7 @@ func usesState(code ir.Code, state []ir.Local) bool {
 }
 
 // reservedFields are the lock struct's own fields.
-var reservedFields = map[string]bool{"held": true, "holder": true, "sleepers": true, "spinners": true, "procs": true, "pool": true}
+var reservedFields = map[string]bool{"held": true, "holder": true, "sleepers": true, "spinners": true, "procs": true, "pool": true, "setupDone": true, "setupOnce": true}
 
 func (g *gen) nameFields() {
 	g.fieldNames = map[string]string{}

@@ -71,6 +71,49 @@ func (g *gen) consts(f *jen.File) {
 	}
 }
 
+// setupCode sets the registers and per-process states that do not start
+// at zero (nil if all do).
+func (g *gen) setupCode() []jen.Code {
+	var out []jen.Code
+	for _, s := range g.a.Shared {
+		name := g.fieldNames[s.Name]
+		if s.Init == nil {
+			continue
+		}
+		n := 1
+		if s.IsArray() {
+			n = s.Len(g.c.Params)
+		}
+		for i := 0; i < n; i++ {
+			v := s.Init(g.c.Params, i)
+			if v == 0 {
+				continue
+			}
+			r := jen.Id("l").Dot(name)
+			if s.IsArray() {
+				r = r.Index(jen.Lit(i))
+				if g.elemStruct(s.Name) {
+					r = r.Dot("r")
+				}
+			}
+			out = append(out, r.Dot("init").Call(g.constOf(s.Type, v)))
+		}
+	}
+	if init := g.initState(jen.Id("l").Dot("procs").Index(jen.Id("i")).Dot(g.stateType())); g.api == apiID && len(init) > 0 {
+		out = append(out, jen.For(jen.Id("i").Op(":=").Range().Id("l").Dot("procs")).Block(init...))
+	}
+	return out
+}
+
+// setupCheck is what a method of lock l runs first when the lock has a
+// setup: one load of a flag that never changes again.
+func (g *gen) setupCheck(l *jen.Statement) []jen.Code {
+	if len(g.setupCode()) == 0 {
+		return nil
+	}
+	return []jen.Code{jen.If(jen.Op("!").Add(l.Clone()).Dot("setupDone").Dot("Load").Call()).Block(l.Clone().Dot("setup").Call())}
+}
+
 // padField is a blank field of n bytes (nothing when n is 0).
 func padField(n int) []jen.Code {
 	if n <= 0 {
@@ -177,6 +220,11 @@ func (g *gen) types(f *jen.File) {
 	for _, rec := range g.pooledRecords() {
 		lk = append(lk, jen.Id(poolField(rec)).Qual("sync", "Pool").Comment("free "+rec+" records"))
 	}
+	if len(g.setupCode()) > 0 {
+		lk = append(lk, padField(pad)...)
+		lk = append(lk, jen.Id("setupDone").Qual("sync/atomic", "Bool").Comment("setup has run (read by every method, written once)"))
+		lk = append(lk, jen.Id("setupOnce").Qual("sync", "Once").Comment("runs setup"))
+	}
 	switch g.api {
 	case apiLocker:
 		if len(g.stateLocals) > 0 {
@@ -252,47 +300,24 @@ func localDoc(l ir.Local) string {
 func (g *gen) constructors(f *jen.File) {
 	var body []jen.Code
 	body = append(body, jen.Id("l").Op(":=").Op("&").Id(g.c.Name).Values())
-	for _, s := range g.a.Shared {
-		name := g.fieldNames[s.Name]
-		if s.Init == nil {
-			continue
-		}
-		n := 1
-		if s.IsArray() {
-			n = s.Len(g.c.Params)
-		}
-		for i := 0; i < n; i++ {
-			v := s.Init(g.c.Params, i)
-			if v == 0 {
-				continue
-			}
-			r := jen.Id("l").Dot(name)
-			if s.IsArray() {
-				r = r.Index(jen.Lit(i))
-				if g.elemStruct(s.Name) {
-					r = r.Dot("r")
-				}
-			}
-			body = append(body, r.Dot("init").Call(g.constOf(s.Type, v)))
-		}
-	}
-	for _, rec := range g.pooledRecords() {
-		body = append(body, jen.Id("l").Dot(poolField(rec)).Dot("New").Op("=").Func().Params().Any().Block(
-			jen.Return(jen.Id("new").Call(jen.Id(g.recType(rec))))))
-	}
-	if init := g.initState(jen.Id("l").Dot("procs").Index(jen.Id("i")).Dot(g.stateType())); g.api == apiID && len(init) > 0 {
-		body = append(body, jen.For(jen.Id("i").Op(":=").Range().Id("l").Dot("procs")).Block(init...))
+	if init := g.setupCode(); len(init) > 0 {
+		body = append(body, jen.Id("l").Dot("setup").Call())
+		f.Line()
+		docLines(f, fmt.Sprintf("setup gives a %s its initial state, once: the zero value of a %s is\nready to use, and its first method call sets up what is not zero.", g.c.Name, g.c.Name))
+		f.Func().Params(jen.Id("l").Op("*").Id(g.c.Name)).Id("setup").Params().Block(
+			jen.Id("l").Dot("setupOnce").Dot("Do").Call(jen.Func().Params().Block(
+				append(init, jen.Id("l").Dot("setupDone").Dot("Store").Call(jen.True()))...)))
 	}
 	body = append(body, jen.Return(jen.Id("l")))
 	f.Line()
-	f.Comment(fmt.Sprintf("New%s returns an unlocked %s.", g.c.Name, g.c.Name))
+	f.Comment(fmt.Sprintf("New%s returns an unlocked %s. The zero value is an unlocked %s too.", g.c.Name, g.c.Name, g.c.Name))
 	f.Func().Id("New" + g.c.Name).Params().Op("*").Id(g.c.Name).Block(body...)
 
 	if g.api == apiHandle {
 		f.Line()
 		docLines(f, fmt.Sprintf("NewHandle returns a handle for one goroutine. Handles are cheap to keep and\nshould be reused: each one owns %s.", g.ownsWhat()))
 		f.Func().Params(jen.Id("l").Op("*").Id(g.c.Name)).Id("NewHandle").Params().Op("*").Id(g.handleType()).Block(
-			append(append([]jen.Code{jen.Id("h").Op(":=").Op("&").Id(g.handleType()).Values(jen.Dict{jen.Id("l"): jen.Id("l")})},
+			append(append(append(g.setupCheck(jen.Id("l")), jen.Id("h").Op(":=").Op("&").Id(g.handleType()).Values(jen.Dict{jen.Id("l"): jen.Id("l")})),
 				g.initState(jen.Id("h").Dot("st"))...), jen.Return(jen.Id("h")))...)
 	}
 
@@ -309,8 +334,13 @@ func (g *gen) constructors(f *jen.File) {
 			f.Line()
 			if g.c.Nodes == templates.Pool {
 				f.Comment(fmt.Sprintf("get%s takes a %s record from the pool and resets it (nobody else references it).", exportName(goIdent(rec)), rec))
+				// No New function: the zero pool works, and a nil Get means
+				// a fresh record.
 				f.Func().Params(jen.Id("l").Op("*").Id(g.c.Name)).Id("get" + exportName(goIdent(rec))).Params().Op("*").Id(typ).Block(
-					append(append([]jen.Code{jen.Id("r").Op(":=").Id("l").Dot(poolField(rec)).Dot("Get").Call().Assert(jen.Op("*").Id(typ))}, init...),
+					append(append([]jen.Code{
+						jen.List(jen.Id("r"), jen.Id("_")).Op(":=").Id("l").Dot(poolField(rec)).Dot("Get").Call().Assert(jen.Op("*").Id(typ)),
+						jen.If(jen.Id("r").Op("==").Nil()).Block(jen.Id("r").Op("=").New(jen.Id(typ))),
+					}, init...),
 						jen.Return(jen.Id("r")))...)
 			} else {
 				f.Comment(fmt.Sprintf("new%s allocates a fresh %s record; the garbage collector reclaims it.", exportName(typ), rec))

@@ -39,6 +39,7 @@ func Tests(c Config) ([]File, error) {
 			jen.Qual(verifyPath, "Stress").Call(jen.Id("t"), jen.Id(g.subjectName()).Call()))
 	}
 	g.misuseTests(f)
+	g.zeroValueTest(f)
 	main, err := render(f)
 	if err != nil {
 		return nil, err
@@ -160,7 +161,8 @@ func (g *gen) misuseTests(f *jen.File) {
 	case apiHandle:
 		cases = append(cases,
 			misuse{"Unlock of an unlocked handle", []jen.Code{newLock.Clone().Dot("NewHandle").Call().Dot("Unlock").Call()}},
-			misuse{"Lock twice through one handle", []jen.Code{jen.Id("h").Op(":=").Add(newLock.Clone()).Dot("NewHandle").Call(), jen.Id("h").Dot("Lock").Call(), jen.Id("h").Dot("Lock").Call()}})
+			misuse{"Lock twice through one handle", []jen.Code{jen.Id("h").Op(":=").Add(newLock.Clone()).Dot("NewHandle").Call(), jen.Id("h").Dot("Lock").Call(), jen.Id("h").Dot("Lock").Call()}},
+			misuse{"a handle not made by NewHandle", []jen.Code{jen.Var().Id("h").Add(g.pkg(g.handleType())), jen.Id("h").Dot("Lock").Call()}})
 	case apiCaller:
 		cases = append(cases, misuse{"Unlock with an unused node", []jen.Code{newLock.Clone().Dot("Unlock").Call(jen.New(g.pkg(g.nodeType())))}})
 	}
@@ -181,4 +183,49 @@ func (g *gen) misuseTests(f *jen.File) {
 			jen.If(jen.Op("!").Qual("strings", "HasPrefix").Call(jen.Id("msg"), jen.Lit("lockgen: "))).Block(
 				jen.Id("t").Dot("Errorf").Call(jen.Lit("%s: want a lockgen panic, got %v"), jen.Id("what"), jen.Id("r")))).Call(),
 		jen.Id("f").Call())
+}
+
+// zeroValueTest declares the lock as a Go user would (var l pkg.X) and
+// makes two passages through it, each by two processes where the lock
+// has ids, under a watchdog: a zero value that is not ready hangs or
+// panics here.
+func (g *gen) zeroValueTest(f *jen.File) {
+	c := g.c
+	var use []jen.Code
+	use = append(use, jen.Var().Id("l").Add(g.pkg(c.Name)))
+	pass := func(lock, unlock *jen.Statement) {
+		use = append(use, lock, unlock)
+	}
+	for i := 0; i < 2; i++ {
+		switch g.api {
+		case apiLocker:
+			pass(jen.Id("l").Dot("Lock").Call(), jen.Id("l").Dot("Unlock").Call())
+		case apiID:
+			pass(jen.Id("l").Dot("Lock").Call(jen.Lit(i)), jen.Id("l").Dot("Unlock").Call(jen.Lit(i)))
+		case apiHandle:
+			if i == 0 {
+				use = append(use, jen.Id("h").Op(":=").Id("l").Dot("NewHandle").Call())
+			}
+			pass(jen.Id("h").Dot("Lock").Call(), jen.Id("h").Dot("Unlock").Call())
+		case apiCaller:
+			if i == 0 {
+				use = append(use, jen.Var().Id("n").Add(g.pkg(g.nodeType())))
+			}
+			pass(jen.Id("l").Dot("Lock").Call(jen.Op("&").Id("n")), jen.Id("l").Dot("Unlock").Call(jen.Op("&").Id("n")))
+		}
+		if c.Mode == templates.RW && g.api == apiLocker {
+			pass(jen.Id("l").Dot("RLock").Call(), jen.Id("l").Dot("RUnlock").Call())
+		}
+	}
+	f.Line()
+	docLines(f, fmt.Sprintf("Test%sZeroValue uses a %s declared as a variable, without New%s,\nas sync.Mutex is used.", c.Name, c.Name, c.Name))
+	f.Func().Id("Test"+c.Name+"ZeroValue").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
+		jen.Id("done").Op(":=").Make(jen.Chan().Struct()),
+		jen.Go().Func().Params().Block(append([]jen.Code{jen.Defer().Close(jen.Id("done"))}, use...)...).Call(),
+		jen.Select().Block(
+			jen.Case(jen.Op("<-").Id("done")),
+			jen.Case(jen.Op("<-").Qual("time", "After").Call(jen.Lit(10).Op("*").Qual("time", "Second"))).Block(
+				jen.Id("t").Dot("Fatal").Call(jen.Lit("the zero value hangs: it is not ready to use"))),
+		),
+	)
 }

@@ -73,7 +73,7 @@ type ledgerState struct {
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewLedger, then one NewHandle per goroutine; a *LedgerHandle is a sync.Locker. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewLedger, then one NewHandle per goroutine; a *LedgerHandle is a sync.Locker. The zero Ledger is ready to use; handles must come from NewHandle. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Ledger struct {
 	_        [64]byte
 	tail     refReg[ledgerQNode] // TAIL: the last node of the queue
@@ -89,7 +89,7 @@ type LedgerHandle struct {
 	st ledgerState
 }
 
-// NewLedger returns an unlocked Ledger.
+// NewLedger returns an unlocked Ledger. The zero value is an unlocked Ledger too.
 func NewLedger() *Ledger {
 	l := &Ledger{}
 	return l
@@ -104,6 +104,9 @@ func (l *Ledger) NewHandle() *LedgerHandle {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (h *LedgerHandle) Lock() {
+	if h.l == nil {
+		panic("lockgen: LedgerHandle.Lock: a handle must come from Ledger.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if st.held {
@@ -158,6 +161,9 @@ func (l *Ledger) acquireSlow1(st *ledgerState) {
 
 // Unlock releases the lock. It panics if the caller does not hold it.
 func (h *LedgerHandle) Unlock() {
+	if h.l == nil {
+		panic("lockgen: LedgerHandle.Unlock: a handle must come from Ledger.NewHandle")
+	}
 	st := &h.st
 	l := h.l
 	if !st.held {

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // ledgerSubject describes a Ledger to verify.
@@ -36,6 +37,10 @@ func TestLedgerMisuse(t *testing.T) {
 		h.Lock()
 		h.Lock()
 	})
+	ledgerMustPanic(t, "a handle not made by NewHandle", func() {
+		var h ledgerlock.LedgerHandle
+		h.Lock()
+	})
 }
 
 // ledgerMustPanic runs f and fails unless it panics with a lockgen message.
@@ -49,4 +54,24 @@ func ledgerMustPanic(t *testing.T, what string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestLedgerZeroValue uses a Ledger declared as a variable, without NewLedger,
+// as sync.Mutex is used.
+func TestLedgerZeroValue(t *testing.T) {
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		var l ledgerlock.Ledger
+		h := l.NewHandle()
+		h.Lock()
+		h.Unlock()
+		h.Lock()
+		h.Unlock()
+	}()
+	select {
+	case <-done:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the zero value hangs: it is not ready to use")
+	}
 }
