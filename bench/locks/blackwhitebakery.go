@@ -182,7 +182,7 @@ func (l *BlackWhiteBakery) acquireSlow1(st *blackWhiteBakeryState, id int, mine 
 	for j := int64(0); j <= BlackWhiteBakeryProcs-1; j++ {
 		// 6: await CHOOSING[j] = false
 		if !(l.choosing[j].r.load("6") == false) {
-			st.waiters[0].begin("6", &l.sleepers, &l.spinners, waitAdaptive, 0, b2i(false), waitKeyed)
+			st.waiters[0].begin("6", &l.sleepers, &l.spinners, waitAdaptive, 0, b2i(false), 0, waitKeyed)
 			for {
 				if !st.waiters[0].spin("6") {
 					st.waiters[0].prepare("6")
@@ -201,7 +201,7 @@ func (l *BlackWhiteBakery) acquireSlow1(st *blackWhiteBakeryState, id int, mine 
 		// 7: if MYCOLOR[j] = mc then
 		if l.mycolor[j].r.load("7") == st.mc {
 			// 8: repeat
-			st.waiters[0].begin("8", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+			st.waiters[0].begin("8", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 			for first0 := true; ; first0 = false {
 				armed0 := !first0 && !st.waiters[0].spin("8")
 				if armed0 {
@@ -223,7 +223,7 @@ func (l *BlackWhiteBakery) acquireSlow1(st *blackWhiteBakeryState, id int, mine 
 		} else {
 			// 9: await ((NUMBER[j] = 0) ∨ (mc ≠ COLOR)) ∨ (MYCOLOR[j] = mc)
 			if !(((l.number[j].r.load("9") == 0) || (st.mc != l.color.load("9"))) || (l.mycolor[j].r.load("9") == st.mc)) {
-				st.waiters[0].begin("9", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+				st.waiters[0].begin("9", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 				for {
 					if !st.waiters[0].spin("9") {
 						st.waiters[0].prepare("9")

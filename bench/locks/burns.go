@@ -160,7 +160,7 @@ func (l *Burns) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *Burns) acquireSlow1(st *burnsState, id int) {
-	st.waiters[0].begin("M", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("M", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("M") {
 			st.waiters[0].prepare("M")
@@ -194,7 +194,7 @@ func (l *Burns) acquireSlow1(st *burnsState, id int) {
 // acquireSlow2 continues acquire where its inline path had to wait.
 func (l *Burns) acquireSlow2(st *burnsState, id int) {
 	var ok bool
-	st.waiters[0].begin("L", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("L", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for first0 := false; ; first0 = false {
 		armed0 := !first0 && !st.waiters[0].spin("L")
 		if armed0 {
@@ -255,7 +255,7 @@ func (l *Burns) acquireSlow2(st *burnsState, id int) {
 		}
 		return true
 	}()) {
-		st.waiters[0].begin("M", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+		st.waiters[0].begin("M", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 		for {
 			if !st.waiters[0].spin("M") {
 				st.waiters[0].prepare("M")

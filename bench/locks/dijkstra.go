@@ -256,7 +256,7 @@ func (l *Dijkstra) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *Dijkstra) acquireSlow1(st *dijkstraState, id int) {
-	st.waiters[0].begin("2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for first0 := false; ; first0 = false {
 		armed0 := !first0 && !st.waiters[0].spin("2")
 		if armed0 {
@@ -324,7 +324,7 @@ func (l *Dijkstra) acquireSlow1(st *dijkstraState, id int) {
 
 // acquireSlow2 continues acquire where its inline path had to wait.
 func (l *Dijkstra) acquireSlow2(st *dijkstraState, id int) {
-	st.waiters[0].begin("2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for first0 := false; ; first0 = false {
 		armed0 := !first0 && !st.waiters[0].spin("2")
 		if armed0 {

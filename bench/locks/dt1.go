@@ -147,7 +147,7 @@ func (h *DT1Handle) Lock() {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *DT1) acquireSlow1(st *dt1State) {
-	st.waiters[0].begin("9", &st.mynode.lockedSleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("9", &st.mynode.lockedSleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("9") {
 			st.waiters[0].prepare("9")

@@ -154,7 +154,7 @@ func (l *Kessels) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *Kessels) acquireSlow1(st *kesselsState, node int64, side int64, r int64) {
-	st.waiters[0].begin("K5", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("K5", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("K5") {
 			st.waiters[0].prepare("K5")
@@ -193,7 +193,7 @@ func (l *Kessels) acquireSlow1(st *kesselsState, node int64, side int64, r int64
 			}
 			// K5: await (Q[(2 * node) + (1 - side)] = false) ∨ (r ≠ ((R[(2 * node) + (1 - side)] + side) mod 2))
 			if !((l.q[(2*node)+(1-side)].r.load("K5") == false) || (r != ((l.r[(2*node)+(1-side)].r.load("K5") + side) % 2))) {
-				st.waiters[0].begin("K5", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+				st.waiters[0].begin("K5", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 				for {
 					if !st.waiters[0].spin("K5") {
 						st.waiters[0].prepare("K5")
@@ -243,7 +243,7 @@ func (l *Kessels) acquireSlow2(st *kesselsState, node int64) {
 		}
 		// K5: await (Q[(2 * node) + (1 - side)] = false) ∨ (r ≠ ((R[(2 * node) + (1 - side)] + side) mod 2))
 		if !((l.q[(2*node)+(1-side)].r.load("K5") == false) || (r != ((l.r[(2*node)+(1-side)].r.load("K5") + side) % 2))) {
-			st.waiters[0].begin("K5", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+			st.waiters[0].begin("K5", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 			for {
 				if !st.waiters[0].spin("K5") {
 					st.waiters[0].prepare("K5")

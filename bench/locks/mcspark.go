@@ -140,7 +140,7 @@ func (h *MCSParkHandle) Lock() {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *MCSPark) acquireSlow1(st *mcsParkState) {
-	st.waiters[0].begin("7", &st.mynode.valueSleepers, nil, waitPark, 0, b2i(true), waitKeyed)
+	st.waiters[0].begin("7", &st.mynode.valueSleepers, nil, waitPark, 0, b2i(true), 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("7") {
 			st.waiters[0].prepare("7")
@@ -205,7 +205,7 @@ func (h *MCSParkHandle) Unlock() {
 // releaseSlow1 continues release where its inline path had to wait.
 func (l *MCSPark) releaseSlow1(st *mcsParkState) {
 	var successor *mcsParkQNode
-	st.waiters[0].begin("14", &st.mynode.nextSleepers, nil, waitPark, 0, 0, 0)
+	st.waiters[0].begin("14", &st.mynode.nextSleepers, nil, waitPark, 0, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("14") {
 			st.waiters[0].prepare("14")

@@ -135,7 +135,7 @@ func (h *MCSSpinHandle) Lock() {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *MCSSpin) acquireSlow1(st *mcsSpinState) {
-	st.waiters[0].begin("7", nil, nil, waitSpin, 0, 0, 0)
+	st.waiters[0].begin("7", nil, nil, waitSpin, 0, 0, 0, 0)
 	for {
 		st.waiters[0].spin("7")
 		if st.mynode.value.load("7") == true {
@@ -185,7 +185,7 @@ func (h *MCSSpinHandle) Unlock() {
 // releaseSlow1 continues release where its inline path had to wait.
 func (l *MCSSpin) releaseSlow1(st *mcsSpinState) {
 	var successor *mcsSpinQNode
-	st.waiters[0].begin("14", nil, nil, waitSpin, 0, 0, 0)
+	st.waiters[0].begin("14", nil, nil, waitSpin, 0, 0, 0, 0)
 	for {
 		st.waiters[0].spin("14")
 		if st.mynode.next.load("14") != nil {

@@ -136,7 +136,7 @@ func (h *MCSSpinThenYieldHandle) Lock() {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *MCSSpinThenYield) acquireSlow1(st *mcsSpinThenYieldState) {
-	st.waiters[0].begin("7", nil, nil, waitSpinThenYield, 100, 0, 0)
+	st.waiters[0].begin("7", nil, nil, waitSpinThenYield, 100, 0, 0, 0)
 	for {
 		st.waiters[0].spin("7")
 		if st.mynode.value.load("7") == true {
@@ -186,7 +186,7 @@ func (h *MCSSpinThenYieldHandle) Unlock() {
 // releaseSlow1 continues release where its inline path had to wait.
 func (l *MCSSpinThenYield) releaseSlow1(st *mcsSpinThenYieldState) {
 	var successor *mcsSpinThenYieldQNode
-	st.waiters[0].begin("14", nil, nil, waitSpinThenYield, 100, 0, 0)
+	st.waiters[0].begin("14", nil, nil, waitSpinThenYield, 100, 0, 0, 0)
 	for {
 		st.waiters[0].spin("14")
 		if st.mynode.next.load("14") != nil {

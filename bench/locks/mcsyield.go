@@ -135,7 +135,7 @@ func (h *MCSYieldHandle) Lock() {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *MCSYield) acquireSlow1(st *mcsYieldState) {
-	st.waiters[0].begin("7", nil, nil, waitYield, 0, 0, 0)
+	st.waiters[0].begin("7", nil, nil, waitYield, 0, 0, 0, 0)
 	for {
 		st.waiters[0].spin("7")
 		if st.mynode.value.load("7") == true {
@@ -185,7 +185,7 @@ func (h *MCSYieldHandle) Unlock() {
 // releaseSlow1 continues release where its inline path had to wait.
 func (l *MCSYield) releaseSlow1(st *mcsYieldState) {
 	var successor *mcsYieldQNode
-	st.waiters[0].begin("14", nil, nil, waitYield, 0, 0, 0)
+	st.waiters[0].begin("14", nil, nil, waitYield, 0, 0, 0, 0)
 	for {
 		st.waiters[0].spin("14")
 		if st.mynode.next.load("14") != nil {

@@ -222,7 +222,7 @@ func (l *Morris) acquireSlow1() {
 	var ok bool
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("1", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+	w0.begin("1", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 	for {
 		if !w0.spin("1") {
 			w0.prepare("1")
@@ -243,7 +243,7 @@ func (l *Morris) acquireSlow1() {
 		for {
 			// 1: await B = 1
 			if !(l.b.load("1") == 1) {
-				w0.begin("1", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+				w0.begin("1", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 				for {
 					if !w0.spin("1") {
 						w0.prepare("1")
@@ -278,7 +278,7 @@ func (l *Morris) acquireSlow1() {
 	for {
 		// 4: await A = 1
 		if !(l.a.load("4") == 1) {
-			w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+			w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("4") {
 					w0.prepare("4")
@@ -306,7 +306,7 @@ func (l *Morris) acquireSlow1() {
 	for {
 		// 6: await B = 1
 		if !(l.b.load("6") == 1) {
-			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("6") {
 					w0.prepare("6")
@@ -362,7 +362,7 @@ func (l *Morris) acquireSlow1() {
 	for {
 		// 13: await M = 1
 		if !(l.m.load("13") == 1) {
-			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("13") {
 					w0.prepare("13")
@@ -393,7 +393,7 @@ func (l *Morris) acquireSlow2() {
 	var ok bool
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+	w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 	for {
 		if !w0.spin("4") {
 			w0.prepare("4")
@@ -414,7 +414,7 @@ func (l *Morris) acquireSlow2() {
 		for {
 			// 4: await A = 1
 			if !(l.a.load("4") == 1) {
-				w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+				w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 				for {
 					if !w0.spin("4") {
 						w0.prepare("4")
@@ -443,7 +443,7 @@ func (l *Morris) acquireSlow2() {
 	for {
 		// 6: await B = 1
 		if !(l.b.load("6") == 1) {
-			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("6") {
 					w0.prepare("6")
@@ -499,7 +499,7 @@ func (l *Morris) acquireSlow2() {
 	for {
 		// 13: await M = 1
 		if !(l.m.load("13") == 1) {
-			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("13") {
 					w0.prepare("13")
@@ -530,7 +530,7 @@ func (l *Morris) acquireSlow3() {
 	var ok bool
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+	w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 	for {
 		if !w0.spin("6") {
 			w0.prepare("6")
@@ -551,7 +551,7 @@ func (l *Morris) acquireSlow3() {
 		for {
 			// 6: await B = 1
 			if !(l.b.load("6") == 1) {
-				w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+				w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 				for {
 					if !w0.spin("6") {
 						w0.prepare("6")
@@ -608,7 +608,7 @@ func (l *Morris) acquireSlow3() {
 	for {
 		// 13: await M = 1
 		if !(l.m.load("13") == 1) {
-			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("13") {
 					w0.prepare("13")
@@ -639,7 +639,7 @@ func (l *Morris) acquireSlow4() {
 	var ok bool
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+	w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 	for {
 		if !w0.spin("13") {
 			w0.prepare("13")
@@ -660,7 +660,7 @@ func (l *Morris) acquireSlow4() {
 		for {
 			// 13: await M = 1
 			if !(l.m.load("13") == 1) {
-				w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+				w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 				for {
 					if !w0.spin("13") {
 						w0.prepare("13")
@@ -695,7 +695,7 @@ func (l *Morris) acquireSlow5() {
 	for {
 		// 13: await M = 1
 		if !(l.m.load("13") == 1) {
-			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("13") {
 					w0.prepare("13")
@@ -729,7 +729,7 @@ func (l *Morris) acquireSlow6() {
 	for {
 		// 6: await B = 1
 		if !(l.b.load("6") == 1) {
-			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("6") {
 					w0.prepare("6")
@@ -785,7 +785,7 @@ func (l *Morris) acquireSlow6() {
 	for {
 		// 13: await M = 1
 		if !(l.m.load("13") == 1) {
-			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("13") {
 					w0.prepare("13")
@@ -819,7 +819,7 @@ func (l *Morris) acquireSlow7() {
 	for {
 		// 4: await A = 1
 		if !(l.a.load("4") == 1) {
-			w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+			w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("4") {
 					w0.prepare("4")
@@ -847,7 +847,7 @@ func (l *Morris) acquireSlow7() {
 	for {
 		// 6: await B = 1
 		if !(l.b.load("6") == 1) {
-			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("6") {
 					w0.prepare("6")
@@ -903,7 +903,7 @@ func (l *Morris) acquireSlow7() {
 	for {
 		// 13: await M = 1
 		if !(l.m.load("13") == 1) {
-			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("13") {
 					w0.prepare("13")
@@ -937,7 +937,7 @@ func (l *Morris) acquireSlow8() {
 	for {
 		// 1: await B = 1
 		if !(l.b.load("1") == 1) {
-			w0.begin("1", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+			w0.begin("1", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("1") {
 					w0.prepare("1")
@@ -971,7 +971,7 @@ func (l *Morris) acquireSlow8() {
 	for {
 		// 4: await A = 1
 		if !(l.a.load("4") == 1) {
-			w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+			w0.begin("4", &l.aSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("4") {
 					w0.prepare("4")
@@ -999,7 +999,7 @@ func (l *Morris) acquireSlow8() {
 	for {
 		// 6: await B = 1
 		if !(l.b.load("6") == 1) {
-			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+			w0.begin("6", &l.bSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("6") {
 					w0.prepare("6")
@@ -1055,7 +1055,7 @@ func (l *Morris) acquireSlow8() {
 	for {
 		// 13: await M = 1
 		if !(l.m.load("13") == 1) {
-			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, waitKeyed|waitExclusive)
+			w0.begin("13", &l.mSleepers, &l.spinners, waitAdaptive, 0, 1, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("13") {
 					w0.prepare("13")

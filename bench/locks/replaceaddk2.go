@@ -144,7 +144,7 @@ func (l *ReplaceAddK2) acquireSlow1(ok bool) {
 	var old int64
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, waitExclusive)
+	w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitExclusive)
 	for {
 		if !w0.spin("1") {
 			w0.prepare("1")
@@ -186,7 +186,7 @@ func (l *ReplaceAddK2) acquireSlow1(ok bool) {
 		for {
 			// 1: await S > 0
 			if !(l.s.load("1") > 0) {
-				w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, waitExclusive)
+				w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitExclusive)
 				for {
 					if !w0.spin("1") {
 						w0.prepare("1")
@@ -240,7 +240,7 @@ func (l *ReplaceAddK2) acquireSlow2(ok bool) {
 	for {
 		// 1: await S > 0
 		if !(l.s.load("1") > 0) {
-			w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, waitExclusive)
+			w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitExclusive)
 			for {
 				if !w0.spin("1") {
 					w0.prepare("1")

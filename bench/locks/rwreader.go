@@ -85,7 +85,7 @@ func (l *RWReader) acquireSlow1() {
 	var ok bool
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("W1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, waitKeyed|waitExclusive)
+	w0.begin("W1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
 	for first0 := false; ; first0 = false {
 		armed0 := !first0 && !w0.spin("W1")
 		if armed0 {
@@ -142,7 +142,7 @@ func (l *RWReader) RLock() {
 func (l *RWReader) rAcquireSlow1() {
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("R2", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	w0.begin("R2", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, 2, waitKeyed)
 	for {
 		if !w0.spin("R2") {
 			w0.prepare("R2")

@@ -112,7 +112,7 @@ func (l *RWWriter) acquireSlow1(prev int64) {
 	var ok bool
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("W2", &l.wcompSleepers, &l.spinners, waitAdaptive, 0, prev, waitKeyed|waitUniqueKey)
+	w0.begin("W2", &l.wcompSleepers, &l.spinners, waitAdaptive, 0, prev, 0, waitKeyed|waitUniqueKey)
 	for {
 		if !w0.spin("W2") {
 			w0.prepare("W2")
@@ -128,7 +128,7 @@ func (l *RWWriter) acquireSlow1(prev int64) {
 	}
 	w0.end("W2")
 	// W3: repeat
-	w0.begin("W3", &l.rcfSleepers, &l.spinners, waitAdaptive, 0, 0, waitKeyed|waitExclusive)
+	w0.begin("W3", &l.rcfSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
 	for first0 := true; ; first0 = false {
 		armed0 := !first0 && !w0.spin("W3")
 		if armed0 {
@@ -154,7 +154,7 @@ func (l *RWWriter) acquireSlow2() {
 	var ok bool
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("W3", &l.rcfSleepers, &l.spinners, waitAdaptive, 0, 0, waitKeyed|waitExclusive)
+	w0.begin("W3", &l.rcfSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
 	for first0 := false; ; first0 = false {
 		armed0 := !first0 && !w0.spin("W3")
 		if armed0 {
@@ -225,7 +225,7 @@ func (l *RWWriter) RLock() {
 func (l *RWWriter) rAcquireSlow1() {
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("R1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	w0.begin("R1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for {
 		if !w0.spin("R1") {
 			w0.prepare("R1")
@@ -250,7 +250,7 @@ func (l *RWWriter) rAcquireSlow1() {
 	}
 	// R3: await (RCF mod 2) = 0
 	if !((l.rcf.load("R3") % 2) == 0) {
-		w0.begin("R3", &l.rcfSleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+		w0.begin("R3", &l.rcfSleepers, &l.spinners, waitAdaptive, 0, 0, 2, waitKeyed)
 		for {
 			if !w0.spin("R3") {
 				w0.prepare("R3")
@@ -272,7 +272,7 @@ func (l *RWWriter) rAcquireSlow1() {
 func (l *RWWriter) rAcquireSlow2() {
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("R3", &l.rcfSleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	w0.begin("R3", &l.rcfSleepers, &l.spinners, waitAdaptive, 0, 0, 2, waitKeyed)
 	for {
 		if !w0.spin("R3") {
 			w0.prepare("R3")

@@ -78,7 +78,7 @@ func (l *Ticket) Lock() {
 func (l *Ticket) acquireSlow1(my int64) {
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("T2", &l.nowSleepers, &l.spinners, waitAdaptive, 0, my, waitKeyed|waitUniqueKey)
+	w0.begin("T2", &l.nowSleepers, &l.spinners, waitAdaptive, 0, my, 0, waitKeyed|waitUniqueKey)
 	for {
 		if !w0.spin("T2") {
 			w0.prepare("T2")

@@ -121,7 +121,7 @@ func (l *Anderson) Lock() {
 func (l *Anderson) acquireSlow1(st *andersonState) {
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("2", &l.valid[st.ticket%AndersonProcs].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), waitKeyed)
+	w0.begin("2", &l.valid[st.ticket%AndersonProcs].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), 0, waitKeyed)
 	for {
 		if !w0.spin("2") {
 			w0.prepare("2")

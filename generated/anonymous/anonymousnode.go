@@ -197,7 +197,7 @@ func (l *AnonymousNode) acquireSlow1(st *anonymousNodeState, seed int64, myview 
 		for j := int64(0); j <= 11-1; j++ {
 			// 6: while R[perm[j]] < round do
 			if l.r[st.perm[j]].r.load("6") < round {
-				st.waiters[0].begin("6", nil, nil, waitSpinThenYield, 100, 0, 0)
+				st.waiters[0].begin("6", nil, nil, waitSpinThenYield, 100, 0, 0, 0)
 				for first0 := true; ; first0 = false {
 					if !first0 {
 						st.waiters[0].spin("6")
@@ -245,7 +245,7 @@ func (l *AnonymousNode) acquireSlow1(st *anonymousNodeState, seed int64, myview 
 				}
 				return true
 			}()) {
-				st.waiters[0].begin("15", nil, nil, waitSpinThenYield, 100, 0, 0)
+				st.waiters[0].begin("15", nil, nil, waitSpinThenYield, 100, 0, 0, 0)
 				for {
 					st.waiters[0].spin("15")
 					if func() bool {
@@ -293,7 +293,7 @@ func (l *AnonymousNode) acquireSlow2(st *anonymousNodeState, myview [11]bool, ro
 		for j := int64(0); j <= 11-1; j++ {
 			// 6: while R[perm[j]] < round do
 			if l.r[st.perm[j]].r.load("6") < round {
-				st.waiters[0].begin("6", nil, nil, waitSpinThenYield, 100, 0, 0)
+				st.waiters[0].begin("6", nil, nil, waitSpinThenYield, 100, 0, 0, 0)
 				for first0 := true; ; first0 = false {
 					if !first0 {
 						st.waiters[0].spin("6")
@@ -341,7 +341,7 @@ func (l *AnonymousNode) acquireSlow2(st *anonymousNodeState, myview [11]bool, ro
 				}
 				return true
 			}()) {
-				st.waiters[0].begin("15", nil, nil, waitSpinThenYield, 100, 0, 0)
+				st.waiters[0].begin("15", nil, nil, waitSpinThenYield, 100, 0, 0, 0)
 				for {
 					st.waiters[0].spin("15")
 					if func() bool {

@@ -155,7 +155,7 @@ func (l *Bakery) acquireSlow1(st *bakeryState, id int, mine int64) {
 		}
 		// 5: await FLAG[j] = false
 		if !(l.flag[j].r.load("5") == false) {
-			st.waiters[0].begin("5", &l.sleepers, &l.spinners, waitAdaptive, 0, b2i(false), waitKeyed)
+			st.waiters[0].begin("5", &l.sleepers, &l.spinners, waitAdaptive, 0, b2i(false), 0, waitKeyed)
 			for {
 				if !st.waiters[0].spin("5") {
 					st.waiters[0].prepare("5")
@@ -172,7 +172,7 @@ func (l *Bakery) acquireSlow1(st *bakeryState, id int, mine int64) {
 			st.waiters[0].end("5")
 		}
 		// 6: repeat
-		st.waiters[0].begin("6", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+		st.waiters[0].begin("6", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 		for first0 := true; ; first0 = false {
 			armed0 := !first0 && !st.waiters[0].spin("6")
 			if armed0 {

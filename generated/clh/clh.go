@@ -131,7 +131,7 @@ func (h *CLHHandle) Lock() {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *CLH) acquireSlow1(st *clhState) {
-	st.waiters[0].begin("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0, b2i(false), waitKeyed)
+	st.waiters[0].begin("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0, b2i(false), 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("4") {
 			st.waiters[0].prepare("4")

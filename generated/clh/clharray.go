@@ -136,7 +136,7 @@ func (l *CLHArray) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *CLHArray) acquireSlow1(st *clhArrayState) {
-	st.waiters[0].begin("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0, b2i(false), waitKeyed)
+	st.waiters[0].begin("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0, b2i(false), 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("4") {
 			st.waiters[0].prepare("4")

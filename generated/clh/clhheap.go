@@ -118,7 +118,7 @@ func (l *CLHHeap) Lock() {
 func (l *CLHHeap) acquireSlow1(st *clhHeapState) {
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0, b2i(false), waitKeyed)
+	w0.begin("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0, b2i(false), 0, waitKeyed)
 	for {
 		if !w0.spin("4") {
 			w0.prepare("4")

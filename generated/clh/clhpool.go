@@ -125,7 +125,7 @@ func (l *CLHPool) Lock() {
 func (l *CLHPool) acquireSlow1(st *clhPoolState) {
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0, b2i(false), waitKeyed)
+	w0.begin("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0, b2i(false), 0, waitKeyed)
 	for {
 		if !w0.spin("4") {
 			w0.prepare("4")

@@ -159,7 +159,7 @@ func (l *DeBruijn) acquireSlow1(st *deBruijnState, id int) {
 	var free bool
 	var entered_ bool
 	// L1: repeat
-	st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for first0 := true; ; first0 = false {
 		armed0 := !first0 && !st.waiters[0].spin("L1")
 		if armed0 {
@@ -204,7 +204,7 @@ func (l *DeBruijn) acquireSlow1(st *deBruijnState, id int) {
 		return true
 	}()
 	if !(entered_) {
-		st.waiters[0].begin("L0", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+		st.waiters[0].begin("L0", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 		for first0 := false; ; first0 = false {
 			armed0 := !first0 && !st.waiters[0].spin("L0")
 			if armed0 {
@@ -219,7 +219,7 @@ func (l *DeBruijn) acquireSlow1(st *deBruijnState, id int) {
 			}
 			doorway("L0")
 			// L1: repeat
-			st.waiters[1].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+			st.waiters[1].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 			for first1 := true; ; first1 = false {
 				armed1 := !first1 && !st.waiters[1].spin("L1")
 				if armed1 {

@@ -153,7 +153,7 @@ func (l *Dekker) Lock(id int) {
 func (l *Dekker) acquireSlow1(st *dekkerState, id int, t int64, entered_ bool) {
 	var cj int64
 	// L1: repeat
-	st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for first0 := true; ; first0 = false {
 		armed0 := !first0 && !st.waiters[0].spin("L1")
 		if armed0 {
@@ -187,7 +187,7 @@ func (l *Dekker) acquireSlow1(st *dekkerState, id int, t int64, entered_ bool) {
 		}
 		// B1: await turn ≠ (1 - i)
 		if !(l.turn.load("B1") != (1 - int64(id))) {
-			st.waiters[0].begin("B1", &l.turnSleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+			st.waiters[0].begin("B1", &l.turnSleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 			for {
 				if !st.waiters[0].spin("B1") {
 					st.waiters[0].prepare("B1")
@@ -216,7 +216,7 @@ func (l *Dekker) acquireSlow1(st *dekkerState, id int, t int64, entered_ bool) {
 				l.sleepers.wake("A1", 0)
 			}
 			// L1: repeat
-			st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+			st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 			for first0 := true; ; first0 = false {
 				armed0 := !first0 && !st.waiters[0].spin("L1")
 				if armed0 {
@@ -250,7 +250,7 @@ func (l *Dekker) acquireSlow1(st *dekkerState, id int, t int64, entered_ bool) {
 				}
 				// B1: await turn ≠ (1 - i)
 				if !(l.turn.load("B1") != (1 - int64(id))) {
-					st.waiters[0].begin("B1", &l.turnSleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+					st.waiters[0].begin("B1", &l.turnSleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 					for {
 						if !st.waiters[0].spin("B1") {
 							st.waiters[0].prepare("B1")

@@ -137,7 +137,7 @@ func (l *DoranThomas) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *DoranThomas) acquireSlow1(st *doranThomasState, id int) {
-	st.waiters[0].begin("D5", &l.turnSleepers, &l.spinners, waitAdaptive, 0, int64(id), waitKeyed)
+	st.waiters[0].begin("D5", &l.turnSleepers, &l.spinners, waitAdaptive, 0, int64(id), 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("D5") {
 			st.waiters[0].prepare("D5")
@@ -156,7 +156,7 @@ func (l *DoranThomas) acquireSlow1(st *doranThomasState, id int) {
 	l.c[int64(id)].r.store("D6", true)
 	// D7: await ¬c[1 - i]
 	if !(!l.c[1-int64(id)].r.load("D7")) {
-		st.waiters[0].begin("D7", &l.c[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(false), waitKeyed)
+		st.waiters[0].begin("D7", &l.c[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(false), 0, waitKeyed)
 		for {
 			if !st.waiters[0].spin("D7") {
 				st.waiters[0].prepare("D7")
@@ -176,7 +176,7 @@ func (l *DoranThomas) acquireSlow1(st *doranThomasState, id int) {
 
 // acquireSlow2 continues acquire where its inline path had to wait.
 func (l *DoranThomas) acquireSlow2(st *doranThomasState, id int) {
-	st.waiters[0].begin("D7", &l.c[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(false), waitKeyed)
+	st.waiters[0].begin("D7", &l.c[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(false), 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("D7") {
 			st.waiters[0].prepare("D7")
@@ -195,7 +195,7 @@ func (l *DoranThomas) acquireSlow2(st *doranThomasState, id int) {
 
 // acquireSlow3 continues acquire where its inline path had to wait.
 func (l *DoranThomas) acquireSlow3(st *doranThomasState, id int) {
-	st.waiters[0].begin("D7", &l.c[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(false), waitKeyed)
+	st.waiters[0].begin("D7", &l.c[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(false), 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("D7") {
 			st.waiters[0].prepare("D7")

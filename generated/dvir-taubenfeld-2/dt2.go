@@ -181,7 +181,7 @@ func (l *DT2) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *DT2) acquireSlow1(st *dt2State, myq *dt2LocalNode) {
-	st.waiters[0].begin("10", &myq.lockedSleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("10", &myq.lockedSleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("10") {
 			st.waiters[0].prepare("10")

@@ -149,7 +149,7 @@ func (l *EisenbergMcGuire) acquireSlow1(st *eisenbergMcGuireState, id int) {
 	var free bool
 	var entered_ bool
 	// L1: repeat
-	st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for first0 := true; ; first0 = false {
 		armed0 := !first0 && !st.waiters[0].spin("L1")
 		if armed0 {
@@ -204,7 +204,7 @@ func (l *EisenbergMcGuire) acquireSlow1(st *eisenbergMcGuireState, id int) {
 		entered_ = (kk == int64(id)) || (l.control[kk].r.load("L2") == 0)
 	}
 	if !(entered_) {
-		st.waiters[0].begin("L0", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+		st.waiters[0].begin("L0", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 		for first0 := false; ; first0 = false {
 			armed0 := !first0 && !st.waiters[0].spin("L0")
 			if armed0 {
@@ -219,7 +219,7 @@ func (l *EisenbergMcGuire) acquireSlow1(st *eisenbergMcGuireState, id int) {
 			}
 			doorway("L0")
 			// L1: repeat
-			st.waiters[1].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+			st.waiters[1].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 			for first1 := true; ; first1 = false {
 				armed1 := !first1 && !st.waiters[1].spin("L1")
 				if armed1 {

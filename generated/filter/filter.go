@@ -146,7 +146,7 @@ func (l *Filter) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *Filter) acquireSlow1(st *filterState, id int, lvl int64) {
-	st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("4") {
 			st.waiters[0].prepare("4")
@@ -209,7 +209,7 @@ func (l *Filter) acquireSlow1(st *filterState, id int, lvl int64) {
 				}
 				return true
 			}() || (l.afteryou[lvl].r.load("4") != int64(id))) {
-				st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+				st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 				for {
 					if !st.waiters[0].spin("4") {
 						st.waiters[0].prepare("4")
@@ -281,7 +281,7 @@ func (l *Filter) acquireSlow2(st *filterState, id int, lvl int64) {
 			}
 			return true
 		}() || (l.afteryou[lvl].r.load("4") != int64(id))) {
-			st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+			st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 			for {
 				if !st.waiters[0].spin("4") {
 					st.waiters[0].prepare("4")

@@ -149,7 +149,7 @@ func (l *FilterK) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *FilterK) acquireSlow1(st *filterKState, id int, lvl int64) {
-	st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("4") {
 			st.waiters[0].prepare("4")
@@ -212,7 +212,7 @@ func (l *FilterK) acquireSlow1(st *filterKState, id int, lvl int64) {
 				}
 				return true
 			}() || (l.afteryou[lvl].r.load("4") != int64(id))) {
-				st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+				st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 				for {
 					if !st.waiters[0].spin("4") {
 						st.waiters[0].prepare("4")
@@ -284,7 +284,7 @@ func (l *FilterK) acquireSlow2(st *filterKState, id int, lvl int64) {
 			}
 			return true
 		}() || (l.afteryou[lvl].r.load("4") != int64(id))) {
-			st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+			st.waiters[0].begin("4", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 			for {
 				if !st.waiters[0].spin("4") {
 					st.waiters[0].prepare("4")

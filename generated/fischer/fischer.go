@@ -140,7 +140,7 @@ func (l *Fischer) Lock(id int) {
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *Fischer) acquireSlow1(st *fischerState, id int) {
 	var mine bool
-	st.waiters[0].begin("1", &l.xSleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+	st.waiters[0].begin("1", &l.xSleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("1") {
 			st.waiters[0].prepare("1")
@@ -169,7 +169,7 @@ func (l *Fischer) acquireSlow1(st *fischerState, id int) {
 		for {
 			// 1: await X = ⊥
 			if !(l.x.load("1") == -1) {
-				st.waiters[0].begin("1", &l.xSleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+				st.waiters[0].begin("1", &l.xSleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 				for {
 					if !st.waiters[0].spin("1") {
 						st.waiters[0].prepare("1")
@@ -213,7 +213,7 @@ func (l *Fischer) acquireSlow2(st *fischerState, id int) {
 		for {
 			// 1: await X = ⊥
 			if !(l.x.load("1") == -1) {
-				st.waiters[0].begin("1", &l.xSleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+				st.waiters[0].begin("1", &l.xSleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 				for {
 					if !st.waiters[0].spin("1") {
 						st.waiters[0].prepare("1")

@@ -134,7 +134,7 @@ func (l *GraunkeThakkar) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *GraunkeThakkar) acquireSlow1(st *graunkeThakkarState, pred int64) {
-	st.waiters[0].begin("3", &l.flag[pred/2].sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("3", &l.flag[pred/2].sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("3") {
 			st.waiters[0].prepare("3")

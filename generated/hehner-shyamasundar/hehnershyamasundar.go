@@ -170,7 +170,7 @@ func (l *HehnerShyamasundar) acquireSlow1(st *hehnerShyamasundarState, id int, m
 			continue
 		}
 		// 5: repeat
-		st.waiters[0].begin("5", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+		st.waiters[0].begin("5", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 		for first0 := true; ; first0 = false {
 			armed0 := !first0 && !st.waiters[0].spin("5")
 			if armed0 {

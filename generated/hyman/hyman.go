@@ -144,7 +144,7 @@ func (l *Hyman) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *Hyman) acquireSlow1(st *hymanState, id int) {
-	st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), waitKeyed)
+	st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("C2") {
 			st.waiters[0].prepare("C2")
@@ -165,7 +165,7 @@ func (l *Hyman) acquireSlow1(st *hymanState, id int) {
 		for {
 			// C2: await b[1 - i]
 			if !(l.b[1-int64(id)].r.load("C2")) {
-				st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), waitKeyed)
+				st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), 0, waitKeyed)
 				for {
 					if !st.waiters[0].spin("C2") {
 						st.waiters[0].prepare("C2")
@@ -195,7 +195,7 @@ func (l *Hyman) acquireSlow2(st *hymanState, id int) {
 	for {
 		// C2: await b[1 - i]
 		if !(l.b[1-int64(id)].r.load("C2")) {
-			st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), waitKeyed)
+			st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), 0, waitKeyed)
 			for {
 				if !st.waiters[0].spin("C2") {
 					st.waiters[0].prepare("C2")

@@ -214,7 +214,7 @@ func (l *LamportFast) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *LamportFast) acquireSlow1(st *lamportFastState, id int) {
-	st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+	st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("R3") {
 			st.waiters[0].prepare("R3")
@@ -249,7 +249,7 @@ func (l *LamportFast) acquireSlow1(st *lamportFastState, id int) {
 				}
 				// R3: await Y = ⊥
 				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
@@ -292,7 +292,7 @@ func (l *LamportFast) acquireSlow1(st *lamportFastState, id int) {
 						}
 						return true
 					}()) {
-						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 						for {
 							if !st.waiters[0].spin("R7.2") {
 								st.waiters[0].prepare("R7.2")
@@ -329,7 +329,7 @@ func (l *LamportFast) acquireSlow1(st *lamportFastState, id int) {
 					} else {
 						// R7.4: await Y = ⊥
 						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
@@ -376,7 +376,7 @@ func (l *LamportFast) acquireSlow2(st *lamportFastState, id int) {
 			}
 			// R3: await Y = ⊥
 			if !(l.y.load("R3") == -1) {
-				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 				for {
 					if !st.waiters[0].spin("R3") {
 						st.waiters[0].prepare("R3")
@@ -419,7 +419,7 @@ func (l *LamportFast) acquireSlow2(st *lamportFastState, id int) {
 					}
 					return true
 				}()) {
-					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 					for {
 						if !st.waiters[0].spin("R7.2") {
 							st.waiters[0].prepare("R7.2")
@@ -456,7 +456,7 @@ func (l *LamportFast) acquireSlow2(st *lamportFastState, id int) {
 				} else {
 					// R7.4: await Y = ⊥
 					if !(l.y.load("R7.4") == -1) {
-						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 						for {
 							if !st.waiters[0].spin("R7.4") {
 								st.waiters[0].prepare("R7.4")
@@ -483,7 +483,7 @@ func (l *LamportFast) acquireSlow2(st *lamportFastState, id int) {
 
 // acquireSlow3 continues acquire where its inline path had to wait.
 func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
-	st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("R7.2") {
 			st.waiters[0].prepare("R7.2")
@@ -519,7 +519,7 @@ func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
 	} else {
 		// R7.4: await Y = ⊥
 		if !(l.y.load("R7.4") == -1) {
-			st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+			st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 			for {
 				if !st.waiters[0].spin("R7.4") {
 					st.waiters[0].prepare("R7.4")
@@ -556,7 +556,7 @@ func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
 				}
 				// R3: await Y = ⊥
 				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
@@ -599,7 +599,7 @@ func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
 						}
 						return true
 					}()) {
-						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 						for {
 							if !st.waiters[0].spin("R7.2") {
 								st.waiters[0].prepare("R7.2")
@@ -636,7 +636,7 @@ func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
 					} else {
 						// R7.4: await Y = ⊥
 						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
@@ -664,7 +664,7 @@ func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
 
 // acquireSlow4 continues acquire where its inline path had to wait.
 func (l *LamportFast) acquireSlow4(st *lamportFastState, id int) {
-	st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+	st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("R7.4") {
 			st.waiters[0].prepare("R7.4")
@@ -699,7 +699,7 @@ func (l *LamportFast) acquireSlow4(st *lamportFastState, id int) {
 				}
 				// R3: await Y = ⊥
 				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
@@ -742,7 +742,7 @@ func (l *LamportFast) acquireSlow4(st *lamportFastState, id int) {
 						}
 						return true
 					}()) {
-						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 						for {
 							if !st.waiters[0].spin("R7.2") {
 								st.waiters[0].prepare("R7.2")
@@ -779,7 +779,7 @@ func (l *LamportFast) acquireSlow4(st *lamportFastState, id int) {
 					} else {
 						// R7.4: await Y = ⊥
 						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
@@ -826,7 +826,7 @@ func (l *LamportFast) acquireSlow5(st *lamportFastState, id int) {
 			}
 			// R3: await Y = ⊥
 			if !(l.y.load("R3") == -1) {
-				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 				for {
 					if !st.waiters[0].spin("R3") {
 						st.waiters[0].prepare("R3")
@@ -869,7 +869,7 @@ func (l *LamportFast) acquireSlow5(st *lamportFastState, id int) {
 					}
 					return true
 				}()) {
-					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 					for {
 						if !st.waiters[0].spin("R7.2") {
 							st.waiters[0].prepare("R7.2")
@@ -906,7 +906,7 @@ func (l *LamportFast) acquireSlow5(st *lamportFastState, id int) {
 				} else {
 					// R7.4: await Y = ⊥
 					if !(l.y.load("R7.4") == -1) {
-						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 						for {
 							if !st.waiters[0].spin("R7.4") {
 								st.waiters[0].prepare("R7.4")

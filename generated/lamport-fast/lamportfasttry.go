@@ -226,7 +226,7 @@ func (l *LamportFastTry) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *LamportFastTry) acquireSlow1(st *lamportFastTryState, id int) {
-	st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+	st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("R3") {
 			st.waiters[0].prepare("R3")
@@ -261,7 +261,7 @@ func (l *LamportFastTry) acquireSlow1(st *lamportFastTryState, id int) {
 				}
 				// R3: await Y = ⊥
 				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
@@ -304,7 +304,7 @@ func (l *LamportFastTry) acquireSlow1(st *lamportFastTryState, id int) {
 						}
 						return true
 					}()) {
-						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 						for {
 							if !st.waiters[0].spin("R7.2") {
 								st.waiters[0].prepare("R7.2")
@@ -341,7 +341,7 @@ func (l *LamportFastTry) acquireSlow1(st *lamportFastTryState, id int) {
 					} else {
 						// R7.4: await Y = ⊥
 						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
@@ -388,7 +388,7 @@ func (l *LamportFastTry) acquireSlow2(st *lamportFastTryState, id int) {
 			}
 			// R3: await Y = ⊥
 			if !(l.y.load("R3") == -1) {
-				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 				for {
 					if !st.waiters[0].spin("R3") {
 						st.waiters[0].prepare("R3")
@@ -431,7 +431,7 @@ func (l *LamportFastTry) acquireSlow2(st *lamportFastTryState, id int) {
 					}
 					return true
 				}()) {
-					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 					for {
 						if !st.waiters[0].spin("R7.2") {
 							st.waiters[0].prepare("R7.2")
@@ -468,7 +468,7 @@ func (l *LamportFastTry) acquireSlow2(st *lamportFastTryState, id int) {
 				} else {
 					// R7.4: await Y = ⊥
 					if !(l.y.load("R7.4") == -1) {
-						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 						for {
 							if !st.waiters[0].spin("R7.4") {
 								st.waiters[0].prepare("R7.4")
@@ -495,7 +495,7 @@ func (l *LamportFastTry) acquireSlow2(st *lamportFastTryState, id int) {
 
 // acquireSlow3 continues acquire where its inline path had to wait.
 func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
-	st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("R7.2") {
 			st.waiters[0].prepare("R7.2")
@@ -531,7 +531,7 @@ func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
 	} else {
 		// R7.4: await Y = ⊥
 		if !(l.y.load("R7.4") == -1) {
-			st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+			st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 			for {
 				if !st.waiters[0].spin("R7.4") {
 					st.waiters[0].prepare("R7.4")
@@ -568,7 +568,7 @@ func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
 				}
 				// R3: await Y = ⊥
 				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
@@ -611,7 +611,7 @@ func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
 						}
 						return true
 					}()) {
-						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 						for {
 							if !st.waiters[0].spin("R7.2") {
 								st.waiters[0].prepare("R7.2")
@@ -648,7 +648,7 @@ func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
 					} else {
 						// R7.4: await Y = ⊥
 						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
@@ -676,7 +676,7 @@ func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
 
 // acquireSlow4 continues acquire where its inline path had to wait.
 func (l *LamportFastTry) acquireSlow4(st *lamportFastTryState, id int) {
-	st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+	st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("R7.4") {
 			st.waiters[0].prepare("R7.4")
@@ -711,7 +711,7 @@ func (l *LamportFastTry) acquireSlow4(st *lamportFastTryState, id int) {
 				}
 				// R3: await Y = ⊥
 				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
@@ -754,7 +754,7 @@ func (l *LamportFastTry) acquireSlow4(st *lamportFastTryState, id int) {
 						}
 						return true
 					}()) {
-						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 						for {
 							if !st.waiters[0].spin("R7.2") {
 								st.waiters[0].prepare("R7.2")
@@ -791,7 +791,7 @@ func (l *LamportFastTry) acquireSlow4(st *lamportFastTryState, id int) {
 					} else {
 						// R7.4: await Y = ⊥
 						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
@@ -838,7 +838,7 @@ func (l *LamportFastTry) acquireSlow5(st *lamportFastTryState, id int) {
 			}
 			// R3: await Y = ⊥
 			if !(l.y.load("R3") == -1) {
-				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 				for {
 					if !st.waiters[0].spin("R3") {
 						st.waiters[0].prepare("R3")
@@ -881,7 +881,7 @@ func (l *LamportFastTry) acquireSlow5(st *lamportFastTryState, id int) {
 					}
 					return true
 				}()) {
-					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 					for {
 						if !st.waiters[0].spin("R7.2") {
 							st.waiters[0].prepare("R7.2")
@@ -918,7 +918,7 @@ func (l *LamportFastTry) acquireSlow5(st *lamportFastTryState, id int) {
 				} else {
 					// R7.4: await Y = ⊥
 					if !(l.y.load("R7.4") == -1) {
-						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, waitKeyed)
+						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
 						for {
 							if !st.waiters[0].spin("R7.4") {
 								st.waiters[0].prepare("R7.4")
@@ -1042,7 +1042,7 @@ func (l *LamportFastTry) TryLock(id int) bool {
 
 // tryAcquireSlow1 continues try-acquire where its inline path had to wait.
 func (l *LamportFastTry) tryAcquireSlow1(st *lamportFastTryState, id int) bool {
-	st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("R7.2") {
 			st.waiters[0].prepare("R7.2")

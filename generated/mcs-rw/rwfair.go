@@ -87,7 +87,7 @@ func (l *RWFair) Lock() {
 func (l *RWFair) acquireSlow1(prev int64) {
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("W2", &l.compSleepers, &l.spinners, waitAdaptive, 0, prev, waitKeyed)
+	w0.begin("W2", &l.compSleepers, &l.spinners, waitAdaptive, 0, prev, 0, waitKeyed)
 	for {
 		if !w0.spin("W2") {
 			w0.prepare("W2")
@@ -137,7 +137,7 @@ func (l *RWFair) RLock() {
 func (l *RWFair) rAcquireSlow1(prev int64) {
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("R2", &l.compSleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	w0.begin("R2", &l.compSleepers, &l.spinners, waitAdaptive, 0, prev, 65536, waitKeyed)
 	for {
 		if !w0.spin("R2") {
 			w0.prepare("R2")

@@ -149,7 +149,7 @@ func (h *MCSHandle) Lock() {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *MCS) acquireSlow1(st *mcsState) {
-	st.waiters[0].begin("7", &st.mynode.valueSleepers, &l.spinners, waitAdaptive, 0, b2i(true), waitKeyed)
+	st.waiters[0].begin("7", &st.mynode.valueSleepers, &l.spinners, waitAdaptive, 0, b2i(true), 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("7") {
 			st.waiters[0].prepare("7")
@@ -214,7 +214,7 @@ func (h *MCSHandle) Unlock() {
 // releaseSlow1 continues release where its inline path had to wait.
 func (l *MCS) releaseSlow1(st *mcsState) {
 	var successor *mcsQNode
-	st.waiters[0].begin("14", &st.mynode.nextSleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("14", &st.mynode.nextSleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("14") {
 			st.waiters[0].prepare("14")

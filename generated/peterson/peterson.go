@@ -126,7 +126,7 @@ func (l *Peterson) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *Peterson) acquireSlow1(st *petersonState, id int) {
-	st.waiters[0].begin("3", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0)
+	st.waiters[0].begin("3", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for {
 		if !st.waiters[0].spin("3") {
 			st.waiters[0].prepare("3")

@@ -149,7 +149,7 @@ func (l *ReplaceAddK) acquireSlow1(ok bool) {
 	var old int64
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, waitExclusive)
+	w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitExclusive)
 	for {
 		if !w0.spin("1") {
 			w0.prepare("1")
@@ -191,7 +191,7 @@ func (l *ReplaceAddK) acquireSlow1(ok bool) {
 		for {
 			// 1: await S > 0
 			if !(l.s.load("1") > 0) {
-				w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, waitExclusive)
+				w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitExclusive)
 				for {
 					if !w0.spin("1") {
 						w0.prepare("1")
@@ -245,7 +245,7 @@ func (l *ReplaceAddK) acquireSlow2(ok bool) {
 	for {
 		// 1: await S > 0
 		if !(l.s.load("1") > 0) {
-			w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, waitExclusive)
+			w0.begin("1", &l.sSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitExclusive)
 			for {
 				if !w0.spin("1") {
 					w0.prepare("1")

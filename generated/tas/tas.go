@@ -83,7 +83,7 @@ func (l *TAS) acquireSlow1() {
 	var old int64
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, waitKeyed|waitExclusive)
+	w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
 	for first0 := false; ; first0 = false {
 		armed0 := !first0 && !w0.spin("1")
 		if armed0 {

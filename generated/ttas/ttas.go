@@ -111,7 +111,7 @@ func (l *TTAS) acquireSlow1(backoff int64) {
 	var old int64
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, waitKeyed|waitExclusive)
+	w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
 	for {
 		if !w0.spin("1") {
 			w0.prepare("1")
@@ -145,7 +145,7 @@ func (l *TTAS) acquireSlow1(backoff int64) {
 		for {
 			// 1: await L = FREE
 			if !(l.l.load("1") == 0) {
-				w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, waitKeyed|waitExclusive)
+				w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
 				for {
 					if !w0.spin("1") {
 						w0.prepare("1")
@@ -201,7 +201,7 @@ func (l *TTAS) acquireSlow2(old int64, backoff int64) {
 		for {
 			// 1: await L = FREE
 			if !(l.l.load("1") == 0) {
-				w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, waitKeyed|waitExclusive)
+				w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
 				for {
 					if !w0.spin("1") {
 						w0.prepare("1")
@@ -247,7 +247,7 @@ func (l *TTAS) acquireSlow3(backoff int64) {
 	for {
 		// 1: await L = FREE
 		if !(l.l.load("1") == 0) {
-			w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, waitKeyed|waitExclusive)
+			w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("1") {
 					w0.prepare("1")

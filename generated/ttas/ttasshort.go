@@ -103,7 +103,7 @@ func (l *TTASShort) acquireSlow1(backoff int64) {
 	var old int64
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("1", nil, nil, waitSpinThenYield, 100, 0, 0)
+	w0.begin("1", nil, nil, waitSpinThenYield, 100, 0, 0, 0)
 	for {
 		w0.spin("1")
 		if l.l.load("1") == 0 {
@@ -130,7 +130,7 @@ func (l *TTASShort) acquireSlow1(backoff int64) {
 		for {
 			// 1: await L = FREE
 			if !(l.l.load("1") == 0) {
-				w0.begin("1", nil, nil, waitSpinThenYield, 100, 0, 0)
+				w0.begin("1", nil, nil, waitSpinThenYield, 100, 0, 0, 0)
 				for {
 					w0.spin("1")
 					if l.l.load("1") == 0 {
@@ -179,7 +179,7 @@ func (l *TTASShort) acquireSlow2(old int64, backoff int64) {
 		for {
 			// 1: await L = FREE
 			if !(l.l.load("1") == 0) {
-				w0.begin("1", nil, nil, waitSpinThenYield, 100, 0, 0)
+				w0.begin("1", nil, nil, waitSpinThenYield, 100, 0, 0, 0)
 				for {
 					w0.spin("1")
 					if l.l.load("1") == 0 {
@@ -218,7 +218,7 @@ func (l *TTASShort) acquireSlow3(backoff int64) {
 	for {
 		// 1: await L = FREE
 		if !(l.l.load("1") == 0) {
-			w0.begin("1", nil, nil, waitSpinThenYield, 100, 0, 0)
+			w0.begin("1", nil, nil, waitSpinThenYield, 100, 0, 0, 0)
 			for {
 				w0.spin("1")
 				if l.l.load("1") == 0 {

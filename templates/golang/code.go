@@ -207,7 +207,7 @@ func (g *gen) access(n *node) []jen.Code {
 	switch s := n.s.(type) {
 	case ir.Write:
 		reg := g.loc(s.To, lbl)
-		targets := g.wakeTargets(s.To, s.Val)
+		targets := g.wakeTargets(s.To, s.Val, nil)
 		if len(targets) == 0 {
 			return []jen.Code{reg.Dot("store").Call(l, g.expr(s.Val, lbl))}
 		}
@@ -222,7 +222,7 @@ func (g *gen) access(n *node) []jen.Code {
 		return []jen.Code{jen.Block(block...)}
 	case ir.Swap:
 		reg := g.loc(s.To, lbl)
-		targets := g.wakeTargets(s.To, s.Val)
+		targets := g.wakeTargets(s.To, s.Val, nil)
 		if len(targets) == 0 {
 			return []jen.Code{g.assign(s.Dst, reg.Dot("swap").Call(l, g.expr(s.Val, lbl)))}
 		}
@@ -237,7 +237,7 @@ func (g *gen) access(n *node) []jen.Code {
 		return []jen.Code{jen.Block(block...)}
 	case ir.CAS:
 		reg := g.loc(s.To, lbl)
-		targets := g.wakeTargets(s.To, s.New)
+		targets := g.wakeTargets(s.To, s.New, nil)
 		if len(targets) == 0 {
 			return []jen.Code{g.assign(s.Dst, reg.Dot("cas").Call(l, g.expr(s.Old, lbl), g.expr(s.New, lbl)))}
 		}
@@ -251,7 +251,7 @@ func (g *gen) access(n *node) []jen.Code {
 		return []jen.Code{jen.Block(block...)}
 	case ir.FetchAdd:
 		reg := g.loc(s.To, lbl)
-		targets := g.wakeTargets(s.To, nil)
+		targets := g.wakeTargets(s.To, nil, s.Delta)
 		if len(targets) == 0 {
 			return []jen.Code{g.assign(s.Dst, reg.Dot("fetchAdd").Call(l, g.expr(s.Delta, lbl)))}
 		}

@@ -50,7 +50,8 @@ type waitSite struct {
 	keys  map[string]bool
 	one   ir.Loc  // the one location every read reads, or nil
 	cond  ir.Expr // with one: the condition, on one, that ends the wait (nil if unknown)
-	key   ir.Expr // keyed: the one value of one that ends the wait
+	key   ir.Expr // keyed: the one value of one (mod mod, when set) that ends the wait
+	mod   ir.Expr // keyed by one mod mod: a constant modulus, nil for one itself
 	// unique: the key is a value no other waiter can hold, a local set
 	// only by fetch&add results (a ticket)
 	unique bool
@@ -152,10 +153,10 @@ func (g *gen) analyseList(ns []*node) {
 			site := g.siteOf(ir.Loads(s.Cond))
 			if site.one != nil {
 				site.cond = s.Cond
-				site.key = keyOf(s.Cond, site.one, g.a)
+				site.key, site.mod = g.keyOf(s.Cond, site.one)
 			}
 			site.excl = g.consumes(ns[i+1:], site)
-			site.unique = site.key != nil && g.ticketLocal(site.key)
+			site.unique = site.key != nil && site.mod == nil && g.ticketLocal(site.key)
 			g.sites[n.id] = site
 		case ir.While, ir.Repeat:
 			if n.busy() {
@@ -238,33 +239,51 @@ func locString(l ir.Loc) string {
 }
 
 // keyOf returns the one value of loc that makes cond hold, if cond is
-// loc = value (value read from no register) or a boolean loc itself.
-func keyOf(cond ir.Expr, loc ir.Loc, a *ir.Algorithm) ir.Expr {
+// loc = value (value read from no register) or a boolean loc itself; or
+// the one value of loc mod M, if cond is (loc mod M) = value with M a
+// constant (a reader/writer lock's readers wait for one field of a word).
+func (g *gen) keyOf(cond ir.Expr, loc ir.Loc) (key, mod ir.Expr) {
 	isLoc := func(e ir.Expr) bool {
 		l, ok := e.(ir.Load)
 		return ok && locString(l.From) == locString(loc)
 	}
+	isMod := func(e ir.Expr) (ir.Expr, bool) {
+		b, ok := e.(ir.Bin)
+		if !ok || b.Op != ir.Mod || !isLoc(b.X) {
+			return nil, false
+		}
+		if m, ok := g.constValue(b.Y, nil, 0); !ok || m <= 0 {
+			return nil, false
+		}
+		return b.Y, true
+	}
 	switch c := cond.(type) {
 	case ir.Bin:
 		if c.Op != ir.Eq {
-			return nil
+			return nil, nil
 		}
 		switch {
 		case isLoc(c.X) && !ir.HasLoad(c.Y):
-			return keyValue(c.Y)
+			return keyValue(c.Y), nil
 		case isLoc(c.Y) && !ir.HasLoad(c.X):
-			return keyValue(c.X)
+			return keyValue(c.X), nil
+		}
+		if m, ok := isMod(c.X); ok && !ir.HasLoad(c.Y) && keyValue(c.Y) != nil {
+			return c.Y, m
+		}
+		if m, ok := isMod(c.Y); ok && !ir.HasLoad(c.X) && keyValue(c.X) != nil {
+			return c.X, m
 		}
 	case ir.Load:
 		if isLoc(c) {
-			return ir.BoolConst{V: true}
+			return ir.BoolConst{V: true}, nil
 		}
 	case ir.Not:
 		if isLoc(c.X) {
-			return ir.BoolConst{V: false}
+			return ir.BoolConst{V: false}, nil
 		}
 	}
-	return nil
+	return nil, nil
 }
 
 // keyValue accepts the key expressions the runtime can compare: integers
@@ -408,8 +427,9 @@ type wakeTarget struct {
 }
 
 // wakeTargets returns the queues a write of val (nil: not known before run
-// time) to loc must wake.
-func (g *gen) wakeTargets(loc ir.Loc, val ir.Expr) []wakeTarget {
+// time) to loc must wake; for a fetch&add, val is nil and delta its
+// increment.
+func (g *gen) wakeTargets(loc ir.Loc, val, delta ir.Expr) []wakeTarget {
 	if !g.c.Wait.Parks() {
 		return nil
 	}
@@ -431,7 +451,7 @@ func (g *gen) wakeTargets(loc ir.Loc, val ir.Expr) []wakeTarget {
 	}
 	for _, id := range sortedSiteIDs(g.sites) {
 		s := g.sites[id]
-		if !s.keys[key] || !g.mayEnable(s, val) {
+		if !s.keys[key] || !g.mayEnable(s, val) || delta != nil && !g.mayChange(s, delta) {
 			continue
 		}
 		switch s.kind {
@@ -476,6 +496,19 @@ func (g *gen) mayEnable(s *waitSite, val ir.Expr) bool {
 	}
 	r, ok := g.constValue(s.cond, s.one, v)
 	return !ok || r != 0
+}
+
+// mayChange reports whether adding delta to the location a site reads can
+// change whether the site's wait ends: not when the site is keyed by the
+// location mod M and delta is a constant multiple of M (a reader's
+// increment leaves the writers' field of the word as it was).
+func (g *gen) mayChange(s *waitSite, delta ir.Expr) bool {
+	if !s.keyed() || s.mod == nil {
+		return true
+	}
+	d, ok1 := g.constValue(delta, nil, 0)
+	m, ok2 := g.constValue(s.mod, nil, 0)
+	return !ok1 || !ok2 || d%m != 0
 }
 
 // constValue evaluates e when it is a constant, reading loc as v (pass nil
@@ -627,8 +660,12 @@ func (g *gen) beginCall(w *jen.Statement, lbl string, s *waitSite) jen.Code {
 			f = jen.Add(f).Op("|").Add(fl)
 		}
 	}
+	var mod jen.Code = jen.Lit(0)
+	if s.keyed() && s.mod != nil && g.c.Wait.Parks() {
+		mod = g.expr(s.mod, lbl)
+	}
 	return w.Clone().Dot("begin").Call(jen.Lit(lbl), g.queueOf(s), g.spinnersRef(), jen.Id(g.waitKind()),
-		jen.Lit(g.c.Spin), key, f)
+		jen.Lit(g.c.Spin), key, mod, f)
 }
 
 // keyExpr is a key, or a written value, of a register of type t as the

@@ -114,7 +114,7 @@ func (q *waitq) wakeSlow(l string, val int64) {
 	var prev *waiter
 	for w := q.head; w != nil; {
 		next := w.next
-		if (!w.keyed || w.key == val) && !(w.excl && exclDone) {
+		if w.enabledBy(val) && !(w.excl && exclDone) {
 			last := w.unique && q.shared == 0
 			if prev == nil {
 				q.head = next
@@ -204,7 +204,8 @@ type waiter struct {
 	next     *waiter // in q's list, guarded by its lock
 	wnext    *waiter // in a waker's list of waiters to unpark
 	key      int64
-	keyed    bool // only a write of key can satisfy the wait
+	mod      int64 // keyed by the value mod mod (0: by the value itself)
+	keyed    bool  // only a write of key can satisfy the wait
 	unique   bool // keyed, and no other waiter waits for the same key (a ticket)
 	excl     bool // woken, it competes to consume what the write made available
 	kind     uint8
@@ -224,9 +225,11 @@ const (
 
 // begin starts a wait after a failed first check: through q (nil for the
 // spin and yield policies), with the lock's spinner count, the policy and
-// its spin count, and the wait's key and kind (waitKeyed...).
-func (w *waiter) begin(l string, q *waitq, spinners *intReg, kind uint8, spins int32, key int64, flags uint8) {
+// its spin count, and the wait's key (compared with the value written mod
+// mod, when mod is not 0) and kind (waitKeyed...).
+func (w *waiter) begin(l string, q *waitq, spinners *intReg, kind uint8, spins int32, key, mod int64, flags uint8) {
 	w.q, w.spinners, w.kind, w.spinMax = q, spinners, kind, min(spins, spinLimit)
+	w.mod = mod
 	w.key, w.keyed, w.unique, w.excl = key, flags&waitKeyed != 0, flags&waitUniqueKey != 0, flags&waitExclusive != 0
 	w.spins, w.spinning = 0, false
 	if q == nil {
@@ -308,6 +311,17 @@ func (w *waiter) stopSpinning(l string) {
 		w.spinning = false
 		w.spinners.fetchAdd(l, -1)
 	}
+}
+
+// enabledBy reports whether a write of val may end the wait.
+func (w *waiter) enabledBy(val int64) bool {
+	switch {
+	case !w.keyed:
+		return true
+	case w.mod != 0:
+		return val%w.mod == w.key
+	}
+	return val == w.key
 }
 
 // unit is the waiter's count in its queue's state word.

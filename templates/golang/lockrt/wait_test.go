@@ -26,7 +26,7 @@ func queued(t *testing.T, q *waitq, n int64) {
 // wakes. It re-checks nothing: the tests drive the waker directly.
 func sleeper(q *waitq, w *waiter, key int64, keyed, excl bool, done chan<- int64) {
 	var sp intReg
-	w.begin("", q, &sp, waitPark, 0, key, flags(keyed, false, excl))
+	w.begin("", q, &sp, waitPark, 0, key, 0, flags(keyed, false, excl))
 	w.prepare("")
 	w.park("")
 	w.end("")
@@ -93,7 +93,7 @@ func TestUniqueKeyWakeStopsEarly(t *testing.T) {
 	var sp intReg
 	for i := 0; i < 2; i++ {
 		go func(w *waiter) {
-			w.begin("", &q, &sp, waitPark, 0, 5, waitKeyed|waitUniqueKey)
+			w.begin("", &q, &sp, waitPark, 0, 5, 0, waitKeyed|waitUniqueKey)
 			w.prepare("")
 			w.park("")
 			w.end("")
@@ -110,6 +110,28 @@ func TestUniqueKeyWakeStopsEarly(t *testing.T) {
 	<-done
 	<-done
 	queued(t, &q, 0)
+}
+
+// TestModKeyedWake: a waiter keyed by the value mod M wakes on a write
+// whose value mod M is its key, and on no other (a reader waiting for
+// the writers' field of a word).
+func TestModKeyedWake(t *testing.T) {
+	var q waitq
+	var w waiter
+	var sp intReg
+	done := make(chan struct{})
+	go func() {
+		w.begin("", &q, &sp, waitPark, 0, 3, 1<<16, waitKeyed)
+		w.prepare("")
+		w.park("")
+		w.end("")
+		close(done)
+	}()
+	queued(t, &q, 1)
+	q.wake("", 2+5<<16) // the writers' field is 2: not yet
+	queued(t, &q, 1)
+	q.wake("", 3+7<<16)
+	<-done
 }
 
 // TestUnkeyedWakeWakesAll: waiters that are not keyed all wake on any
@@ -143,7 +165,7 @@ func TestExclusiveWakeWakesOne(t *testing.T) {
 	// yet queued) makes a write wake nobody.
 	var awake waiter
 	var sp intReg
-	awake.begin("", &q, &sp, waitPark, 0, 0, waitExclusive)
+	awake.begin("", &q, &sp, waitPark, 0, 0, 0, waitExclusive)
 	q.wake("", 0)
 	queued(t, &q, 3)
 	awake.end("")
@@ -168,7 +190,7 @@ func TestCancelAbsorbsTheToken(t *testing.T) {
 	var q waitq
 	var w waiter
 	var sp intReg
-	w.begin("", &q, &sp, waitPark, 0, 0, 0)
+	w.begin("", &q, &sp, waitPark, 0, 0, 0, 0)
 	w.prepare("")
 	q.wake("", 0) // takes w off the list and deposits its token
 	w.cancel("")  // must absorb it
@@ -178,7 +200,7 @@ func TestCancelAbsorbsTheToken(t *testing.T) {
 		t.Fatal("a token was left behind")
 	default:
 	}
-	w.begin("", &q, &sp, waitPark, 0, 0, 0)
+	w.begin("", &q, &sp, waitPark, 0, 0, 0, 0)
 	w.prepare("")
 	parked := make(chan struct{})
 	go func() { w.park(""); close(parked) }()
@@ -205,7 +227,7 @@ func (f *flagLock) lock() {
 		return
 	}
 	w := getWaiter()
-	w.begin("1", &f.q, &f.spinner, waitAdaptive, 0, 0, waitKeyed|waitExclusive)
+	w.begin("1", &f.q, &f.spinner, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
 	for {
 		if !w.spin("1") {
 			w.prepare("1")
@@ -242,7 +264,7 @@ func (k *ticketLock) lock() {
 		return
 	}
 	w := getWaiter()
-	w.begin("T2", &k.q, &k.spinner, waitAdaptive, 0, my, waitKeyed|waitUniqueKey)
+	w.begin("T2", &k.q, &k.spinner, waitAdaptive, 0, my, 0, waitKeyed|waitUniqueKey)
 	for {
 		if !w.spin("T2") {
 			w.prepare("T2")
@@ -331,7 +353,7 @@ func TestSpinnersCapped(t *testing.T) {
 	ws := make([]waiter, 8)
 	started := 0
 	for i := range ws {
-		ws[i].begin("", nil, &sp, waitAdaptive, 0, 0, 0)
+		ws[i].begin("", nil, &sp, waitAdaptive, 0, 0, 0, 0)
 		if ws[i].startSpinning("") {
 			started++
 		}
