@@ -232,20 +232,6 @@ func (g *gen) opCode(name string) ir.Code {
 	return nil
 }
 
-// usesSelf reports whether code reads the process's identity.
-func usesSelf(code ir.Code) bool {
-	found := false
-	ir.WalkStmts(code, func(s ir.Stmt) {
-		for _, e := range ir.StmtExprs(s) {
-			ir.WalkExpr(e, func(x ir.Expr) {
-				if _, ok := x.(ir.Self); ok {
-					found = true
-				}
-			})
-		}
-	})
-	return found
-}
 
 func (g *gen) verbDoc(name string) string {
 	w := map[string]string{

@@ -2,6 +2,8 @@ package golang
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/dave/jennifer/jen"
 
@@ -125,7 +127,11 @@ func (g *gen) analyseWaits() {
 		for _, f := range g.a.Record(rec).Fields {
 			used[goIdent(f.Name)] = true
 		}
-		for _, f := range sortedKeys(boolKeys(fields)) {
+		names := make(map[string]bool, len(fields))
+		for f := range fields {
+			names[f] = true
+		}
+		for _, f := range sortedKeys(names) {
 			name := goIdent(f) + "Sleepers"
 			for used[name] {
 				name += "_"
@@ -136,13 +142,6 @@ func (g *gen) analyseWaits() {
 	}
 }
 
-func boolKeys(m map[string]string) map[string]bool {
-	out := map[string]bool{}
-	for k := range m {
-		out[k] = true
-	}
-	return out
-}
 
 // analyseList records the waits of one statement list (and, recursively,
 // of nested lists); a wait's next sibling decides whether it is exclusive.
@@ -585,18 +584,7 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-func sortedSiteIDs(m map[int]*waitSite) []int {
-	ids := make([]int, 0, len(m))
-	for id := range m {
-		ids = append(ids, id)
-	}
-	for i := 1; i < len(ids); i++ {
-		for j := i; j > 0 && ids[j] < ids[j-1]; j-- {
-			ids[j], ids[j-1] = ids[j-1], ids[j]
-		}
-	}
-	return ids
-}
+func sortedSiteIDs(m map[int]*waitSite) []int { return slices.Sorted(maps.Keys(m)) }
 
 // waitKind is the runtime constant of the lock's policy.
 func (g *gen) waitKind() string {
