@@ -232,7 +232,6 @@ func (g *gen) opCode(name string) ir.Code {
 	return nil
 }
 
-
 func (g *gen) verbDoc(name string) string {
 	w := map[string]string{
 		"Lock":     "Lock acquires the lock, waiting (%s) until it is free.",

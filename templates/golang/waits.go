@@ -142,7 +142,6 @@ func (g *gen) analyseWaits() {
 	}
 }
 
-
 // analyseList records the waits of one statement list (and, recursively,
 // of nested lists); a wait's next sibling decides whether it is exclusive.
 func (g *gen) analyseList(ns []*node) {

@@ -206,8 +206,8 @@ type waiter struct {
 	key      int64
 	mod      int64 // keyed by the value mod mod (0: by the value itself)
 	keyed    bool  // only a write of key can satisfy the wait
-	unique   bool // keyed, and no other waiter waits for the same key (a ticket)
-	excl     bool // woken, it competes to consume what the write made available
+	unique   bool  // keyed, and no other waiter waits for the same key (a ticket)
+	excl     bool  // woken, it competes to consume what the write made available
 	kind     uint8
 	spinMax  int32
 	spins    int32
