@@ -79,7 +79,7 @@ func (g *gen) methods(f *jen.File) error {
 		}
 		for _, l := range g.stepLocals() {
 			if mentions(fast, goIdent(l.Name)) {
-				run = append(run, jen.Var().Id(goIdent(l.Name)).Add(g.localType(l)))
+				run = append(run, declareLocal(goIdent(l.Name), g.localType(l), fast)...)
 			}
 		}
 		if op.try {
@@ -206,6 +206,26 @@ func (g *gen) stateVar(code []jen.Code) []jen.Code {
 		return nil
 	}
 	return []jen.Code{jen.Var().Id("st").Id(g.stateType())}
+}
+
+// declareLocal declares local id of type t for code; if code only assigns
+// it (its reads are all out of line, in continuations that do not take it),
+// it also marks it used, as Go requires.
+func declareLocal(id string, t jen.Code, code []jen.Code) []jen.Code {
+	out := []jen.Code{jen.Var().Id(id).Add(t)}
+	if !readsLocal(code, id) {
+		out = append(out, jen.Id("_").Op("=").Id(id).Comment("read only out of line"))
+	}
+	return out
+}
+
+// readsLocal reports whether code reads local id (mentions it other than
+// as the target of an assignment).
+func readsLocal(code []jen.Code, id string) bool {
+	src := lineComment.ReplaceAllString(fmt.Sprintf("%#v", jen.Block(code...)), "")
+	all := regexp.MustCompile(`(^|[^.\w])` + regexp.QuoteMeta(id) + `\b`).FindAllStringIndex(src, -1)
+	assigned := regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(id) + `\s*=[^=]`).FindAllStringIndex(src, -1)
+	return len(all) > len(assigned)
 }
 
 // mentions reports whether code uses identifier id (not as a field, not

@@ -212,7 +212,7 @@ func (g *gen) exit(at []*node, resumed func() []jen.Code, f *frame) []jen.Code {
 			c.params = append(c.params, jen.Id(goIdent(l.Name)).Add(g.localType(l)))
 			args = append(args, jen.Id(goIdent(l.Name)))
 		default:
-			decls = append(decls, jen.Var().Id(goIdent(l.Name)).Add(g.localType(l)))
+			decls = append(decls, declareLocal(goIdent(l.Name), g.localType(l), body)...)
 		}
 	}
 	c.code = append(decls, c.code...)
