@@ -4,7 +4,7 @@
 #   make test      everything CI runs
 #   make verify    all verification layers over the whole catalogue (long)
 #   make mutation  the verifier's mutation score; rewrites docs/mutation.md (long)
-#   make bench     benchmarks against sync.Mutex, sync.RWMutex, x/sync/semaphore
+#   make bench     lockgen bench over the catalogue; rewrites docs/performance.md
 #   make generate  regenerate every checked-in generated package
 
 GO      ?= go
@@ -73,8 +73,13 @@ verify: deps
 mutation: deps
 	$(GO) run ./verify/mutation/cmd/mutation -o docs/mutation.md
 
+# bench measures the catalogue's locks (bench/locks/locks.toml) next to
+# sync.Mutex, a fair channel-queue lock, sync.RWMutex, xsync.RBMutex and
+# x/sync/semaphore, evaluates the performance targets, and rewrites
+# docs/performance.md and its plots (about 5 minutes on 2 cores). Run it on
+# an otherwise idle machine.
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./bench/
+	$(GO) run ./cmd/lockgen bench -targets -report docs/performance.md bench/locks/locks.toml
 
 clean:
 	rm -rf templates/golang/testdata

@@ -6,6 +6,7 @@
 //	lockgen list                             the catalogue with its properties
 //	lockgen explain ALGORITHM                paper, steps and properties of one algorithm
 //	lockgen verify [flags] SPEC...           stress, controlled scheduler and SPIN on the specs' locks
+//	lockgen bench [flags] SPEC               the spec's locks measured next to the standard locks
 //
 // Exit status: 0 success, 1 a check or verification failed, 2 a usage or
 // spec error. From a go:generate line:
@@ -47,6 +48,7 @@ func commands() []command {
 		{"list", "", "list the catalogue with each algorithm's properties", runList},
 		{"explain", "ALGORITHM", "show an algorithm's paper, steps, properties and options", runExplain},
 		{"verify", "[flags] SPEC...", "check the specs' locks: stress, controlled scheduler, SPIN", runVerify},
+		{"bench", "[flags] SPEC", "measure a spec's locks next to the standard locks", runBench},
 	}
 }
 

@@ -1,0 +1,221 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"os/signal"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lockgen/lockgen/gen"
+	"github.com/lockgen/lockgen/perf"
+	"github.com/lockgen/lockgen/perf/report"
+	"github.com/lockgen/lockgen/spec"
+	"github.com/lockgen/lockgen/templates/golang"
+)
+
+// runBench measures the locks of a spec next to the standard locks.
+func runBench(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("bench", "[-count N] [-duration D] [-goroutines LIST] [-cs D] [-outside D] [-reads F] [-report FILE.md] [-json FILE] [-targets] [-quick] SPEC", stderr)
+	count := fs.Int("count", 5, "throughput runs per lock, goroutine count and workload (their spread is reported)")
+	duration := fs.Duration("duration", 100*time.Millisecond, "length of each run")
+	goroutines := fs.String("goroutines", "", "goroutine counts, comma-separated (default 1, GOMAXPROCS, 4×GOMAXPROCS, 64)")
+	cs := fs.Duration("cs", 50*time.Nanosecond, "work inside the critical section of the \"work\" workload")
+	outside := fs.Duration("outside", 500*time.Nanosecond, "work between passages of the \"work\" workload")
+	reads := fs.Float64("reads", 0.9, "share of passages that read, for reader/writer locks")
+	reportFile := fs.String("report", "", "write a Markdown report to `FILE`, with plots in a directory beside it named after it")
+	jsonFile := fs.String("json", "", "write the measurements as JSON to `FILE`")
+	targets := fs.Bool("targets", false, "evaluate lockgen's own performance targets (for the catalogue's benchmark spec, bench/locks/locks.toml)")
+	quick := fs.Bool("quick", false, "one short run per cell (-count 1 -duration 10ms): to check that it works, not to measure")
+	if err := fs.Parse(args); err != nil {
+		return exitUsage
+	}
+	if fs.NArg() != 1 {
+		fmt.Fprintln(stderr, "lockgen bench: give exactly one spec (its locks are measured in one run, against baselines of the same run)")
+		fs.Usage()
+		return exitUsage
+	}
+	if *quick {
+		*count, *duration = 1, 10*time.Millisecond
+	}
+	cfg := perf.Config{Duration: *duration, Count: *count, ReadFraction: *reads,
+		Workloads: []perf.Workload{{Name: "empty"}, {Name: "work", CS: *cs, Outside: *outside}}}
+	if *goroutines != "" {
+		for _, s := range strings.Split(*goroutines, ",") {
+			g, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil || g < 1 {
+				fmt.Fprintf(stderr, "lockgen bench: -goroutines %q: want positive counts\n", *goroutines)
+				return exitUsage
+			}
+			cfg.Goroutines = append(cfg.Goroutines, g)
+		}
+	}
+	if *count < 1 || *duration <= 0 || *reads < 0 || *reads > 1 {
+		fmt.Fprintln(stderr, "lockgen bench: -count must be at least 1, -duration positive, -reads within [0, 1]")
+		return exitUsage
+	}
+	f, err := spec.ParseFile(fs.Arg(0))
+	var se spec.Errors
+	switch {
+	case errors.As(err, &se):
+		return reportSpecErrors(se, stderr)
+	case err != nil:
+		fmt.Fprintln(stderr, "lockgen:", err)
+		return exitUsage
+	}
+
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	rep, err := benchFile(ctx, f, cfg, stderr)
+	if err != nil {
+		fmt.Fprintf(stderr, "lockgen bench: %s: %v\n", f.Path, err)
+		return exitFailed
+	}
+	report.Table(stdout, rep)
+	var ts []report.Target
+	if *targets {
+		ts = report.Targets(rep)
+		fmt.Fprintln(stdout)
+		for _, t := range ts {
+			met := "met"
+			if !t.Met {
+				met = "NOT MET"
+			}
+			fmt.Fprintf(stdout, "%-7s %s: %s\n", met, t.What, t.Measured)
+		}
+	}
+	if *jsonFile != "" {
+		data, err := json.MarshalIndent(rep, "", "  ")
+		if err == nil {
+			err = writeFileAtomic(*jsonFile, data)
+		}
+		if err != nil {
+			fmt.Fprintln(stderr, "lockgen bench:", err)
+			return exitFailed
+		}
+	}
+	if *reportFile != "" {
+		if err := writeBenchReport(*reportFile, rep, commandLine(fs), ts); err != nil {
+			fmt.Fprintln(stderr, "lockgen bench:", err)
+			return exitFailed
+		}
+	}
+	return exitOK
+}
+
+// benchFile generates f's locks into a scratch package inside f's module,
+// adds the measurement driver, builds it without the race detector and
+// runs it, and reads back its report.
+func benchFile(ctx context.Context, f *spec.File, cfg perf.Config, stderr io.Writer) (*perf.Report, error) {
+	dir, err := os.MkdirTemp(filepath.Dir(f.Path), "_lockgen-bench-")
+	if err != nil {
+		return nil, err
+	}
+	if dir, err = filepath.Abs(dir); err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(dir)
+	plan, err := gen.Build([]string{f.Path}, gen.Options{OutDir: dir})
+	if err != nil {
+		return nil, err
+	}
+	if err := plan.Write(); err != nil {
+		return nil, err
+	}
+	var cs []golang.Config
+	for _, l := range f.Locks {
+		cs = append(cs, gen.Config(l, f, "", ""))
+	}
+	driver, err := golang.BenchDriver(f.Locks[0].Package, cs)
+	if err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(filepath.Join(dir, driver.Name), driver.Data, 0o644); err != nil {
+		return nil, err
+	}
+	bin := filepath.Join(dir, "lockgen-bench.test")
+	if runtime.GOOS == "windows" {
+		bin += ".exe"
+	}
+	fmt.Fprintf(stderr, "%s: building the benchmark of %d lock(s)...\n", f.Path, len(f.Locks))
+	build := exec.CommandContext(ctx, "go", "test", "-c", "-o", bin, ".")
+	build.Dir = dir
+	if out, err := build.CombinedOutput(); err != nil {
+		return nil, fmt.Errorf("building the benchmark: %v\n%s", err, out)
+	}
+	raw, err := json.Marshal(cfg)
+	if err != nil {
+		return nil, err
+	}
+	out := filepath.Join(dir, "report.json")
+	run := exec.CommandContext(ctx, bin, "-test.run=^TestLockgenBench$", "-test.count=1", "-test.timeout=0")
+	run.Dir = dir
+	run.Env = append(os.Environ(), perf.ConfigEnv+"="+string(raw), perf.OutEnv+"="+out)
+	run.Stdout, run.Stderr = io.Discard, stderr
+	if f, ok := stderr.(*os.File); ok {
+		run.Stderr = f // the driver rewrites its progress line in place on a terminal
+	}
+	if err := run.Run(); err != nil {
+		if ctx.Err() != nil {
+			return nil, fmt.Errorf("interrupted")
+		}
+		return nil, fmt.Errorf("running the benchmark: %v", err)
+	}
+	data, err := os.ReadFile(out)
+	if err != nil {
+		return nil, err
+	}
+	var rep perf.Report
+	if err := json.Unmarshal(data, &rep); err != nil {
+		return nil, err
+	}
+	return &rep, nil
+}
+
+// writeBenchReport writes the Markdown report and its plots, in a
+// directory named after the report (docs/performance.md: docs/performance/).
+func writeBenchReport(path string, rep *perf.Report, command string, ts []report.Target) error {
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	dir := filepath.Join(filepath.Dir(path), base)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	plots, err := report.Plots(rep, dir, base)
+	if err != nil {
+		return err
+	}
+	var b strings.Builder
+	report.Markdown(&b, rep, command, plots, ts)
+	return writeFileAtomic(path, []byte(b.String()))
+}
+
+// writeFileAtomic writes through a temporary file and a rename, so that a
+// failed write leaves the old file as it was.
+func writeFileAtomic(path string, data []byte) error {
+	tmp, err := os.CreateTemp(filepath.Dir(path), ".lockgen-*.tmp")
+	if err != nil {
+		return err
+	}
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	if err := os.Rename(tmp.Name(), path); err != nil {
+		os.Remove(tmp.Name())
+		return err
+	}
+	return nil
+}

@@ -1,0 +1,93 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/lockgen/lockgen/perf"
+)
+
+// TestBenchFromAUserModule runs lockgen bench the way a user does: on a
+// spec in a module outside this repository that requires lockgen as a
+// tool (through a replace directive to this checkout) and has been tidied.
+func TestBenchFromAUserModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a benchmark in a fresh module")
+	}
+	repo, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	gomod := "module example.com/user\n\ngo 1.26\n\ntool github.com/lockgen/lockgen/cmd/lockgen\n\n" +
+		"require github.com/lockgen/lockgen v0.0.0\n\nreplace github.com/lockgen/lockgen => " + repo + "\n"
+	write := func(name, data string) {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", gomod)
+	write("locks.toml", "[[lock]]\nname = \"Ticket\"\npackage = \"userlocks\"\nalgorithm = \"ticket\"\n\n"+
+		"[[lock]]\nname = \"Sem\"\npackage = \"userlocks\"\nalgorithm = \"replace-add\"\nmode = \"kexclusion\"\nk = 2\n\n"+
+		"[[lock]]\nname = \"RW\"\npackage = \"userlocks\"\nalgorithm = \"mcs-rw\"\n")
+	tidy := exec.Command("go", "mod", "tidy")
+	tidy.Dir = root
+	if out, err := tidy.CombinedOutput(); err != nil {
+		t.Fatalf("go mod tidy: %v\n%s", err, out)
+	}
+	spec := filepath.Join(root, "locks.toml")
+	reportFile := filepath.Join(root, "perf.md")
+	jsonFile := filepath.Join(root, "perf.json")
+	code, stdout, stderr := lockgen("bench", "-quick", "-goroutines", "1,2", "-report", reportFile, "-json", jsonFile, spec)
+	if code != exitOK {
+		t.Fatalf("bench = %d\n%s", code, stderr)
+	}
+	for _, want := range []string{"sync.Mutex", "fair chan queue", "sync.RWMutex", "xsync.RBMutex", "semaphore.Weighted(2)", "Ticket", "Sem", "RW"} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("the table lacks %s:\n%s", want, stdout)
+		}
+	}
+	for _, line := range strings.Split(stdout, "\n") {
+		if len([]rune(line)) > 100 {
+			t.Errorf("table line wider than 100 columns: %q", line)
+		}
+	}
+	var rep perf.Report
+	data, err := os.ReadFile(jsonFile)
+	if err == nil {
+		err = json.Unmarshal(data, &rep)
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := 8 * 2 * 2; len(rep.Results) != want { // subjects × goroutine counts × workloads
+		t.Errorf("%d results, want %d", len(rep.Results), want)
+	}
+	md, err := os.ReadFile(reportFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## This machine's limits", "## Mutual exclusion", "## k-exclusion", "## Reader/writer locks", "![", "perf/throughput-mutex-empty.png"} {
+		if !strings.Contains(string(md), want) {
+			t.Errorf("the report lacks %q", want)
+		}
+	}
+	if _, err := os.Stat(filepath.Join(root, "perf", "latency-rw-work-2.png")); err != nil {
+		t.Errorf("plot missing: %v", err)
+	}
+	if left, _ := filepath.Glob(filepath.Join(root, "_lockgen-bench-*")); len(left) > 0 {
+		t.Errorf("scratch left behind: %v", left)
+	}
+}
+
+func TestBenchUsage(t *testing.T) {
+	for _, args := range [][]string{{"bench"}, {"bench", "a.toml", "b.toml"}, {"bench", "-count", "0", "a.toml"}, {"bench", "-goroutines", "x", "a.toml"}} {
+		if code, _, stderr := lockgen(args...); code != exitUsage || stderr == "" {
+			t.Errorf("lockgen %q = %d (stderr %q), want %d with a message", args, code, stderr, exitUsage)
+		}
+	}
+}

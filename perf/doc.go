@@ -1,0 +1,29 @@
+// Package perf measures locks the way `lockgen bench` reports them: each
+// lock next to the right baselines in the same run (sync.Mutex and a fair
+// channel-queue lock for mutual exclusion, sync.RWMutex and xsync's RBMutex
+// for reader/writer locks, x/sync/semaphore for k-exclusion), at several
+// goroutine counts and workloads, repeated, with throughput, acquisition
+// latency, fairness (Jain's index) and allocations per passage.
+//
+// A Subject's Run is a loop written for the lock's own API (lockgen bench
+// generates one per lock), so every lock, baselines included, is called
+// directly on its concrete type: no interface or adapter sits between the
+// measurement and the lock.
+//
+//	perf.Subject{Name: "mu", Kind: perf.Mutex,
+//		New: func() any { return new(sync.Mutex) },
+//		Run: func(l any, w *perf.Worker) {
+//			mu := l.(*sync.Mutex)
+//			for w.Next() {
+//				t := w.Begin()
+//				mu.Lock()
+//				w.Enter(t)
+//				w.Critical()
+//				mu.Unlock()
+//				w.Outside()
+//			}
+//		}}
+//
+// Measure runs the subjects and returns a Report; package perf/report
+// renders it (terminal table, Markdown, plots).
+package perf

@@ -1,0 +1,102 @@
+package perf
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// Limits are what the machine charges for the steps a lock cannot avoid,
+// measured in the same run as the locks, to judge a target against what
+// is physically possible here.
+type Limits struct {
+	// WakeUp is one goroutine wake-up: half a round trip of two goroutines
+	// handing a token back and forth through unbuffered channels.
+	WakeUp time.Duration
+	// CacheLine is one transfer of a cache line between processors: half a
+	// round trip of two goroutines alternately writing one atomic word.
+	CacheLine time.Duration
+	// AtomicInt is one uncontended atomic read-modify-write of an integer
+	// (a swap); AtomicPointer the same on a pointer, which Go compiles to a
+	// call carrying the garbage collector's write barrier rather than one
+	// instruction. sync.Mutex's uncontended passage is two integer ones.
+	AtomicInt, AtomicPointer time.Duration
+}
+
+// MeasureLimits measures Limits, spending about d on each.
+func MeasureLimits(d time.Duration) Limits {
+	return Limits{WakeUp: wakeUp(d), CacheLine: cacheLine(d), AtomicInt: atomicInt(d), AtomicPointer: atomicPointer(d)}
+}
+
+// timed runs f(n) for growing n until it takes d, and returns the time per
+// unit of n.
+func timed(d time.Duration, f func(n int)) time.Duration {
+	for n := 1000; ; n *= 2 {
+		t0 := time.Now()
+		f(n)
+		if el := time.Since(t0); el >= d || n >= 1<<30 {
+			return el / time.Duration(n)
+		}
+	}
+}
+
+func wakeUp(d time.Duration) time.Duration {
+	return timed(d, func(n int) {
+		a, b := make(chan struct{}), make(chan struct{})
+		go func() {
+			for range a {
+				b <- struct{}{}
+			}
+		}()
+		for i := 0; i < n; i++ {
+			a <- struct{}{}
+			<-b
+		}
+		close(a)
+	}) / 2
+}
+
+func cacheLine(d time.Duration) time.Duration {
+	return timed(d, func(n int) {
+		var x atomic.Int64
+		done := make(chan struct{})
+		go func() {
+			for i := int64(1); i < 2*int64(n); i += 2 {
+				for x.Load() != i {
+				}
+				x.Store(i + 1)
+			}
+			close(done)
+		}()
+		for i := int64(0); i < 2*int64(n); i += 2 {
+			for x.Load() != i {
+			}
+			x.Store(i + 1)
+		}
+		<-done
+	}) / 2
+}
+
+var limitSinkInt atomic.Int64
+
+func atomicInt(d time.Duration) time.Duration {
+	return timed(d, func(n int) {
+		for i := 0; i < n; i++ {
+			limitSinkInt.Swap(int64(i))
+		}
+	})
+}
+
+type limitNode struct{ x int }
+
+var (
+	limitSinkPtr atomic.Pointer[limitNode]
+	limitNodes   = [2]*limitNode{new(limitNode), new(limitNode)}
+)
+
+func atomicPointer(d time.Duration) time.Duration {
+	return timed(d, func(n int) {
+		for i := 0; i < n; i++ {
+			limitSinkPtr.Swap(limitNodes[i&1])
+		}
+	})
+}

@@ -1,0 +1,323 @@
+package perf
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Workload is what each passage does besides taking the lock.
+type Workload struct {
+	Name    string
+	CS      time.Duration // work inside the critical section
+	Outside time.Duration // work between passages
+}
+
+// DefaultWorkloads: an empty critical section, and a short one with
+// non-critical work between passages.
+func DefaultWorkloads() []Workload {
+	return []Workload{
+		{Name: "empty"},
+		{Name: "work", CS: 50 * time.Nanosecond, Outside: 500 * time.Nanosecond},
+	}
+}
+
+// DefaultGoroutines: uncontended, GOMAXPROCS, 4×GOMAXPROCS, and 64.
+func DefaultGoroutines() []int {
+	p := runtime.GOMAXPROCS(0)
+	gs := []int{1, p, 4 * p, 64}
+	slices.Sort(gs)
+	return slices.Compact(gs)
+}
+
+// Config sets up a measurement.
+type Config struct {
+	Goroutines   []int
+	Workloads    []Workload
+	ReadFraction float64       // reader/writer locks: the share of passages that read
+	Duration     time.Duration // of each run
+	Count        int           // repetitions of every throughput run
+	// Progress, if set, is told what runs next.
+	Progress func(done, total int, what string) `json:"-"`
+}
+
+func (c *Config) defaults() {
+	if len(c.Goroutines) == 0 {
+		c.Goroutines = DefaultGoroutines()
+	}
+	if len(c.Workloads) == 0 {
+		c.Workloads = DefaultWorkloads()
+	}
+	if c.ReadFraction == 0 {
+		c.ReadFraction = 0.9
+	}
+	if c.Duration <= 0 {
+		c.Duration = 100 * time.Millisecond
+	}
+	if c.Count <= 0 {
+		c.Count = 5
+	}
+}
+
+// Run is one throughput run's figures.
+type Run struct {
+	NsPerPassage float64 // wall time over all goroutines' passages
+	Jain         float64 // fairness of the per-goroutine passage counts (1: equal)
+	Allocs       float64 // heap allocations per passage
+	Passages     int64
+}
+
+// Latency is the distribution of acquisition times of one latency run,
+// in which every acquire is timed.
+type Latency struct {
+	P50, P99, Max time.Duration
+	Samples       int
+	// Quantiles are 101 evenly spaced quantiles (0%..100%), for plots.
+	Quantiles []time.Duration
+}
+
+// Result is one subject at one goroutine count and workload.
+type Result struct {
+	Subject    string
+	Algorithm  string
+	Kind       Kind
+	K          int
+	Baseline   bool
+	FIFO       bool
+	Workload   string
+	Goroutines int
+	Runs       []Run
+	Latency    Latency
+}
+
+// Median returns the median of f over the runs, and its minimum and maximum.
+func (r *Result) Median(f func(Run) float64) (med, lo, hi float64) {
+	xs := make([]float64, len(r.Runs))
+	for i, run := range r.Runs {
+		xs[i] = f(run)
+	}
+	return median(xs), slices.Min(xs), slices.Max(xs)
+}
+
+// Report is a whole measurement.
+type Report struct {
+	Started    time.Time
+	Elapsed    time.Duration
+	GoVersion  string
+	GOOS       string
+	GOARCH     string
+	GOMAXPROCS int
+	NumCPU     int
+	Config     ReportConfig
+	Limits     Limits
+	Results    []Result
+}
+
+// ReportConfig is the configuration as the report records it.
+type ReportConfig struct {
+	Goroutines   []int
+	Workloads    []Workload
+	ReadFraction float64
+	Duration     time.Duration
+	Count        int
+}
+
+// Measure runs every subject at every goroutine count and workload: Count
+// throughput runs each (interleaved, so that drift in the machine's speed
+// falls on every subject alike), then one latency run. It also measures
+// the machine's limits (Limits).
+func Measure(cfg Config, subjects []Subject) *Report {
+	cfg.defaults()
+	rep := &Report{Started: time.Now(), GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
+		GOMAXPROCS: runtime.GOMAXPROCS(0), NumCPU: runtime.NumCPU(),
+		Config: ReportConfig{Goroutines: cfg.Goroutines, Workloads: cfg.Workloads, ReadFraction: cfg.ReadFraction,
+			Duration: cfg.Duration, Count: cfg.Count}}
+	calibrate()
+	type cell struct {
+		s *Subject
+		w Workload
+		g int
+		r *Result
+	}
+	var cells []cell
+	for i := range subjects {
+		s := &subjects[i]
+		for _, w := range cfg.Workloads {
+			for _, g := range cfg.Goroutines {
+				if s.Procs > 0 && g > s.Procs {
+					continue
+				}
+				rep.Results = append(rep.Results, Result{Subject: s.Name, Algorithm: s.Algorithm, Kind: s.Kind, K: s.K,
+					Baseline: s.Baseline, FIFO: s.FIFO, Workload: w.Name, Goroutines: g})
+			}
+		}
+	}
+	i := 0
+	for si := range subjects {
+		s := &subjects[si]
+		for _, w := range cfg.Workloads {
+			for _, g := range cfg.Goroutines {
+				if s.Procs > 0 && g > s.Procs {
+					continue
+				}
+				cells = append(cells, cell{s, w, g, &rep.Results[i]})
+				i++
+			}
+		}
+	}
+	total := len(cells)*(cfg.Count+1) + 1
+	done := 0
+	progress := func(what string) {
+		if cfg.Progress != nil {
+			cfg.Progress(done, total, what)
+		}
+		done++
+	}
+	progress("the machine's limits")
+	rep.Limits = MeasureLimits(cfg.Duration)
+	for rep := 0; rep < cfg.Count; rep++ {
+		for _, c := range cells {
+			progress(fmt.Sprintf("%s, %d goroutines, %s: run %d of %d", c.s.Name, c.g, c.w.Name, rep+1, cfg.Count))
+			run, _ := runOnce(c.s, c.w, c.g, cfg, false)
+			c.r.Runs = append(c.r.Runs, run)
+		}
+	}
+	for _, c := range cells {
+		progress(fmt.Sprintf("%s, %d goroutines, %s: latency", c.s.Name, c.g, c.w.Name))
+		_, lat := runOnce(c.s, c.w, c.g, cfg, true)
+		c.r.Latency = latencyOf(lat)
+	}
+	if cfg.Progress != nil {
+		cfg.Progress(total, total, "done")
+	}
+	rep.Elapsed = time.Since(rep.Started)
+	return rep
+}
+
+// runOnce runs g goroutines on a fresh lock for cfg.Duration.
+func runOnce(s *Subject, wl Workload, g int, cfg Config, timing bool) (Run, []int64) {
+	l := s.New()
+	var stop atomic.Bool
+	shared := 0
+	workers := make([]*Worker, g)
+	cut := uint64(cfg.ReadFraction * math.MaxUint64)
+	if cfg.ReadFraction >= 1 {
+		cut = math.MaxUint64
+	}
+	for i := range workers {
+		workers[i] = &Worker{ID: i, stop: &stop, rng: uint64(i)*0x9E3779B97F4A7C15 + 1, readCut: cut,
+			cs: iterations(wl.CS), out: iterations(wl.Outside), shared: &shared, timing: timing}
+		if timing {
+			workers[i].lat = make([]int64, 0, 1<<14)
+		}
+	}
+	var ready, finished sync.WaitGroup
+	start := make(chan struct{})
+	ready.Add(g)
+	finished.Add(g)
+	for _, w := range workers {
+		go func() {
+			defer finished.Done()
+			ready.Done()
+			<-start
+			s.Run(l, w)
+		}()
+	}
+	ready.Wait()
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	t0 := time.Now()
+	close(start)
+	time.Sleep(cfg.Duration)
+	stop.Store(true)
+	finished.Wait()
+	elapsed := time.Since(t0)
+	runtime.ReadMemStats(&after)
+
+	var run Run
+	counts := make([]float64, g)
+	var lat []int64
+	for i, w := range workers {
+		run.Passages += w.n
+		counts[i] = float64(w.n)
+		lat = append(lat, w.lat...)
+	}
+	if run.Passages > 0 {
+		run.NsPerPassage = float64(elapsed.Nanoseconds()) / float64(run.Passages)
+		run.Allocs = float64(after.Mallocs-before.Mallocs) / float64(run.Passages)
+	}
+	run.Jain = jain(counts)
+	return run, lat
+}
+
+func latencyOf(lat []int64) Latency {
+	if len(lat) == 0 {
+		return Latency{}
+	}
+	slices.Sort(lat)
+	q := func(p float64) time.Duration { return time.Duration(lat[int(p*float64(len(lat)-1))]) }
+	out := Latency{P50: q(0.5), P99: q(0.99), Max: time.Duration(lat[len(lat)-1]), Samples: len(lat)}
+	for i := 0; i <= 100; i++ {
+		out.Quantiles = append(out.Quantiles, q(float64(i)/100))
+	}
+	return out
+}
+
+// jain is Jain's fairness index of xs: (Σx)² / (n·Σx²), 1 when all are
+// equal, 1/n when one goroutine made every passage.
+func jain(xs []float64) float64 {
+	var sum, sq float64
+	for _, x := range xs {
+		sum += x
+		sq += x * x
+	}
+	if sq == 0 {
+		return 0
+	}
+	return sum * sum / (float64(len(xs)) * sq)
+}
+
+func median(xs []float64) float64 {
+	if len(xs) == 0 {
+		return math.NaN()
+	}
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// stepNanos is how long one Worker spin step takes on this machine.
+var (
+	stepOnce  sync.Once
+	stepNanos float64
+)
+
+func calibrate() {
+	stepOnce.Do(func() {
+		w := &Worker{rng: 1}
+		const n = 20_000_000
+		t0 := time.Now()
+		w.spin(n)
+		stepNanos = float64(time.Since(t0).Nanoseconds()) / n
+		if stepNanos <= 0 {
+			stepNanos = 1
+		}
+	})
+}
+
+// iterations is how many spin steps take about d.
+func iterations(d time.Duration) int {
+	if d <= 0 {
+		return 0
+	}
+	calibrate()
+	return max(1, int(float64(d.Nanoseconds())/stepNanos))
+}

@@ -1,0 +1,67 @@
+package perf
+
+import (
+	"math"
+	"testing"
+	"time"
+
+	"github.com/lockgen/lockgen/verify"
+	"sync"
+)
+
+func TestJain(t *testing.T) {
+	if j := jain([]float64{5, 5, 5, 5}); math.Abs(j-1) > 1e-9 {
+		t.Errorf("equal counts: %v, want 1", j)
+	}
+	if j := jain([]float64{8, 0, 0, 0}); math.Abs(j-0.25) > 1e-9 {
+		t.Errorf("one goroutine made every passage: %v, want 1/4", j)
+	}
+}
+
+func TestFairLockIsALock(t *testing.T) {
+	verify.Stress(t, verify.Locker("FairLock", func() sync.Locker { return new(FairLock) }))
+}
+
+func TestMeasure(t *testing.T) {
+	subjects := append(Baselines(Mutex, 0), Baselines(KExclusion, 2)...)
+	var steps int
+	rep := Measure(Config{Goroutines: []int{1, 4}, Duration: 20 * time.Millisecond, Count: 2,
+		Progress: func(done, total int, what string) { steps++ }}, subjects)
+	if want := 3 * 2 * 2; len(rep.Results) != want { // subjects × workloads × goroutine counts
+		t.Fatalf("%d results, want %d", len(rep.Results), want)
+	}
+	if steps == 0 || rep.Limits.WakeUp <= 0 || rep.Limits.CacheLine <= 0 || rep.Limits.AtomicInt <= 0 {
+		t.Fatalf("progress %d, limits %+v", steps, rep.Limits)
+	}
+	for _, r := range rep.Results {
+		if len(r.Runs) != 2 {
+			t.Errorf("%s g=%d %s: %d runs, want 2", r.Subject, r.Goroutines, r.Workload, len(r.Runs))
+		}
+		for _, run := range r.Runs {
+			if run.Passages == 0 || run.NsPerPassage <= 0 || run.Jain <= 0 || run.Jain > 1.0000001 {
+				t.Errorf("%s g=%d %s: run %+v", r.Subject, r.Goroutines, r.Workload, run)
+			}
+		}
+		if r.Latency.Samples == 0 || r.Latency.P50 > r.Latency.P99 || r.Latency.P99 > r.Latency.Max || len(r.Latency.Quantiles) != 101 {
+			t.Errorf("%s g=%d %s: latency %+v", r.Subject, r.Goroutines, r.Workload, r.Latency)
+		}
+		if r.Subject == "sync.Mutex" && r.Goroutines == 1 {
+			if _, _, hi := r.Median(func(x Run) float64 { return x.Allocs }); hi > 0.01 {
+				t.Errorf("sync.Mutex allocates %v per passage", hi)
+			}
+		}
+	}
+}
+
+// TestWorkloadsTakeTime: the work workload's spin makes passages longer,
+// by about what it asks for.
+func TestWorkloadsTakeTime(t *testing.T) {
+	s := Baselines(Mutex, 0)[:1]
+	rep := Measure(Config{Goroutines: []int{1}, Duration: 30 * time.Millisecond, Count: 3,
+		Workloads: []Workload{{Name: "empty"}, {Name: "1us", Outside: time.Microsecond}}}, s)
+	empty, _, _ := rep.Results[0].Median(func(r Run) float64 { return r.NsPerPassage })
+	work, _, _ := rep.Results[1].Median(func(r Run) float64 { return r.NsPerPassage })
+	if work < empty+500 || work > empty+3000 {
+		t.Fatalf("empty %.0f ns, with 1 µs outside %.0f ns per passage", empty, work)
+	}
+}

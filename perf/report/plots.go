@@ -1,0 +1,143 @@
+package report
+
+import (
+	"fmt"
+	"image/color"
+	"path/filepath"
+	"strings"
+
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/plotutil"
+	"gonum.org/v1/plot/vg"
+
+	"github.com/lockgen/lockgen/perf"
+)
+
+// Plot is one image the report shows.
+type Plot struct {
+	Title    string
+	File     string // relative to the report
+	Kind     perf.Kind
+	Workload string
+}
+
+// Plots draws, for each kind of lock and workload, throughput against
+// goroutines (one line per lock) and the latency distribution at the
+// largest goroutine count (quantile curves), as PNG files in dir; rel is
+// dir as the report names it.
+func Plots(rep *perf.Report, dir, rel string) ([]Plot, error) {
+	var out []Plot
+	x := NewIndex(rep)
+	for _, k := range kinds(rep) {
+		for _, wl := range rep.Config.Workloads {
+			name := fmt.Sprintf("throughput-%s-%s.png", k, slug(wl.Name))
+			title := fmt.Sprintf("%s, workload %s: throughput", kindTitle[k], wl.Name)
+			if err := throughputPlot(x, rep, k, wl.Name, title, filepath.Join(dir, name)); err != nil {
+				return nil, err
+			}
+			out = append(out, Plot{Title: title, File: rel + "/" + name, Kind: k, Workload: wl.Name})
+
+			g := rep.Config.Goroutines[len(rep.Config.Goroutines)-1]
+			name = fmt.Sprintf("latency-%s-%s-%d.png", k, slug(wl.Name), g)
+			title = fmt.Sprintf("%s, workload %s: time to acquire at %d goroutines", kindTitle[k], wl.Name, g)
+			if err := latencyPlot(x, rep, k, wl.Name, g, title, filepath.Join(dir, name)); err != nil {
+				return nil, err
+			}
+			out = append(out, Plot{Title: title, File: rel + "/" + name, Kind: k, Workload: wl.Name})
+		}
+	}
+	return out, nil
+}
+
+func slug(s string) string {
+	return strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' || r >= '0' && r <= '9' || r == '-' {
+			return r
+		}
+		return '-'
+	}, strings.ToLower(s))
+}
+
+// throughputPlot: passages per microsecond over all goroutines, against the
+// goroutine count (log scale).
+func throughputPlot(x *Index, rep *perf.Report, k perf.Kind, wl, title, file string) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "goroutines"
+	p.Y.Label.Text = "passages per µs, all goroutines (median; log scale)"
+	p.X.Scale = plot.LogScale{}
+	var ticks []plot.Tick
+	for _, g := range rep.Config.Goroutines {
+		ticks = append(ticks, plot.Tick{Value: float64(g), Label: fmt.Sprint(g)})
+	}
+	p.X.Tick.Marker = plot.ConstantTicks(ticks)
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	for i, s := range subjects(rep, k) {
+		var pts plotter.XYs
+		for _, g := range rep.Config.Goroutines {
+			r := x.Get(s, wl, g)
+			if r == nil {
+				continue
+			}
+			med, _, _ := NsPerPassage(r)
+			if med > 0 {
+				pts = append(pts, plotter.XY{X: float64(g), Y: 1000 / med})
+			}
+		}
+		if len(pts) == 0 {
+			continue
+		}
+		line, points, err := plotter.NewLinePoints(pts)
+		if err != nil {
+			return err
+		}
+		c := plotutil.Color(i)
+		line.Color, points.Color = c, c
+		points.Shape = plotutil.Shape(i)
+		if strings.HasPrefix(s, "sync.") || strings.HasPrefix(s, "semaphore.") {
+			line.Width = vg.Points(2.5)
+			line.Color, points.Color = color.Black, color.Black
+		}
+		p.Add(line, points)
+		p.Legend.Add(s, line, points)
+	}
+	p.Legend.Top = true
+	return p.Save(9*vg.Inch, 6*vg.Inch, file)
+}
+
+// latencyPlot: the time to acquire at each percentile, one curve per lock
+// (log scale).
+func latencyPlot(x *Index, rep *perf.Report, k perf.Kind, wl string, g int, title, file string) error {
+	p := plot.New()
+	p.Title.Text = title
+	p.X.Label.Text = "percentile"
+	p.Y.Label.Text = "time to acquire (ns)"
+	p.Y.Scale = plot.LogScale{}
+	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	for i, s := range subjects(rep, k) {
+		r := x.Get(s, wl, g)
+		if r == nil || len(r.Latency.Quantiles) == 0 {
+			continue
+		}
+		var pts plotter.XYs
+		for q, d := range r.Latency.Quantiles {
+			pts = append(pts, plotter.XY{X: float64(q), Y: max(float64(d.Nanoseconds()), 1)})
+		}
+		line, err := plotter.NewLine(pts)
+		if err != nil {
+			return err
+		}
+		line.Color = plotutil.Color(i)
+		if strings.HasPrefix(s, "sync.") || strings.HasPrefix(s, "semaphore.") {
+			line.Width = vg.Points(2.5)
+			line.Color = color.Black
+		}
+		p.Add(line)
+		p.Legend.Add(s, line)
+	}
+	p.Legend.Top = true
+	p.Legend.Left = true
+	return p.Save(9*vg.Inch, 6*vg.Inch, file)
+}

@@ -1,0 +1,303 @@
+// Package report renders a perf.Report: a terminal table, Markdown, plots
+// (gonum.org/v1/plot), and the project's performance targets.
+package report
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lockgen/lockgen/perf"
+)
+
+// Ratio is a throughput ratio to a baseline with its spread: each run of
+// the subject against the run of the baseline in the same round (runs are
+// interleaved), median, minimum and maximum. Above 1: faster.
+type Ratio struct {
+	Med, Lo, Hi float64
+	Baseline    string
+}
+
+func (r Ratio) String() string {
+	if r.Baseline == "" || math.IsNaN(r.Med) {
+		return "–"
+	}
+	return fmt.Sprintf("%.2f× [%.2f–%.2f]", r.Med, r.Lo, r.Hi)
+}
+
+// Index finds results.
+type Index struct {
+	rep *perf.Report
+	by  map[key]*perf.Result
+}
+
+type key struct {
+	subject, workload string
+	g                 int
+}
+
+// NewIndex indexes a report's results.
+func NewIndex(rep *perf.Report) *Index {
+	x := &Index{rep: rep, by: map[key]*perf.Result{}}
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		x.by[key{r.Subject, r.Workload, r.Goroutines}] = r
+	}
+	return x
+}
+
+// Get returns a subject's result, or nil.
+func (x *Index) Get(subject, workload string, g int) *perf.Result {
+	return x.by[key{subject, workload, g}]
+}
+
+// BaselineOf names the standard lock a result is compared with:
+// sync.Mutex, sync.RWMutex, or the semaphore of the same k.
+func BaselineOf(r *perf.Result) string {
+	switch r.Kind {
+	case perf.RW:
+		return "sync.RWMutex"
+	case perf.KExclusion:
+		return fmt.Sprintf("semaphore.Weighted(%d)", r.K)
+	}
+	return "sync.Mutex"
+}
+
+// RatioTo is r's throughput ratio to subject base in the same cell.
+func (x *Index) RatioTo(r *perf.Result, base string) Ratio {
+	b := x.Get(base, r.Workload, r.Goroutines)
+	if b == nil {
+		return Ratio{Med: math.NaN()}
+	}
+	n := min(len(r.Runs), len(b.Runs))
+	var rs []float64
+	for i := 0; i < n; i++ {
+		if r.Runs[i].NsPerPassage > 0 {
+			rs = append(rs, b.Runs[i].NsPerPassage/r.Runs[i].NsPerPassage)
+		}
+	}
+	if len(rs) == 0 {
+		return Ratio{Med: math.NaN()}
+	}
+	return Ratio{Med: median(rs), Lo: slices.Min(rs), Hi: slices.Max(rs), Baseline: base}
+}
+
+// Ratio is r's throughput ratio to its own baseline.
+func (x *Index) Ratio(r *perf.Result) Ratio { return x.RatioTo(r, BaselineOf(r)) }
+
+func median(xs []float64) float64 {
+	s := slices.Clone(xs)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// NsPerPassage is the median time per passage and its spread.
+func NsPerPassage(r *perf.Result) (med, lo, hi float64) {
+	return r.Median(func(x perf.Run) float64 { return x.NsPerPassage })
+}
+
+// Jain is the median fairness index.
+func Jain(r *perf.Result) float64 {
+	m, _, _ := r.Median(func(x perf.Run) float64 { return x.Jain })
+	return m
+}
+
+// Allocs is the most allocations per passage seen in any run.
+func Allocs(r *perf.Result) float64 {
+	_, _, hi := r.Median(func(x perf.Run) float64 { return x.Allocs })
+	return hi
+}
+
+// Table writes a terminal table at most 100 columns wide: one line per
+// subject, goroutine count and workload.
+func Table(w io.Writer, rep *perf.Report) {
+	x := NewIndex(rep)
+	fmt.Fprintf(w, "%-22s %3s %-6s %9s %-20s %5s %8s %8s %6s\n",
+		"LOCK", "G", "LOAD", "NS/PASS", "THROUGHPUT VS BASE", "JAIN", "P99", "MAX", "ALLOCS")
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		med, _, _ := NsPerPassage(r)
+		ratio := "(baseline)"
+		if !r.Baseline {
+			ratio = x.Ratio(r).String()
+		}
+		fmt.Fprintf(w, "%-22s %3d %-6s %9.1f %-20s %5.3f %8s %8s %6.2f\n",
+			trunc(r.Subject, 22), r.Goroutines, trunc(r.Workload, 6), med, trunc(ratio, 20), Jain(r),
+			dur(r.Latency.P99), dur(r.Latency.Max), Allocs(r))
+	}
+}
+
+func trunc(s string, n int) string {
+	if len([]rune(s)) <= n {
+		return s
+	}
+	return string([]rune(s)[:n-1]) + "…"
+}
+
+// dur formats a latency compactly.
+func dur(d time.Duration) string {
+	switch {
+	case d < time.Microsecond:
+		return fmt.Sprintf("%dns", d.Nanoseconds())
+	case d < time.Millisecond:
+		return fmt.Sprintf("%.1fµs", float64(d.Nanoseconds())/1e3)
+	}
+	return fmt.Sprintf("%.2fms", float64(d.Nanoseconds())/1e6)
+}
+
+// subjects lists the report's subjects in order, baselines first within
+// each kind.
+func subjects(rep *perf.Report, kind perf.Kind) []string {
+	var base, locks []string
+	seen := map[string]bool{}
+	for _, r := range rep.Results {
+		if r.Kind != kind || seen[r.Subject] {
+			continue
+		}
+		seen[r.Subject] = true
+		if r.Baseline {
+			base = append(base, r.Subject)
+		} else {
+			locks = append(locks, r.Subject)
+		}
+	}
+	return append(base, locks...)
+}
+
+func kinds(rep *perf.Report) []perf.Kind {
+	var out []perf.Kind
+	for _, k := range []perf.Kind{perf.Mutex, perf.KExclusion, perf.RW} {
+		for _, r := range rep.Results {
+			if r.Kind == k && !r.Baseline {
+				out = append(out, k)
+				break
+			}
+		}
+	}
+	return out
+}
+
+var kindTitle = map[perf.Kind]string{
+	perf.Mutex: "Mutual exclusion", perf.KExclusion: "k-exclusion", perf.RW: "Reader/writer locks",
+}
+
+// Markdown writes the report as Markdown; plots, when not empty, maps
+// plot titles to file names relative to the Markdown file.
+func Markdown(w io.Writer, rep *perf.Report, command string, plots []Plot, targets []Target) {
+	x := NewIndex(rep)
+	fmt.Fprintf(w, "# Performance\n\nGenerated by `%s` on %s, in %s, on %s/%s, %d CPUs (GOMAXPROCS %d), %s. Do not edit: regenerate.\n\n",
+		command, rep.Started.UTC().Format("2006-01-02 15:04 UTC"), rep.Elapsed.Round(time.Second), rep.GOOS, rep.GOARCH,
+		rep.NumCPU, rep.GOMAXPROCS, rep.GoVersion)
+	c := rep.Config
+	fmt.Fprintf(w, "Every cell is %d runs of %s each, interleaved across locks so that drift in the machine's speed falls on all alike; a ratio is the baseline's time per passage over the lock's, run by run against the baseline's run of the same round: median [minimum–maximum]. Above 1 the lock is faster. Goroutines: %s. Workloads: %s. Reader/writer locks read on %.0f%% of passages. Latency (time to acquire: p50, p99, max) comes from one more run per cell that times every acquire, which adds two clock reads outside the critical section. Jain's index is over the goroutines' passage counts (1: all equal). Allocations are per passage, the most of any run.\n\n",
+		c.Count, c.Duration, joinInts(c.Goroutines), workloads(c.Workloads), 100*c.ReadFraction)
+	l := rep.Limits
+	fmt.Fprintf(w, "## This machine's limits\n\nMeasured in the same run: one goroutine wake-up %s (half a channel ping-pong); one cache-line transfer between processors %s (half a round trip of two goroutines alternately writing one word); one atomic integer swap %s, one atomic pointer swap %s (a call carrying the GC write barrier). sync.Mutex's uncontended passage is two integer read-modify-writes; a FIFO handoff to a goroutine that sleeps costs a wake-up, and one to a goroutine spinning on another processor a cache-line transfer.\n\n",
+		dur(l.WakeUp), dur(l.CacheLine), durFine(l.AtomicInt), durFine(l.AtomicPointer))
+	if len(targets) > 0 {
+		fmt.Fprintf(w, "## Targets\n\n| target | measured | met |\n|---|---|---|\n")
+		for _, t := range targets {
+			met := "yes"
+			if !t.Met {
+				met = "**no**"
+			}
+			fmt.Fprintf(w, "| %s | %s | %s |\n", t.What, t.Measured, met)
+		}
+		fmt.Fprintln(w)
+	}
+	for _, k := range kinds(rep) {
+		fmt.Fprintf(w, "## %s\n\n", kindTitle[k])
+		for _, wl := range c.Workloads {
+			fmt.Fprintf(w, "### Workload %s\n\nTime per passage over all goroutines, and throughput against %s.\n\n| lock |", wl.Name, baselineName(k))
+			for _, g := range c.Goroutines {
+				fmt.Fprintf(w, " %d goroutine%s |", g, plural(g))
+			}
+			fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---|", len(c.Goroutines)))
+			for _, s := range subjects(rep, k) {
+				fmt.Fprintf(w, "| %s |", s)
+				for _, g := range c.Goroutines {
+					r := x.Get(s, wl.Name, g)
+					if r == nil {
+						fmt.Fprintf(w, " – |")
+						continue
+					}
+					med, _, _ := NsPerPassage(r)
+					if r.Baseline && r.Subject == BaselineOf(r) {
+						fmt.Fprintf(w, " %.1f ns |", med)
+					} else {
+						fmt.Fprintf(w, " %.1f ns, %s |", med, x.Ratio(r))
+					}
+				}
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintf(w, "\nFairness and latency (Jain's index; p50 / p99 / max time to acquire; allocations per passage):\n\n| lock |")
+			for _, g := range c.Goroutines {
+				fmt.Fprintf(w, " %d |", g)
+			}
+			fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---|", len(c.Goroutines)))
+			for _, s := range subjects(rep, k) {
+				fmt.Fprintf(w, "| %s |", s)
+				for _, g := range c.Goroutines {
+					r := x.Get(s, wl.Name, g)
+					if r == nil {
+						fmt.Fprintf(w, " – |")
+						continue
+					}
+					fmt.Fprintf(w, " %.3f; %s / %s / %s; %.2f |", Jain(r), dur(r.Latency.P50), dur(r.Latency.P99), dur(r.Latency.Max), Allocs(r))
+				}
+				fmt.Fprintln(w)
+			}
+			fmt.Fprintln(w)
+			for _, p := range plots {
+				if p.Kind == k && p.Workload == wl.Name {
+					fmt.Fprintf(w, "![%s](%s)\n\n", p.Title, p.File)
+				}
+			}
+		}
+	}
+}
+
+func baselineName(k perf.Kind) string {
+	switch k {
+	case perf.RW:
+		return "sync.RWMutex"
+	case perf.KExclusion:
+		return "semaphore.Weighted of the same k"
+	}
+	return "sync.Mutex"
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
+}
+
+func durFine(d time.Duration) string { return fmt.Sprintf("%.1fns", float64(d.Nanoseconds())) }
+
+func joinInts(xs []int) string {
+	var s []string
+	for _, x := range xs {
+		s = append(s, fmt.Sprint(x))
+	}
+	return strings.Join(s, ", ")
+}
+
+func workloads(ws []perf.Workload) string {
+	var s []string
+	for _, w := range ws {
+		if w.CS == 0 && w.Outside == 0 {
+			s = append(s, w.Name+" (an empty critical section)")
+			continue
+		}
+		s = append(s, fmt.Sprintf("%s (%s inside, %s between passages)", w.Name, w.CS, w.Outside))
+	}
+	return strings.Join(s, "; ")
+}

@@ -1,0 +1,164 @@
+package report
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/lockgen/lockgen/perf"
+)
+
+// Target is one performance target of the project (issue 12) with what
+// the report measured for it.
+type Target struct {
+	What     string
+	Measured string
+	Met      bool
+}
+
+// Targets evaluates the project's performance targets on a report of the
+// catalogue's locks (make bench). Locks are recognised by their catalogue
+// algorithm; a target whose locks are missing is reported as such.
+func Targets(rep *perf.Report) []Target {
+	x := NewIndex(rep)
+	var out []Target
+	gs := rep.Config.Goroutines
+	p := rep.GOMAXPROCS
+	empty := rep.Config.Workloads[0].Name
+
+	// Uncontended cost against sync.Mutex.
+	uncontended := func(limit float64, algs ...string) {
+		for _, r := range x.locks(perf.Mutex, empty, 1, algs...) {
+			ratio := x.Ratio(r)
+			cost, lo, hi := 1/ratio.Med, 1/ratio.Hi, 1/ratio.Lo
+			out = append(out, Target{
+				What:     fmt.Sprintf("uncontended %s ≤ %.1f× sync.Mutex's time", r.Subject, limit),
+				Measured: fmt.Sprintf("%.2f× [%.2f–%.2f]", cost, lo, hi),
+				Met:      cost <= limit,
+			})
+		}
+	}
+	uncontended(1.1, "tas", "ttas", "ticket", "replace-add")
+	uncontended(1.5, "mcs", "clh", "anderson", "graunke-thakkar", "dvir-taubenfeld-1", "dvir-taubenfeld-2")
+
+	// Contended: the best generated mutex against sync.Mutex.
+	for _, wl := range rep.Config.Workloads {
+		for _, g := range []int{p, 4 * p, 64} {
+			if !slices.Contains(gs, g) {
+				continue
+			}
+			best, br := bestRatio(x, x.locks(perf.Mutex, wl.Name, g))
+			out = append(out, Target{
+				What:     fmt.Sprintf("contended, %d goroutines, workload %s: a generated mutex ≥ 1.0× sync.Mutex's throughput", g, wl.Name),
+				Measured: fmt.Sprintf("best: %s %s", best, br),
+				Met:      br.Med >= 1,
+			})
+		}
+	}
+
+	// FIFO locks at 8 and 64 goroutines.
+	for _, g := range []int{8, 64} {
+		if !slices.Contains(gs, g) {
+			continue
+		}
+		mutexMax := time.Duration(0)
+		if m := x.Get("sync.Mutex", empty, g); m != nil {
+			mutexMax = m.Latency.Max
+		}
+		var ticket, mcs float64
+		for _, r := range x.locks(perf.Mutex, empty, g) {
+			if !r.FIFO {
+				continue
+			}
+			vsFair := x.RatioTo(r, "fair chan queue")
+			j := Jain(r)
+			out = append(out, Target{
+				What: fmt.Sprintf("FIFO %s, %d goroutines: time per passage ≤ the fair channel queue's, Jain ≥ 0.99, max wait ≤ sync.Mutex's", r.Subject, g),
+				Measured: fmt.Sprintf("%s the fair queue's throughput; Jain %.3f; max wait %s vs %s",
+					vsFair, j, dur(r.Latency.Max), dur(mutexMax)),
+				Met: vsFair.Med >= 1 && j >= 0.99 && r.Latency.Max <= mutexMax,
+			})
+			med, _, _ := NsPerPassage(r)
+			switch r.Algorithm {
+			case "ticket":
+				ticket = med
+			case "mcs":
+				mcs = med
+			}
+		}
+		if ticket > 0 && mcs > 0 {
+			out = append(out, Target{
+				What:     fmt.Sprintf("ticket within 1.5× of MCS, %d goroutines", g),
+				Measured: fmt.Sprintf("%.2f× (%.0f vs %.0f ns per passage)", ticket/mcs, ticket, mcs),
+				Met:      ticket <= 1.5*mcs,
+			})
+		}
+	}
+
+	// k-exclusion at 64 goroutines.
+	for _, r := range x.locks(perf.KExclusion, empty, 64) {
+		ratio := x.Ratio(r)
+		out = append(out, Target{
+			What:     fmt.Sprintf("k-exclusion %s (k = %d), 64 goroutines: ≥ 2× semaphore.Weighted's throughput", r.Subject, r.K),
+			Measured: ratio.String(),
+			Met:      ratio.Med >= 2,
+		})
+	}
+
+	// Reader/writer locks at 8 and 64 goroutines.
+	for _, g := range []int{8, 64} {
+		if !slices.Contains(gs, g) {
+			continue
+		}
+		best, br := bestRatio(x, x.locks(perf.RW, empty, g))
+		out = append(out, Target{
+			What:     fmt.Sprintf("reader/writer, %.0f%% reads, %d goroutines: ≥ 1.0× sync.RWMutex's throughput", 100*rep.Config.ReadFraction, g),
+			Measured: fmt.Sprintf("best: %s %s", best, br),
+			Met:      br.Med >= 1,
+		})
+	}
+
+	// Allocations.
+	var allocating []string
+	for i := range rep.Results {
+		r := &rep.Results[i]
+		if !r.Baseline && Allocs(r) >= 0.01 {
+			allocating = append(allocating, fmt.Sprintf("%s (%d goroutines, %s): %.2g", r.Subject, r.Goroutines, r.Workload, Allocs(r)))
+		}
+	}
+	measured := "none allocates"
+	if len(allocating) > 0 {
+		measured = strings.Join(allocating, "; ")
+	}
+	out = append(out, Target{What: "0 allocations per passage, every lock", Measured: measured, Met: len(allocating) == 0})
+	return out
+}
+
+// locks returns the generated locks of a kind in a cell, those of the
+// given algorithms only when some are named, in report order.
+func (x *Index) locks(kind perf.Kind, workload string, g int, algs ...string) []*perf.Result {
+	var out []*perf.Result
+	for i := range x.rep.Results {
+		r := &x.rep.Results[i]
+		if r.Baseline || r.Kind != kind || r.Workload != workload || r.Goroutines != g {
+			continue
+		}
+		if len(algs) > 0 && !slices.Contains(algs, r.Algorithm) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+func bestRatio(x *Index, rs []*perf.Result) (string, Ratio) {
+	best, br := "none", Ratio{Med: math.Inf(-1)}
+	for _, r := range rs {
+		if ratio := x.Ratio(r); ratio.Med > br.Med {
+			best, br = r.Subject, ratio
+		}
+	}
+	return best, br
+}

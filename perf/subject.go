@@ -1,0 +1,30 @@
+package perf
+
+// Kind is what a lock offers.
+type Kind string
+
+// Kinds of locks.
+const (
+	Mutex      Kind = "mutex"
+	RW         Kind = "rw"
+	KExclusion Kind = "kexclusion"
+)
+
+// Subject is one lock to measure.
+type Subject struct {
+	Name string
+	Kind Kind
+	K    int // holders at once, for KExclusion
+	// Procs caps the goroutines of a lock whose processes have ids (0 for
+	// none); larger goroutine counts are skipped.
+	Procs    int
+	FIFO     bool // claims first-come, first-served order
+	Baseline bool // a standard lock the others are compared with
+	// Algorithm is the catalogue algorithm, for the report ("" for
+	// baselines).
+	Algorithm string
+	// New makes a fresh lock for one run; Run is one goroutine's loop on
+	// it (see Worker).
+	New func() any
+	Run func(l any, w *Worker)
+}

@@ -1,0 +1,85 @@
+package perf
+
+import (
+	"sync/atomic"
+	"time"
+)
+
+// Worker is one goroutine of a run. A Subject's Run loops on Next and
+// calls Begin, Enter, Critical and Outside around the lock's own calls.
+type Worker struct {
+	// ID is the goroutine's index in the run, 0..goroutines-1: the process
+	// id of a lock with ids.
+	ID int
+
+	stop    *atomic.Bool
+	n       int64 // passages made
+	rng     uint64
+	readCut uint64 // Read is true below it
+	cs, out int    // spin iterations inside and outside the critical section
+	shared  *int   // touched only inside the critical section
+	timing  bool   // this run records every acquisition's latency
+	lat     []int64
+}
+
+// epoch is the clock the latency runs read.
+var epoch = time.Now()
+
+// Next reports whether the worker should make another passage.
+func (w *Worker) Next() bool {
+	if w.stop.Load() {
+		return false
+	}
+	w.n++
+	return true
+}
+
+// Begin is called just before the acquire; pass its result to Enter.
+func (w *Worker) Begin() int64 {
+	if !w.timing {
+		return 0
+	}
+	return int64(time.Since(epoch))
+}
+
+// Enter is called once the acquire returned.
+func (w *Worker) Enter(t int64) {
+	if w.timing {
+		w.lat = append(w.lat, int64(time.Since(epoch))-t)
+	}
+}
+
+// Critical is the critical section's work: a plain counter that only a
+// correct lock keeps exact, then the workload's spin.
+func (w *Worker) Critical() {
+	*w.shared++
+	w.spin(w.cs)
+}
+
+// Shared is the work of a critical section that others may share (a
+// reader's, a k-exclusion holder's): the workload's spin, touching no
+// shared data.
+func (w *Worker) Shared() { w.spin(w.cs) }
+
+// Outside is the work between passages.
+func (w *Worker) Outside() { w.spin(w.out) }
+
+// Read reports whether this passage of a reader/writer lock reads (with
+// the configured probability).
+func (w *Worker) Read() bool { return w.next() < w.readCut }
+
+func (w *Worker) next() uint64 {
+	x := w.rng
+	x ^= x << 13
+	x ^= x >> 7
+	x ^= x << 17
+	w.rng = x
+	return x
+}
+
+// spin does n steps of private work.
+func (w *Worker) spin(n int) {
+	for i := 0; i < n; i++ {
+		w.next()
+	}
+}
