@@ -223,8 +223,8 @@ func declareLocal(id string, t jen.Code, code []jen.Code) []jen.Code {
 // as the target of an assignment).
 func readsLocal(code []jen.Code, id string) bool {
 	src := lineComment.ReplaceAllString(fmt.Sprintf("%#v", jen.Block(code...)), "")
-	all := regexp.MustCompile(`(^|[^.\w])` + regexp.QuoteMeta(id) + `\b`).FindAllStringIndex(src, -1)
-	assigned := regexp.MustCompile(`(?m)^\s*` + regexp.QuoteMeta(id) + `\s*=[^=]`).FindAllStringIndex(src, -1)
+	all := regexp.MustCompile(`(^|[^.\w])`+regexp.QuoteMeta(id)+`\b`).FindAllStringIndex(src, -1)
+	assigned := regexp.MustCompile(`(?m)^\s*`+regexp.QuoteMeta(id)+`\s*=[^=]`).FindAllStringIndex(src, -1)
 	return len(all) > len(assigned)
 }
 
