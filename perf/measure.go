@@ -84,6 +84,7 @@ type Latency struct {
 type Result struct {
 	Subject    string
 	Algorithm  string
+	Wait       string
 	Kind       Kind
 	K          int
 	Baseline   bool
@@ -151,7 +152,7 @@ func Measure(cfg Config, subjects []Subject) *Report {
 				if s.Procs > 0 && g > s.Procs {
 					continue
 				}
-				rep.Results = append(rep.Results, Result{Subject: s.Name, Algorithm: s.Algorithm, Kind: s.Kind, K: s.K,
+				rep.Results = append(rep.Results, Result{Subject: s.Name, Algorithm: s.Algorithm, Wait: s.Wait, Kind: s.Kind, K: s.K,
 					Baseline: s.Baseline, FIFO: s.FIFO, Workload: w.Name, Goroutines: g})
 			}
 		}
@@ -179,6 +180,14 @@ func Measure(cfg Config, subjects []Subject) *Report {
 	}
 	progress("the machine's limits")
 	rep.Limits = MeasureLimits(cfg.Duration)
+	// A warm-up run per cell, not recorded: the runtime's first parks of
+	// a run allocate (it keeps parked goroutines' records in caches a
+	// collection empties), which is not the lock's allocation.
+	warm := cfg
+	warm.Duration = max(cfg.Duration/4, time.Millisecond)
+	for _, c := range cells {
+		runOnce(c.s, c.w, c.g, warm, false)
+	}
 	for rep := 0; rep < cfg.Count; rep++ {
 		for _, c := range cells {
 			progress(fmt.Sprintf("%s, %d goroutines, %s: run %d of %d", c.s.Name, c.g, c.w.Name, rep+1, cfg.Count))
@@ -220,15 +229,16 @@ func runOnce(s *Subject, wl Workload, g int, cfg Config, timing bool) (Run, []in
 	ready.Add(g)
 	finished.Add(g)
 	for _, w := range workers {
+		w.ready, w.start = &ready, start
 		go func() {
 			defer finished.Done()
-			ready.Done()
-			<-start
 			s.Run(l, w)
+			if !w.started { // a Run that never called Next
+				w.ready.Done()
+			}
 		}()
 	}
 	ready.Wait()
-	runtime.GC()
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	t0 := time.Now()

@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -13,7 +14,10 @@ type Worker struct {
 	ID int
 
 	stop    *atomic.Bool
-	n       int64 // passages made
+	started bool            // has passed the start barrier
+	ready   *sync.WaitGroup // the barrier: everyone's setup is done...
+	start   chan struct{}   // ...and the run starts
+	n       int64           // passages made
 	rng     uint64
 	readCut uint64 // Read is true below it
 	cs, out int    // spin iterations inside and outside the critical section
@@ -25,8 +29,15 @@ type Worker struct {
 // epoch is the clock the latency runs read.
 var epoch = time.Now()
 
-// Next reports whether the worker should make another passage.
+// Next reports whether the worker should make another passage. The first
+// call waits for every worker of the run: what a Run does before its loop
+// (making a handle, say) is not measured.
 func (w *Worker) Next() bool {
+	if !w.started {
+		w.started = true
+		w.ready.Done()
+		<-w.start
+	}
 	if w.stop.Load() {
 		return false
 	}

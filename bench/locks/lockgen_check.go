@@ -148,6 +148,7 @@ const (
 // goroutine is not runnable until an unpark.
 type parker struct{ p sched.Parker }
 
-func (p *parker) ready()          {}
+func (p *parker) arm()            {}
+func (p *parker) disarm()         {}
 func (p *parker) park(l string)   { p.p.Park(l) }
 func (p *parker) unpark(l string) { p.p.Unpark(l) }

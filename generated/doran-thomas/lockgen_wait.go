@@ -237,7 +237,6 @@ func (w *waiter) begin(l string, q *waitq, spinners *intReg, kind uint8, spins i
 	if q == nil {
 		return
 	}
-	w.p.ready()
 	if w.excl {
 		// Awake from the start: a release while this waiter runs leaves
 		// the sleepers alone, since this waiter checks again before it
@@ -338,6 +337,7 @@ func (w *waiter) unit() int64 {
 // seen by the check or wakes the waiter.
 func (w *waiter) prepare(l string) {
 	w.stopSpinning(l)
+	w.p.arm()
 	q := w.q
 	q.lock(l)
 	w.next = nil
@@ -368,6 +368,7 @@ func (w *waiter) cancel(l string) {
 		q.unlink(w)
 		w.queued = false
 		q.state.fetchAdd(l, -w.unit()-qLocked)
+		w.p.disarm()
 		return
 	}
 	q.state.fetchAdd(l, -qLocked)

@@ -6,6 +6,7 @@ package morris
 
 import (
 	"runtime"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -117,31 +118,23 @@ const refreshEvery = 64
 
 func init() { procs.Store(int32(runtime.GOMAXPROCS(0))) }
 
-// parker is one waiter's own wake-up: a one-token semaphore. unpark
-// deposits the token, park takes it, blocking until it is there. The
-// channel is made by its owner on first use, before the waiter is
-// published to any waker.
+// parker is one waiter's own wake-up. Every wait that may sleep arms it
+// once (before the waiter is queued, where a waker can find it), and then
+// exactly one of: a waker's unpark, the waiter's own disarm (it left the
+// queue unwoken). park waits for that. A WaitGroup has exactly those
+// semantics, needs no allocation and parks on the runtime's semaphore.
 type parker struct {
-	ch    chan struct{}
+	wg    sync.WaitGroup
 	parks uint32
 }
 
-func (p *parker) ready() {
-	if p.ch == nil {
-		p.ch = make(chan struct{}, 1)
-	}
-}
+func (p *parker) arm()          { p.wg.Add(1) }
+func (p *parker) disarm()       { p.wg.Done() }
+func (p *parker) unpark(string) { p.wg.Done() }
 
 func (p *parker) park(string) {
-	<-p.ch
+	p.wg.Wait()
 	if p.parks++; p.parks%refreshEvery == 0 {
 		procs.Store(int32(runtime.GOMAXPROCS(0)))
-	}
-}
-
-func (p *parker) unpark(string) {
-	select {
-	case p.ch <- struct{}{}:
-	default: // a token is already there: tokens do not accumulate
 	}
 }

@@ -20,7 +20,8 @@ type Target struct {
 
 // Targets evaluates the project's performance targets on a report of the
 // catalogue's locks (make bench). Locks are recognised by their catalogue
-// algorithm; a target whose locks are missing is reported as such.
+// algorithm; only those with the default wait policy count (the others are
+// there to compare policies).
 func Targets(rep *perf.Report) []Target {
 	x := NewIndex(rep)
 	var out []Target
@@ -59,6 +60,7 @@ func Targets(rep *perf.Report) []Target {
 	}
 
 	// FIFO locks at 8 and 64 goroutines.
+	fifoAlgs := []string{"ticket", "mcs", "clh", "anderson", "graunke-thakkar", "dvir-taubenfeld-1", "dvir-taubenfeld-2"}
 	for _, g := range []int{8, 64} {
 		if !slices.Contains(gs, g) {
 			continue
@@ -68,10 +70,7 @@ func Targets(rep *perf.Report) []Target {
 			mutexMax = m.Latency.Max
 		}
 		var ticket, mcs float64
-		for _, r := range x.locks(perf.Mutex, empty, g) {
-			if !r.FIFO {
-				continue
-			}
+		for _, r := range x.locks(perf.Mutex, empty, g, fifoAlgs...) {
 			vsFair := x.RatioTo(r, "fair chan queue")
 			j := Jain(r)
 			out = append(out, Target{
@@ -145,13 +144,16 @@ func (x *Index) locks(kind perf.Kind, workload string, g int, algs ...string) []
 		if r.Baseline || r.Kind != kind || r.Workload != workload || r.Goroutines != g {
 			continue
 		}
-		if len(algs) > 0 && !slices.Contains(algs, r.Algorithm) {
+		if len(algs) > 0 && (!slices.Contains(algs, r.Algorithm) || r.Wait != DefaultWait) {
 			continue
 		}
 		out = append(out, r)
 	}
 	return out
 }
+
+// DefaultWait is the wait policy of the locks the targets name.
+const DefaultWait = "adaptive"
 
 func bestRatio(x *Index, rs []*perf.Result) (string, Ratio) {
 	best, br := "none", Ratio{Med: math.Inf(-1)}

@@ -93,12 +93,12 @@ func (g *gen) benchSubject() string {
 				w.Outside()
 `, call("Lock"), work, call("Unlock"))
 	}
-	return fmt.Sprintf(`		{Name: %q, Kind: %s, K: %d, Procs: %d, FIFO: %v, Algorithm: %q,
+	return fmt.Sprintf(`		{Name: %q, Kind: %s, K: %d, Procs: %d, FIFO: %v, Algorithm: %q, Wait: %q,
 			New: func() any { return New%s() },
 			Run: func(l any, w *perf.Worker) {
 				lk := l.(*%s)
 %s				for w.Next() {
 %s				}
 			}},
-`, c.Name, kind, c.Params.K, procs, g.props().FIFOClaim(), c.Entry.Name, c.Name, c.Name, setup, loop)
+`, c.Name, kind, c.Params.K, procs, g.props().FIFOClaim(), c.Entry.Name, c.Wait, c.Name, c.Name, setup, loop)
 }
