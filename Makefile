@@ -43,10 +43,10 @@ test-race:
 	$(GO) test -race -count=1 $(PKGS)
 
 # The controlled scheduler needs the instrumented registers: the generated
-# packages' check tests run only with the tag (verify's own tests drive the
-# scheduler directly and ran in test-race).
+# packages' check tests, the hand-written locks of verify's tests (on
+# verify/checked) and the checked primitives' own run only with the tag.
 test-check:
-	$(GO) test -tags lockgen_check -count=1 ./generated/... ./examples/...
+	$(GO) test -tags lockgen_check -count=1 ./generated/... ./examples/... ./bench/... ./verify/ ./verify/checked/... ./templates/golang/
 
 # SPIN at n = 2 over the whole catalogue (about 2 minutes); make verify
 # goes to n = 3.

@@ -58,6 +58,41 @@
 // starvation freedom for n = 2..4), and runs every mutant of a catalogue
 // algorithm through layers 1 to 3 to measure how much they catch.
 //
+// # Checking a hand-written lock with Explore
+//
+// Explore sees a lock's steps only through instrumented primitives. A
+// hand-written lock gets them by importing verify/checked/atomic,
+// verify/checked/sync and verify/checked/runtime in place of sync/atomic,
+// sync and runtime (for Gosched in spin loops): in a normal build those
+// are the standard types, under -tags lockgen_check every access, lock,
+// wait and wake is a scheduling point named by the caller's file:line, and
+// a goroutine blocked in a checked Mutex, Cond, Sema, Chan or Parker is not
+// runnable until the wake it needs, so a lost wake-up is a deadlock:
+//
+//	type TTAS struct{ state atomic.Int32 } // verify/checked/atomic
+//
+//	func (l *TTAS) Lock() {
+//		for {
+//			for l.state.Load() != 0 {
+//				runtime.Gosched() // verify/checked/runtime
+//			}
+//			if l.state.CompareAndSwap(0, 1) {
+//				return
+//			}
+//		}
+//	}
+//
+//	func (l *TTAS) Unlock() { l.state.Store(0) }
+//
+//	// With //go:build lockgen_check:
+//	func TestTTASExplore(t *testing.T) {
+//		verify.Explore(t, verify.Locker("TTAS", func() sync.Locker { return new(TTAS) }))
+//	}
+//
+// A FIFO lock calls checked.Doorway() where its place in line is fixed.
+// verify/internal/handwritten holds five such locks with planted mistakes
+// that this package's tests require Explore to catch.
+//
 // # Negative controls
 //
 // A checker that passes everything is worthless, so this package's own

@@ -1,0 +1,18 @@
+package sync
+
+import "time"
+
+// Parker parks and unparks one goroutine: a one-token semaphore that
+// starts empty. Park takes the token, waiting for it; Unpark deposits it
+// (tokens do not accumulate). The zero value is ready. A lock gives each
+// waiter a Parker of its own and unparks exactly the waiter it lets in.
+type Parker struct{ p parker }
+
+// Park waits for the token and takes it.
+func (p *Parker) Park() { p.p.park() }
+
+// ParkTimeout waits at most d for the token; it reports whether it got it.
+func (p *Parker) ParkTimeout(d time.Duration) bool { return p.p.parkTimeout(d) }
+
+// Unpark deposits the token, waking the parked goroutine if there is one.
+func (p *Parker) Unpark() { p.p.unpark() }
