@@ -35,7 +35,14 @@ const (
 	ExploreBoundedWaiting  sched.FailKind = "bounded waiting"
 	ExploreWriterPriority  sched.FailKind = "writer priority"
 	ExploreNotInstrumented sched.FailKind = "not instrumented"
+	// ExploreNoOverlap: a reader/writer or k-exclusion lock never let two
+	// holders share the critical section in any execution explored.
+	ExploreNoOverlap sched.FailKind = "no overlap"
 )
+
+// minOverlapExecutions is how many executions Explore needs before it
+// concludes that a lock which should share never does.
+const minOverlapExecutions = 50
 
 // ExploreOption configures Explore.
 type ExploreOption func(*exploreConfig)
@@ -313,7 +320,31 @@ func Explore(t testing.TB, s Subject, opts ...ExploreOption) {
 		}
 	}
 	rep.Elapsed = time.Since(start)
+	e.checkOverlap()
 	t.Logf("explore %s", rep)
+}
+
+// checkOverlap fails a lock that promises to share the critical section
+// (readers, k holders) and never did in any execution explored: its
+// readers or holders exclude each other. (Stress checks the same with
+// real goroutines.)
+func (e *explorer) checkOverlap() {
+	e.t.Helper()
+	s, rep := e.s, e.rep
+	if rep.Failure != nil || !(s.RW || s.k() > 1) || rep.Shared > 0 {
+		return
+	}
+	if rep.Executions < minOverlapExecutions {
+		e.t.Logf("verify.Explore %s: overlap not checked: %d executions, fewer than %d", s, rep.Executions, minOverlapExecutions)
+		return
+	}
+	who := "readers"
+	if !s.RW {
+		who = fmt.Sprintf("holders of a %d-exclusion lock", s.k())
+	}
+	msg := fmt.Sprintf("%s never shared the critical section in %d executions, although each execution's harness lets a holder wait inside for another; the lock excludes what it should let share", who, rep.Executions)
+	rep.Failure = &ExploreFailure{Kind: ExploreNoOverlap, Message: msg, Strategy: "every strategy"}
+	e.t.Errorf("verify.Explore %s: %s: %s", s, ExploreNoOverlap, msg)
 }
 
 // explorer runs the phases of one Explore call.
@@ -491,9 +522,13 @@ func (e *explorer) report(res *sched.Result, strategy, token string) {
 		Trace: sched.FormatTrace(res.Events[:f.Events], 0), Events: f.Events}
 	e.rep.Failure = ef
 	var b strings.Builder
-	fmt.Fprintf(&b, "verify.Explore %s: %s: %s\n", e.s, f.Kind, f.Msg)
+	// The first line says what was violated, by whom, and how to replay it.
+	head, rest, _ := strings.Cut(f.Msg, "\n")
+	fmt.Fprintf(&b, "verify.Explore %s: %s: %s; replay: verify.ExploreReplay(%q)\n", e.s, f.Kind, head, token)
+	if rest != "" {
+		b.WriteString(rest + "\n")
+	}
 	fmt.Fprintf(&b, "strategy: %s (seed %d)\n", strategy, e.rep.Seed)
-	fmt.Fprintf(&b, "replay:   verify.ExploreReplay(%q)\n", token)
 	if f.Events == 0 {
 		b.WriteString("interleaving: (no events)\n")
 	} else {

@@ -223,3 +223,48 @@ func TestExploreDefaults(t *testing.T) {
 	}
 	t.Log(rep.String())
 }
+
+// TestExploreNoOverlap: a reader/writer lock whose readers exclude each
+// other, and a "2-exclusion" lock that admits one, are correct mutexes but
+// break their promise to share; Explore reports it (Stress does too).
+func TestExploreNoOverlap(t *testing.T) {
+	verify.ExploreFinds(t, verify.RWLocker("RW, readers exclusive", func() verify.RWLock {
+		return &testlocks.RW{ExclusiveReaders: true}
+	}), verify.ExploreNoOverlap)
+	verify.ExploreFinds(t, idLock("semaphore(1) claimed as 2-exclusion", 0, func() *testlocks.Semaphore {
+		return &testlocks.Semaphore{K: 1}
+	}).WithK(2), verify.ExploreNoOverlap)
+	verify.StressFinds(t, verify.RWLocker("RW, readers exclusive", func() verify.RWLock {
+		return &testlocks.RW{ExclusiveReaders: true}
+	}), verify.StressNoOverlap)
+}
+
+// TestFirstLineSaysWhatWhoAndHow: the first line of a failure names the
+// violated property, the goroutine, and how to run it again.
+func TestFirstLineSaysWhatWhoAndHow(t *testing.T) {
+	rep, err := verify.RunExplore(idLock("test-then-set", 0, func() *testlocks.TestThenSet { return &testlocks.TestThenSet{} }),
+		verify.ExploreSeed(3))
+	if err != nil || rep.Failure == nil {
+		t.Fatalf("no failure: %v", err)
+	}
+	rec := tbtest.New(t)
+	rec.Run(func(tb testing.TB) {
+		verify.Explore(tb, idLock("test-then-set", 0, func() *testlocks.TestThenSet { return &testlocks.TestThenSet{} }),
+			verify.ExploreReplay(rep.Failure.Token))
+	})
+	first, _, _ := strings.Cut(strings.Join(rec.Messages(), "\n"), "\n")
+	for _, want := range []string{"mutual exclusion", "g", "entered", "verify.ExploreReplay(\"" + rep.Failure.Token} {
+		if !strings.Contains(first, want) {
+			t.Errorf("first line lacks %q: %s", want, first)
+		}
+	}
+	srep := verify.RunStress(verify.Locker("no lock", func() sync.Locker { return noLock{} }))
+	if !srep.Failed() {
+		t.Fatal("Stress passed a lock that excludes nothing")
+	}
+}
+
+type noLock struct{}
+
+func (noLock) Lock()   {}
+func (noLock) Unlock() {}

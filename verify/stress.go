@@ -2,7 +2,9 @@ package verify
 
 import (
 	"fmt"
+	"math"
 	"math/rand/v2"
+	"os"
 	"runtime"
 	"runtime/debug"
 	"strings"
@@ -15,8 +17,15 @@ import (
 // Stress defaults. One call with these takes well under a second under the
 // race detector for a fast lock on a 2-core machine (see stress_test.go).
 const (
-	// DefaultStressPassages is the number of passages (acquire, critical
-	// section, release) each goroutine makes.
+	// DefaultStressDuration is how long a Stress run makes passages when
+	// neither StressPassages nor StressDuration says otherwise: the run is
+	// sized by time, so a slow lock and a fast one get the same share of
+	// the budget and a 2-process lock as long a run as a 64-goroutine one.
+	// The environment variable LOCKGEN_STRESS (a Go duration, "5s") sets
+	// it for long runs.
+	DefaultStressDuration = 250 * time.Millisecond
+	// DefaultStressPassages was the fixed size of a run before runs were
+	// sized by time; StressPassages(DefaultStressPassages) asks for it.
 	DefaultStressPassages = 2000
 	// DefaultStressTimeout is a Stress run's time budget: when it runs out
 	// while passages still complete, the goroutines stop after their
@@ -43,6 +52,7 @@ type StressOption func(*stressConfig)
 type stressConfig struct {
 	goroutines int
 	passages   int
+	duration   time.Duration // sized by time when passages is 0
 	timeout    time.Duration
 	stall      time.Duration
 	seed       uint64
@@ -60,9 +70,24 @@ type stressConfig struct {
 // most 64). It is capped by the subject's Procs when that is set.
 func StressGoroutines(n int) StressOption { return func(c *stressConfig) { c.goroutines = n } }
 
-// StressPassages sets the number of passages each goroutine makes (default
-// DefaultStressPassages).
+// StressPassages makes each goroutine make exactly n passages (the default
+// sizes the run by time: StressDuration).
 func StressPassages(n int) StressOption { return func(c *stressConfig) { c.passages = n } }
+
+// StressDuration sizes the run by time: the goroutines make passages for
+// d, then each finishes the one it is in (default DefaultStressDuration,
+// or LOCKGEN_STRESS).
+func StressDuration(d time.Duration) StressOption { return func(c *stressConfig) { c.duration = d } }
+
+// stressDuration is the default run length: LOCKGEN_STRESS if set.
+func stressDuration() time.Duration {
+	if v := os.Getenv("LOCKGEN_STRESS"); v != "" {
+		if d, err := time.ParseDuration(v); err == nil && d > 0 {
+			return d
+		}
+	}
+	return DefaultStressDuration
+}
 
 // StressTimeout sets the run's time budget (default DefaultStressTimeout).
 // When it runs out, the goroutines stop after their current passage; they
@@ -146,7 +171,8 @@ type StressReport struct {
 	K                    int
 	RW                   bool
 	Goroutines           int
-	PassagesPerGoroutine int
+	PassagesPerGoroutine int           // 0 when the run was sized by time
+	Sized                time.Duration // the run's length when sized by time
 	GOMAXPROCS           int
 	Seed                 uint64
 	// Race is set when the binary runs under the race detector, which
@@ -208,8 +234,12 @@ func (r *StressReport) Config() string {
 	if r.Race {
 		race = "race detector on"
 	}
-	return fmt.Sprintf("%s; %s; %d goroutines × %d passages; GOMAXPROCS %d; %s; %s; seed %d",
-		r.Subject, mode, r.Goroutines, r.PassagesPerGoroutine, r.GOMAXPROCS, try, race, r.Seed)
+	size := fmt.Sprintf("%d goroutines × %d passages", r.Goroutines, r.PassagesPerGoroutine)
+	if r.PassagesPerGoroutine == 0 {
+		size = fmt.Sprintf("%d goroutines for %v", r.Goroutines, r.Sized)
+	}
+	return fmt.Sprintf("%s; %s; %s; GOMAXPROCS %d; %s; %s; seed %d",
+		r.Subject, mode, size, r.GOMAXPROCS, try, race, r.Seed)
 }
 
 // String summarises what the run saw in one line.
@@ -283,8 +313,12 @@ func Stress(t testing.TB, s Subject, opts ...StressOption) {
 		cfg.goroutines = s.Procs
 	}
 	cfg.goroutines = min(cfg.goroutines, maxPerProcess)
-	if cfg.passages <= 0 {
-		cfg.passages = DefaultStressPassages
+	byTime := cfg.passages <= 0
+	if byTime {
+		if cfg.duration <= 0 {
+			cfg.duration = stressDuration()
+		}
+		cfg.passages = math.MaxInt
 	}
 	if cfg.timeout <= 0 {
 		cfg.timeout = DefaultStressTimeout
@@ -296,11 +330,14 @@ func Stress(t testing.TB, s Subject, opts ...StressOption) {
 		cfg.seed = uint64(time.Now().UnixNano())
 	}
 
-	r := &stressRun{s: s, cfg: cfg, k: int64(s.k())}
+	r := &stressRun{s: s, cfg: cfg, k: int64(s.k()), byTime: byTime}
 	r.rep = StressReport{
 		Subject: s.String(), K: s.k(), RW: s.RW,
 		Goroutines: cfg.goroutines, PassagesPerGoroutine: cfg.passages,
 		GOMAXPROCS: procs, Seed: cfg.seed, Race: raceEnabled(),
+	}
+	if byTime {
+		r.rep.PassagesPerGoroutine, r.rep.Sized = 0, cfg.duration
 	}
 	begin := time.Now()
 	r.run()
@@ -375,6 +412,8 @@ type stressRun struct {
 	progress              atomic.Int64
 	stop                  atomic.Bool // a failure or the watchdog ended the run
 	outOfTime             atomic.Bool // the time budget ran out: no new passages
+	byTime                bool        // the run is sized by time (cfg.duration)
+	enough                atomic.Bool // byTime: the run's duration is over
 
 	// overlapTarget is how many holders the overlap phase waits for (0:
 	// no overlap phase); overlapSeen is set once it was reached.
@@ -470,6 +509,10 @@ func (r *stressRun) run() {
 	}
 	ready.Wait()
 	close(start)
+	if r.byTime {
+		t := time.AfterFunc(r.cfg.duration, func() { r.enough.Store(true) })
+		defer t.Stop()
+	}
 	done := make(chan struct{})
 	go func() { wg.Wait(); close(done) }()
 	why, outcome := r.watch(done, r.cfg.timeout)
@@ -645,8 +688,8 @@ func (r *stressRun) hang(why string) {
 			continue
 		}
 		stuck++
-		fmt.Fprintf(&b, "\n    goroutine %d (process %d, runtime goroutine %d): %d/%d passages, %s",
-			w.idx, w.idx, w.gid.Load(), w.done.Load(), r.cfg.passages, stateNames[st])
+		fmt.Fprintf(&b, "\n    goroutine %d (process %d, runtime goroutine %d): %d passages, %s",
+			w.idx, w.idx, w.gid.Load(), w.done.Load(), stateNames[st])
 	}
 	if already {
 		// An earlier violation stopped the run; goroutines stuck behind
@@ -683,7 +726,7 @@ func (r *stressRun) worker(w *stressWorker, start <-chan struct{}, ready, wg *sy
 			r.passage(w, true)
 		}
 	}
-	for int(w.done.Load()) < n && !r.stop.Load() && !r.outOfTime.Load() {
+	for int(w.done.Load()) < n && !r.stop.Load() && !r.outOfTime.Load() && !r.enough.Load() {
 		r.passage(w, false)
 	}
 }
@@ -875,7 +918,7 @@ func (r *stressRun) finishReport() {
 			r.note("at most %d holders were seen at once; the lock allows %d", rep.MaxOccupancy, r.k)
 		}
 	}
-	if !r.stop.Load() && !r.outOfTime.Load() {
+	if !r.stop.Load() && !r.outOfTime.Load() && !r.byTime {
 		for _, w := range r.workers {
 			if d := w.done.Load(); int(d) != r.cfg.passages {
 				r.fail(StressHang, w.idx, int(d), "goroutine returned after %d of %d passages", d, r.cfg.passages)
@@ -887,7 +930,15 @@ func (r *stressRun) finishReport() {
 func (r *stressRun) failureMessage() string {
 	rep := &r.rep
 	var b strings.Builder
-	fmt.Fprintf(&b, "verify.Stress: %s: %d failure(s)", r.s.Name, len(rep.Failures)+rep.Dropped)
+	// The first line says what was violated, by whom, and how to run it
+	// again.
+	first := rep.Failures[0]
+	head, _, _ := strings.Cut(first.String(), "\n")
+	fmt.Fprintf(&b, "verify.Stress: %s: %s", r.s.Name, head)
+	if n := len(rep.Failures) + rep.Dropped; n > 1 {
+		fmt.Fprintf(&b, " (and %d more)", n-1)
+	}
+	fmt.Fprintf(&b, "; re-run with verify.StressSeed(%d) (same choices; the interleaving is the Go scheduler's: verify.Explore replays)", rep.Seed)
 	for _, f := range rep.Failures {
 		b.WriteString("\n  ")
 		b.WriteString(strings.ReplaceAll(f.String(), "\n", "\n    "))

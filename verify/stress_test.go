@@ -34,8 +34,33 @@ func TestStressMutex(t *testing.T) {
 	if !rep.Tryable || rep.TryAttempts == 0 || rep.TrySuccesses == 0 {
 		t.Errorf("TryLock not exercised: %s", rep.String())
 	}
-	if want := int64(rep.Goroutines * rep.PassagesPerGoroutine); rep.Passages != want {
+	if rep.PassagesPerGoroutine != 0 || rep.Sized != DefaultStressDuration || rep.Passages < 1000 {
+		t.Errorf("a default run: %d passages per goroutine, sized %v, %d passages; want a run of %v with many passages",
+			rep.PassagesPerGoroutine, rep.Sized, rep.Passages, DefaultStressDuration)
+	}
+	if rep.Duration < DefaultStressDuration {
+		t.Errorf("a run sized by time ended after %v, before its %v", rep.Duration, DefaultStressDuration)
+	}
+}
+
+// TestStressSizedByCount: StressPassages makes every goroutine make
+// exactly that many passages.
+func TestStressSizedByCount(t *testing.T) {
+	var rep StressReport
+	Stress(t, mutexSubject(), StressReportTo(&rep), StressPassages(300))
+	if want := int64(rep.Goroutines * 300); rep.Passages != want {
 		t.Errorf("passages %d, want %d", rep.Passages, want)
+	}
+}
+
+// TestStressSizedByTimeScalesWithProcesses: a 2-process lock gets as long
+// a run as any other, so it makes many passages, not 2 × a fixed count.
+func TestStressSizedByTimeScalesWithProcesses(t *testing.T) {
+	var rep StressReport
+	s := IDLocker("2-process mutex", 2, func() IDLock { return &idMutex{procs: 2, owner: -1} })
+	Stress(t, s, StressReportTo(&rep), StressDuration(100*time.Millisecond))
+	if rep.Goroutines != 2 || rep.Duration < 100*time.Millisecond || rep.Passages < 2*DefaultStressPassages {
+		t.Errorf("2-process lock: %d goroutines, %v, %d passages", rep.Goroutines, rep.Duration, rep.Passages)
 	}
 }
 
@@ -537,7 +562,7 @@ func TestStressTimeBudgetEndsALiveRunEarly(t *testing.T) {
 	var rep StressReport
 	rec := tbtest.New(t)
 	rec.Run(func(tb testing.TB) {
-		Stress(tb, Locker("slow", func() sync.Locker { return new(slowMutex) }),
+		Stress(tb, Locker("slow", func() sync.Locker { return new(slowMutex) }), StressPassages(DefaultStressPassages),
 			StressTimeout(300*time.Millisecond), StressStall(time.Second), StressReportTo(&rep))
 	})
 	if rec.Failed() || rep.Failed() {

@@ -183,6 +183,9 @@ func (l *Semaphore) Unlock(int) { l.count.fetchAdd("K3", -1) }
 type RW struct {
 	state         intReg
 	NoWriterCheck bool
+	// ExclusiveReaders (a negative control) makes readers take the lock
+	// as writers do: correct exclusion, but readers never share.
+	ExclusiveReaders bool
 }
 
 // Lock acquires for writing. Its doorway is empty: a writer that waits
@@ -200,6 +203,10 @@ func (l *RW) Unlock() { l.state.store("W2", 0) }
 
 // RLock acquires for reading.
 func (l *RW) RLock() {
+	if l.ExclusiveReaders {
+		l.Lock()
+		return
+	}
 	if l.NoWriterCheck {
 		l.state.fetchAdd("R1", 1)
 		return
@@ -214,7 +221,13 @@ func (l *RW) RLock() {
 }
 
 // RUnlock releases a read hold.
-func (l *RW) RUnlock() { l.state.fetchAdd("R3", -1) }
+func (l *RW) RUnlock() {
+	if l.ExclusiveReaders {
+		l.Unlock()
+		return
+	}
+	l.state.fetchAdd("R3", -1)
+}
 
 // RacyTry is a correct test-and-set lock whose TryLock is a separate load
 // and store: only try-acquires can break it, a negative control for
