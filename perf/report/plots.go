@@ -41,10 +41,13 @@ func Plots(rep *perf.Report, dir, rel string) ([]Plot, error) {
 			g := rep.Config.Goroutines[len(rep.Config.Goroutines)-1]
 			name = fmt.Sprintf("latency-%s-%s-%d.png", k, slug(wl.Name), g)
 			title = fmt.Sprintf("%s, workload %s: time to acquire at %d goroutines", kindTitle[k], wl.Name, g)
-			if err := latencyPlot(x, rep, k, wl.Name, g, title, filepath.Join(dir, name)); err != nil {
+			drawn, err := latencyPlot(x, rep, k, wl.Name, g, title, filepath.Join(dir, name))
+			if err != nil {
 				return nil, err
 			}
-			out = append(out, Plot{Title: title, File: rel + "/" + name, Kind: k, Workload: wl.Name})
+			if drawn {
+				out = append(out, Plot{Title: title, File: rel + "/" + name, Kind: k, Workload: wl.Name})
+			}
 		}
 	}
 	return out, nil
@@ -108,12 +111,13 @@ func throughputPlot(x *Index, rep *perf.Report, k perf.Kind, wl, title, file str
 }
 
 // latencyPlot: the time to acquire at each percentile, one curve per lock
-// (log scale).
-func latencyPlot(x *Index, rep *perf.Report, k perf.Kind, wl string, g int, title, file string) error {
+// (log scale). It draws nothing when no lock has a latency run.
+func latencyPlot(x *Index, rep *perf.Report, k perf.Kind, wl string, g int, title, file string) (bool, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "percentile"
 	p.Y.Label.Text = "time to acquire (ns)"
+	drawn := 0
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	for i, s := range subjects(rep, k) {
@@ -127,8 +131,9 @@ func latencyPlot(x *Index, rep *perf.Report, k perf.Kind, wl string, g int, titl
 		}
 		line, err := plotter.NewLine(pts)
 		if err != nil {
-			return err
+			return false, err
 		}
+		drawn++
 		line.Color = plotutil.Color(i)
 		if strings.HasPrefix(s, "sync.") || strings.HasPrefix(s, "semaphore.") {
 			line.Width = vg.Points(2.5)
@@ -137,7 +142,10 @@ func latencyPlot(x *Index, rep *perf.Report, k perf.Kind, wl string, g int, titl
 		p.Add(line)
 		p.Legend.Add(s, line)
 	}
+	if drawn == 0 {
+		return false, nil
+	}
 	p.Legend.Top = true
 	p.Legend.Left = true
-	return p.Save(9*vg.Inch, 6*vg.Inch, file)
+	return true, p.Save(9*vg.Inch, 6*vg.Inch, file)
 }

@@ -1,0 +1,101 @@
+package report
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockgen/lockgen/perf"
+)
+
+// synthetic builds a report with the given subjects' nanoseconds per
+// passage, the same in every run.
+func synthetic(cells map[string]float64, meta map[string]perf.Result) *perf.Report {
+	rep := &perf.Report{GOMAXPROCS: 2, Config: perf.ReportConfig{
+		Goroutines: []int{1, 2, 8, 64}, Workloads: perf.DefaultWorkloads(), ReadFraction: 0.9, Count: 3, Duration: time.Millisecond}}
+	for name, ns := range cells {
+		for _, wl := range rep.Config.Workloads {
+			for _, g := range rep.Config.Goroutines {
+				r := meta[name]
+				r.Subject, r.Workload, r.Goroutines = name, wl.Name, g
+				for i := 0; i < 3; i++ {
+					r.Runs = append(r.Runs, perf.Run{NsPerPassage: ns, Jain: 1, Passages: 100})
+				}
+				r.Latency = perf.Latency{P50: time.Microsecond, P99: 2 * time.Microsecond, Max: 3 * time.Microsecond, Samples: 10}
+				rep.Results = append(rep.Results, r)
+			}
+		}
+	}
+	return rep
+}
+
+func TestTargetsJudgeRatios(t *testing.T) {
+	rep := synthetic(map[string]float64{"sync.Mutex": 10, "fair chan queue": 100, "Fast": 9, "Slow": 20},
+		map[string]perf.Result{
+			"sync.Mutex":      {Kind: perf.Mutex, Baseline: true},
+			"fair chan queue": {Kind: perf.Mutex, Baseline: true, FIFO: true},
+			"Fast":            {Kind: perf.Mutex, Algorithm: "tas", Wait: "adaptive"},
+			"Slow":            {Kind: perf.Mutex, Algorithm: "mcs", Wait: "adaptive", FIFO: true},
+		})
+	met := map[string]bool{}
+	for _, tg := range Targets(rep) {
+		met[tg.What] = tg.Met
+	}
+	for what, want := range map[string]bool{
+		"uncontended Fast ≤ 1.1× sync.Mutex's time":                                                  true,
+		"uncontended Slow ≤ 1.5× sync.Mutex's time":                                                  false, // 2×
+		"contended, 64 goroutines, workload empty: a generated mutex ≥ 1.0× sync.Mutex's throughput": true,  // Fast
+	} {
+		got, ok := met[what]
+		if !ok || got != want {
+			t.Errorf("%s: met %v (present %v), want %v", what, got, ok, want)
+		}
+	}
+	var fifo bool
+	for what, m := range met {
+		if strings.HasPrefix(what, "FIFO Slow, 64 goroutines") {
+			fifo = true
+			if !m { // 20 ns against the fair queue's 100: 5× its throughput
+				t.Errorf("%s: not met", what)
+			}
+		}
+	}
+	if !fifo {
+		t.Error("no FIFO target for the FIFO lock")
+	}
+}
+
+func TestRenderings(t *testing.T) {
+	rep := synthetic(map[string]float64{"sync.Mutex": 10, "fair chan queue": 100, "Some lock with a long name": 12},
+		map[string]perf.Result{
+			"sync.Mutex":                 {Kind: perf.Mutex, Baseline: true},
+			"fair chan queue":            {Kind: perf.Mutex, Baseline: true},
+			"Some lock with a long name": {Kind: perf.Mutex, Algorithm: "ticket"},
+		})
+	var table strings.Builder
+	Table(&table, rep)
+	for _, line := range strings.Split(strings.TrimSpace(table.String()), "\n") {
+		if n := len([]rune(line)); n > 100 {
+			t.Errorf("table line of %d columns: %q", n, line)
+		}
+	}
+	if !strings.Contains(table.String(), "0.83× [0.83–0.83]") {
+		t.Errorf("table lacks the ratio 10/12:\n%s", table.String())
+	}
+	var md strings.Builder
+	Markdown(&md, rep, "lockgen bench x", nil, Targets(rep))
+	for _, want := range []string{"## Targets", "## Mutual exclusion", "### Workload empty", "| Some lock with a long name | 12.0 ns, 0.83×"} {
+		if !strings.Contains(md.String(), want) {
+			t.Errorf("Markdown lacks %q", want)
+		}
+	}
+	for i := range rep.Results {
+		for q := 0; q <= 100; q++ {
+			rep.Results[i].Latency.Quantiles = append(rep.Results[i].Latency.Quantiles, time.Duration(q+1)*time.Microsecond)
+		}
+	}
+	plots, err := Plots(rep, t.TempDir(), "p")
+	if err != nil || len(plots) != 4 {
+		t.Fatalf("plots: %d, %v", len(plots), err)
+	}
+}
