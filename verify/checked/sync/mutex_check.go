@@ -2,16 +2,16 @@
 
 package sync
 
+import "sync"
+
 // The lockgen_check build of sync's types: each operation is one
 // scheduling point; a goroutine that must wait parks on a Parker of its
 // own, queued on the primitive, and is woken by the operation that lets
 // it go (then it tries again, as sync's types do).
 
-// Locker is sync.Locker.
-type Locker interface {
-	Lock()
-	Unlock()
-}
+// Locker is sync.Locker itself, so that a lock written against this
+// package is a sync.Locker in both builds (verify.Locker takes one).
+type Locker = sync.Locker
 
 // Mutex is sync.Mutex, checked.
 type Mutex struct {
