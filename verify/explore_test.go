@@ -234,6 +234,19 @@ func TestExploreNoOverlap(t *testing.T) {
 	verify.ExploreFinds(t, idLock("semaphore(1) claimed as 2-exclusion", 0, func() *testlocks.Semaphore {
 		return &testlocks.Semaphore{K: 1}
 	}).WithK(2), verify.ExploreNoOverlap)
+	// With 5 processes, more than Explore's 3 goroutines: the last chance
+	// with every process (checkOverlap) runs and finds no sharing either.
+	rep, err := verify.RunExplore(idLock("semaphore(1) claimed as 2-exclusion of 5", 5, func() *testlocks.Semaphore {
+		return &testlocks.Semaphore{K: 1}
+	}).WithK(2))
+	switch {
+	case err != nil:
+		t.Fatal(err)
+	case rep.Failure == nil || rep.Failure.Kind != verify.ExploreNoOverlap:
+		t.Errorf("want a no-overlap failure: %s", rep)
+	case rep.Phases[len(rep.Phases)-1].Goroutines != 5:
+		t.Errorf("the overlap check did not run every process: %s", rep)
+	}
 	verify.StressFinds(t, verify.RWLocker("RW, readers exclusive", func() verify.RWLock {
 		return &testlocks.RW{ExclusiveReaders: true}
 	}), verify.StressNoOverlap)
