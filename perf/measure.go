@@ -190,13 +190,13 @@ func Measure(cfg Config, subjects []Subject) *Report {
 	}
 	for rep := 0; rep < cfg.Count; rep++ {
 		for _, c := range cells {
-			progress(fmt.Sprintf("%s, %d goroutines, %s: run %d of %d", c.s.Name, c.g, c.w.Name, rep+1, cfg.Count))
+			progress(fmt.Sprintf("%s, %s, %s: run %d of %d", c.s.Name, goroutines(c.g), c.w.Name, rep+1, cfg.Count))
 			run, _ := runOnce(c.s, c.w, c.g, cfg, false)
 			c.r.Runs = append(c.r.Runs, run)
 		}
 	}
 	for _, c := range cells {
-		progress(fmt.Sprintf("%s, %d goroutines, %s: latency", c.s.Name, c.g, c.w.Name))
+		progress(fmt.Sprintf("%s, %s, %s: latency", c.s.Name, goroutines(c.g), c.w.Name))
 		_, lat := runOnce(c.s, c.w, c.g, cfg, true)
 		c.r.Latency = latencyOf(lat)
 	}
@@ -207,10 +207,12 @@ func Measure(cfg Config, subjects []Subject) *Report {
 	return rep
 }
 
-// runOnce runs g goroutines on a fresh lock for cfg.Duration.
+// runOnce runs g goroutines on a fresh lock: it waits until each has
+// finished a passage (at most cfg.Duration), then measures for
+// cfg.Duration.
 func runOnce(s *Subject, wl Workload, g int, cfg Config, timing bool) (Run, []int64) {
 	l := s.New()
-	var stop atomic.Bool
+	var phase, joined atomic.Int32
 	shared := 0
 	workers := make([]*Worker, g)
 	cut := uint64(cfg.ReadFraction * math.MaxUint64)
@@ -218,7 +220,7 @@ func runOnce(s *Subject, wl Workload, g int, cfg Config, timing bool) (Run, []in
 		cut = math.MaxUint64
 	}
 	for i := range workers {
-		workers[i] = &Worker{ID: i, stop: &stop, rng: uint64(i)*0x9E3779B97F4A7C15 + 1, readCut: cut,
+		workers[i] = &Worker{ID: i, phase: &phase, joined: &joined, rng: uint64(i)*0x9E3779B97F4A7C15 + 1, readCut: cut,
 			cs: iterations(wl.CS), out: iterations(wl.Outside), shared: &shared, timing: timing}
 		if timing {
 			workers[i].lat = make([]int64, 0, 1<<14)
@@ -239,22 +241,26 @@ func runOnce(s *Subject, wl Workload, g int, cfg Config, timing bool) (Run, []in
 		}()
 	}
 	ready.Wait()
+	close(start)
+	for end := time.Now().Add(cfg.Duration); joined.Load() < int32(g) && time.Now().Before(end); {
+		time.Sleep(50 * time.Microsecond)
+	}
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	t0 := time.Now()
-	close(start)
+	phase.Store(measuring)
 	time.Sleep(cfg.Duration)
-	stop.Store(true)
-	finished.Wait()
+	phase.Store(stopped)
 	elapsed := time.Since(t0)
+	finished.Wait()
 	runtime.ReadMemStats(&after)
 
 	var run Run
 	counts := make([]float64, g)
 	var lat []int64
 	for i, w := range workers {
-		run.Passages += w.n
-		counts[i] = float64(w.n)
+		run.Passages += w.passages()
+		counts[i] = float64(w.passages())
 		lat = append(lat, w.lat...)
 	}
 	if run.Passages > 0 {
@@ -330,4 +336,12 @@ func iterations(d time.Duration) int {
 	}
 	calibrate()
 	return max(1, int(float64(d.Nanoseconds())/stepNanos))
+}
+
+// goroutines says "1 goroutine" or "n goroutines".
+func goroutines(n int) string {
+	if n == 1 {
+		return "1 goroutine"
+	}
+	return fmt.Sprintf("%d goroutines", n)
 }

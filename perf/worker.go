@@ -13,11 +13,14 @@ type Worker struct {
 	// id of a lock with ids.
 	ID int
 
-	stop    *atomic.Bool
+	phase   *atomic.Int32   // the run's: joining, measuring or stopped
+	seen    int32           // the phase this worker last saw
+	joined  *atomic.Int32   // workers that finished a passage
 	started bool            // has passed the start barrier
 	ready   *sync.WaitGroup // the barrier: everyone's setup is done...
 	start   chan struct{}   // ...and the run starts
 	n       int64           // passages made
+	mark    int64           // n when the measured window began
 	rng     uint64
 	readCut uint64 // Read is true below it
 	cs, out int    // spin iterations inside and outside the critical section
@@ -29,6 +32,17 @@ type Worker struct {
 // epoch is the clock the latency runs read.
 var epoch = time.Now()
 
+// The phases of a run. Passages and latencies count only while measuring:
+// the window opens once every worker has finished a passage, so that
+// goroutines the scheduler has not run yet (a woken waiter takes the
+// processor's next slot ahead of them) are not counted as starved by the
+// lock.
+const (
+	joining int32 = iota
+	measuring
+	stopped
+)
+
 // Next reports whether the worker should make another passage. The first
 // call waits for every worker of the run: what a Run does before its loop
 // (making a handle, say) is not measured.
@@ -38,12 +52,22 @@ func (w *Worker) Next() bool {
 		w.ready.Done()
 		<-w.start
 	}
-	if w.stop.Load() {
-		return false
+	if w.n == 1 {
+		w.joined.Add(1)
+	}
+	if p := w.phase.Load(); p != w.seen {
+		if p == stopped {
+			return false
+		}
+		w.seen, w.mark = p, w.n
+		w.lat = w.lat[:0]
 	}
 	w.n++
 	return true
 }
+
+// passages is how many passages the worker made in the measured window.
+func (w *Worker) passages() int64 { return w.n - w.mark }
 
 // Begin is called just before the acquire; pass its result to Enter.
 func (w *Worker) Begin() int64 {
