@@ -182,3 +182,8 @@ func distance(a, b string) int {
 	}
 	return d[len(ra)][len(rb)]
 }
+
+// Suggest returns the candidate closest to s if s looks like a typo of it
+// (at most 2 edits, case ignored), or "": the same rule as the spec's own
+// "did you mean" hints, for the command line's names.
+func Suggest(s string, cands []string) string { return suggest(s, cands) }

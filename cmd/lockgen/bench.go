@@ -35,8 +35,8 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	jsonFile := fs.String("json", "", "write the measurements as JSON to `FILE`")
 	targets := fs.Bool("targets", false, "evaluate lockgen's own performance targets (for the catalogue's benchmark spec, bench/locks/locks.toml)")
 	quick := fs.Bool("quick", false, "one short run per cell (-count 1 -duration 10ms): to check that it works, not to measure")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseArgs(fs, args, stdout); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
 		fmt.Fprintln(stderr, "lockgen bench: give exactly one spec (its locks are measured in one run, against baselines of the same run)")

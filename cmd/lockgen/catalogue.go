@@ -7,6 +7,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/lockgen/lockgen/spec"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/ir"
 )
@@ -14,8 +15,8 @@ import (
 func runList(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("list", "[-md]", stderr)
 	md := fs.Bool("md", false, "print the catalogue as the Markdown table of docs/catalogue.md")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseArgs(fs, args, stdout); !ok {
+		return code
 	}
 	if fs.NArg() != 0 {
 		fs.Usage()
@@ -126,8 +127,8 @@ func firstWord(s string) string {
 
 func runExplain(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("explain", "ALGORITHM", stderr)
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseArgs(fs, args, stdout); !ok {
+		return code
 	}
 	if fs.NArg() != 1 {
 		fs.Usage()
@@ -135,7 +136,11 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 	}
 	e, ok := templates.Lookup(fs.Arg(0))
 	if !ok {
-		fmt.Fprintf(stderr, "lockgen: unknown algorithm %q; known: %s\n", fs.Arg(0), strings.Join(templates.Names(), ", "))
+		hint := ""
+		if m := spec.Suggest(fs.Arg(0), templates.Names()); m != "" {
+			hint = fmt.Sprintf("did you mean %q? ", m)
+		}
+		fmt.Fprintf(stderr, "lockgen: unknown algorithm %q; %sknown: %s\n", fs.Arg(0), hint, strings.Join(templates.Names(), ", "))
 		return exitUsage
 	}
 	explain(stdout, e)

@@ -12,8 +12,8 @@ import (
 func runCheck(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("check", "[-keys] SPEC...", stderr)
 	keys := fs.Bool("keys", false, "print the spec keys, their valid values and defaults")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseArgs(fs, args, stdout); !ok {
+		return code
 	}
 	if *keys {
 		printKeys(stdout)

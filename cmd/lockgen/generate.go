@@ -11,8 +11,8 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("generate", "[-o DIR] [-v] SPEC...", stderr)
 	out := fs.String("o", "", "write the packages to `DIR` (default: each spec's directory)")
 	verbose := fs.Bool("v", false, "list the files written")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseArgs(fs, args, stdout); !ok {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()

@@ -49,23 +49,36 @@ func commands() []command {
 		{"explain", "ALGORITHM", "show an algorithm's paper, steps, properties and options", runExplain},
 		{"verify", "[flags] SPEC...", "check the specs' locks: stress, controlled scheduler, SPIN", runVerify},
 		{"bench", "[flags] SPEC", "measure a spec's locks next to the standard locks", runBench},
+		{"version", "", "print lockgen's version and the revision it was built from", runVersion},
 	}
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+	if len(args) == 0 {
 		usage(stderr)
-		if len(args) == 0 {
-			return exitUsage
-		}
+		return exitUsage
+	}
+	if args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" {
+		usage(stdout)
 		return exitOK
+	}
+	if args[0] == "-version" || args[0] == "--version" {
+		return runVersion(nil, stdout, stderr)
 	}
 	for _, c := range commands() {
 		if c.name == args[0] {
 			return c.run(args[1:], stdout, stderr)
 		}
 	}
-	fmt.Fprintf(stderr, "lockgen: unknown command %q\n\n", args[0])
+	var names []string
+	for _, c := range commands() {
+		names = append(names, c.name)
+	}
+	hint := ""
+	if m := spec.Suggest(args[0], names); m != "" {
+		hint = fmt.Sprintf("; did you mean %q?", m)
+	}
+	fmt.Fprintf(stderr, "lockgen: unknown command %q%s\n\n", args[0], hint)
 	usage(stderr)
 	return exitUsage
 }
@@ -85,7 +98,7 @@ func newFlags(name, args string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("lockgen "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: lockgen %s %s\n", name, args)
+		fmt.Fprintf(fs.Output(), "usage: lockgen %s %s\n", name, args)
 		fs.PrintDefaults()
 	}
 	return fs

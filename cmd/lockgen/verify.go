@@ -80,8 +80,8 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	spinFold := fs.Bool("spin-fold", false, "fold local work into the neighbouring step in SPIN models: usually fewer states, same verdicts")
 	report := fs.String("report", "", "also write the summary as Markdown to `FILE`")
 	expect := fs.Bool("expect-rejections", false, "negative controls (known-incorrect or timing-dependent algorithms) must be rejected, and their rejection does not fail the run")
-	if err := fs.Parse(args); err != nil {
-		return exitUsage
+	if code, ok := parseArgs(fs, args, stdout); !ok {
+		return code
 	}
 	if fs.NArg() == 0 {
 		fs.Usage()

@@ -1,0 +1,88 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"runtime/debug"
+	"slices"
+	"strings"
+)
+
+// parseArgs parses a verb's flags wherever they stand among its arguments
+// (lockgen check x.toml -keys), as far as a "--", and leaves the other
+// arguments in fs.Args(). -h prints the verb's usage on stdout: help is
+// output, not an error. ok is false when the verb should exit with code.
+func parseArgs(fs *flag.FlagSet, args []string, stdout io.Writer) (code int, ok bool) {
+	end := slices.Index(args, "--")
+	if end < 0 {
+		end = len(args)
+	}
+	for _, a := range args[:end] {
+		if a == "-h" || a == "-help" || a == "--help" {
+			fs.SetOutput(stdout)
+			fs.Usage()
+			return exitOK, false
+		}
+	}
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return exitUsage, false
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			break
+		}
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			positional = append(positional, rest...)
+			break
+		}
+		positional = append(positional, rest[0])
+		args = rest[1:]
+	}
+	if err := fs.Parse(append([]string{"--"}, positional...)); err != nil {
+		return exitUsage, false
+	}
+	return exitOK, true
+}
+
+// runVersion prints the module version and the VCS revision the binary
+// was built from, as the Go tool recorded them.
+func runVersion(args []string, stdout, stderr io.Writer) int {
+	fs := newFlags("version", "", stderr)
+	if code, ok := parseArgs(fs, args, stdout); !ok {
+		return code
+	}
+	if fs.NArg() != 0 {
+		fs.Usage()
+		return exitUsage
+	}
+	fmt.Fprintln(stdout, versionString())
+	return exitOK
+}
+
+func versionString() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "lockgen (no build information)"
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "lockgen %s", bi.Main.Version)
+	settings := map[string]string{}
+	for _, s := range bi.Settings {
+		settings[s.Key] = s.Value
+	}
+	if rev := settings["vcs.revision"]; rev != "" {
+		fmt.Fprintf(&b, " (%s", rev)
+		if t := settings["vcs.time"]; t != "" {
+			fmt.Fprintf(&b, ", %s", t)
+		}
+		if settings["vcs.modified"] == "true" {
+			b.WriteString(", modified")
+		}
+		b.WriteString(")")
+	}
+	fmt.Fprintf(&b, " %s", bi.GoVersion)
+	return b.String()
+}
