@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"image/color"
+	"os"
 	"path/filepath"
 	"strings"
 
@@ -10,6 +11,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
 
 	"github.com/lockgen/lockgen/perf"
 )
@@ -98,6 +101,7 @@ func throughputPlot(x *Index, rep *perf.Report, k perf.Kind, wl, title, file str
 		}
 		c := plotutil.Color(i)
 		line.Color, points.Color = c, c
+		line.Dashes = dashes(i)
 		points.Shape = plotutil.Shape(i)
 		if strings.HasPrefix(s, "sync.") || strings.HasPrefix(s, "semaphore.") {
 			line.Width = vg.Points(2.5)
@@ -106,8 +110,7 @@ func throughputPlot(x *Index, rep *perf.Report, k perf.Kind, wl, title, file str
 		p.Add(line, points)
 		p.Legend.Add(s, line, points)
 	}
-	p.Legend.Top = true
-	return p.Save(9*vg.Inch, 6*vg.Inch, file)
+	return save(p, file)
 }
 
 // latencyPlot: the time to acquire at each percentile, one curve per lock
@@ -135,6 +138,7 @@ func latencyPlot(x *Index, rep *perf.Report, k perf.Kind, wl string, g int, titl
 		}
 		drawn++
 		line.Color = plotutil.Color(i)
+		line.Dashes = dashes(i)
 		if strings.HasPrefix(s, "sync.") || strings.HasPrefix(s, "semaphore.") {
 			line.Width = vg.Points(2.5)
 			line.Color = color.Black
@@ -145,7 +149,37 @@ func latencyPlot(x *Index, rep *perf.Report, k perf.Kind, wl string, g int, titl
 	if drawn == 0 {
 		return false, nil
 	}
-	p.Legend.Top = true
-	p.Legend.Left = true
-	return true, p.Save(9*vg.Inch, 6*vg.Inch, file)
+	return true, save(p, file)
+}
+
+// dashes tells apart the locks that share a colour: plotutil has 7
+// colours and a report up to 40 locks.
+func dashes(i int) []vg.Length { return plotutil.Dashes(i / len(plotutil.DefaultColors)) }
+
+// The image, and the legend's column to the right of the plot: inside the
+// plot, 30 entries would cover the lines.
+const (
+	plotWidth   = 12 * vg.Inch
+	plotHeight  = 7 * vg.Inch
+	legendWidth = 2.4 * vg.Inch
+)
+
+// save writes p as a PNG with its legend beside it instead of on it.
+func save(p *plot.Plot, file string) error {
+	img := vgimg.New(plotWidth, plotHeight)
+	dc := draw.New(img)
+	leg := p.Legend
+	p.Legend = plot.NewLegend() // empty: Draw draws none on the data
+	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
+	leg.Top, leg.Left = true, true
+	leg.Draw(draw.Crop(dc, plotWidth-legendWidth+vg.Points(6), 0, 0, -vg.Points(6)))
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }

@@ -1,6 +1,7 @@
 package report
 
 import (
+	"os"
 	"strings"
 	"testing"
 	"time"
@@ -94,7 +95,11 @@ func TestRenderings(t *testing.T) {
 			rep.Results[i].Latency.Quantiles = append(rep.Results[i].Latency.Quantiles, time.Duration(q+1)*time.Microsecond)
 		}
 	}
-	plots, err := Plots(rep, t.TempDir(), "p")
+	dir := t.TempDir()
+	if d := os.Getenv("LOCKGEN_PLOTS"); d != "" { // to look at them
+		dir = d
+	}
+	plots, err := Plots(rep, dir, "p")
 	if err != nil || len(plots) != 4 {
 		t.Fatalf("plots: %d, %v", len(plots), err)
 	}
