@@ -68,7 +68,7 @@ demo: deps
 
 # verify runs every layer over the whole catalogue (the negative controls
 # must be rejected) and rewrites docs/verification.md: SPIN at n = 2 and 3,
-# 30 s per run (about 12 minutes on 2 cores); add 4 to -n for n = 4 where
+# 30 s per run (about 16 minutes on 2 cores); add 4 to -n for n = 4 where
 # the state space allows (much longer).
 verify: deps
 	$(GO) run ./cmd/lockgen verify -expect-rejections -n 2,3 -spin-timeout 30s -report docs/verification.md generated/*/lock.toml
