@@ -3,7 +3,7 @@
 package locks
 
 const (
-	// AnonymousProcs is how many goroutines may use a Anonymous at once: more break it.
+	// AnonymousProcs is how many goroutines may use an Anonymous at once: more break it.
 	AnonymousProcs = 64
 )
 

@@ -8,7 +8,7 @@ import (
 )
 
 const (
-	// AndersonProcs is how many goroutines may use a Anderson at once: more break it.
+	// AndersonProcs is how many goroutines may use an Anderson at once: more break it.
 	AndersonProcs = 4
 )
 
@@ -84,7 +84,7 @@ type Anderson struct {
 	held      bool          // locked (misuse checks; written inside the critical section)
 }
 
-// setup gives a Anderson its initial state, once: the zero value of a Anderson is
+// setup gives an Anderson its initial state, once: the zero value of an Anderson is
 // ready to use, and its first method call sets up what is not zero.
 func (l *Anderson) setup() {
 	l.setupOnce.Do(func() {

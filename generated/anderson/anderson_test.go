@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// andersonSubject describes a Anderson to verify.
+// andersonSubject describes an Anderson to verify.
 func andersonSubject() verify.Subject {
 	return verify.Locker("Anderson", func() sync.Locker {
 		return anderson.NewAnderson()
@@ -44,7 +44,7 @@ func andersonMustPanic(t *testing.T, what string, f func()) {
 	f()
 }
 
-// TestAndersonZeroValue uses a Anderson declared as a variable, without NewAnderson,
+// TestAndersonZeroValue uses an Anderson declared as a variable, without NewAnderson,
 // as sync.Mutex is used.
 func TestAndersonZeroValue(t *testing.T) {
 	done := make(chan struct{})

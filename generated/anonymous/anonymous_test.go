@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// anonymousSubject describes a Anonymous to verify.
+// anonymousSubject describes an Anonymous to verify.
 func anonymousSubject() verify.Subject {
 	return verify.PerProcess("Anonymous", func() func(int) sync.Locker {
 		l := anonymous.NewAnonymous()
@@ -56,7 +56,7 @@ func anonymousMustPanic(t *testing.T, what string, f func()) {
 	f()
 }
 
-// TestAnonymousZeroValue uses a Anonymous declared as a variable, without NewAnonymous,
+// TestAnonymousZeroValue uses an Anonymous declared as a variable, without NewAnonymous,
 // as sync.Mutex is used.
 func TestAnonymousZeroValue(t *testing.T) {
 	done := make(chan struct{})

@@ -3,7 +3,7 @@
 package anonymous
 
 const (
-	// AnonymousNodeProcs is how many goroutines may use a AnonymousNode at once: more break it.
+	// AnonymousNodeProcs is how many goroutines may use an AnonymousNode at once: more break it.
 	AnonymousNodeProcs = 8
 )
 

@@ -11,7 +11,7 @@ import (
 	"time"
 )
 
-// anonymousNodeNodeLocker is one process's use of a AnonymousNode with its own node.
+// anonymousNodeNodeLocker is one process's use of an AnonymousNode with its own node.
 type anonymousNodeNodeLocker struct {
 	l *anonymous.AnonymousNode
 	n anonymous.AnonymousNodeNode
@@ -24,7 +24,7 @@ func (p *anonymousNodeNodeLocker) Unlock() {
 	p.l.Unlock(&p.n)
 }
 
-// anonymousNodeSubject describes a AnonymousNode to verify.
+// anonymousNodeSubject describes an AnonymousNode to verify.
 func anonymousNodeSubject() verify.Subject {
 	return verify.PerProcess("AnonymousNode", func() func(int) sync.Locker {
 		l := anonymous.NewAnonymousNode()
@@ -60,7 +60,7 @@ func anonymousNodeMustPanic(t *testing.T, what string, f func()) {
 	f()
 }
 
-// TestAnonymousNodeZeroValue uses a AnonymousNode declared as a variable, without NewAnonymousNode,
+// TestAnonymousNodeZeroValue uses an AnonymousNode declared as a variable, without NewAnonymousNode,
 // as sync.Mutex is used.
 func TestAnonymousNodeZeroValue(t *testing.T) {
 	done := make(chan struct{})

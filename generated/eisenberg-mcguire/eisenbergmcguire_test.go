@@ -10,7 +10,7 @@ import (
 	"time"
 )
 
-// eisenbergMcGuireSubject describes a EisenbergMcGuire to verify.
+// eisenbergMcGuireSubject describes an EisenbergMcGuire to verify.
 func eisenbergMcGuireSubject() verify.Subject {
 	return verify.IDLocker("EisenbergMcGuire", eisenbergmcguire.EisenbergMcGuireProcs, func() verify.IDLock {
 		return eisenbergmcguire.NewEisenbergMcGuire()
@@ -54,7 +54,7 @@ func eisenbergMcGuireMustPanic(t *testing.T, what string, f func()) {
 	f()
 }
 
-// TestEisenbergMcGuireZeroValue uses a EisenbergMcGuire declared as a variable, without NewEisenbergMcGuire,
+// TestEisenbergMcGuireZeroValue uses an EisenbergMcGuire declared as a variable, without NewEisenbergMcGuire,
 // as sync.Mutex is used.
 func TestEisenbergMcGuireZeroValue(t *testing.T) {
 	done := make(chan struct{})

@@ -480,3 +480,12 @@ func sortedKeys(m map[string]bool) []string {
 	sort.Strings(ks)
 	return ks
 }
+
+// aName is a name with its indefinite article, by its first letter: "an
+// Anderson", "a Ticket".
+func aName(name string) string {
+	if name != "" && strings.ContainsRune("AEIOUaeiou", rune(name[0])) {
+		return "an " + name
+	}
+	return "a " + name
+}

@@ -59,11 +59,11 @@ func (g *gen) consts(f *jen.File) {
 		defs = append(defs, jen.Comment(fmt.Sprintf("%s is the number of processes of a %s: ids are 0..%s-1.", g.procsConst(), g.c.Name, g.procsConst())),
 			jen.Id(g.procsConst()).Op("=").Lit(g.c.Params.N))
 	case g.c.Params.N > 0:
-		defs = append(defs, jen.Comment(fmt.Sprintf("%s is how many goroutines may use a %s at once: more break it.", g.procsConst(), g.c.Name)),
+		defs = append(defs, jen.Comment(fmt.Sprintf("%s is how many goroutines may use %s at once: more break it.", g.procsConst(), aName(g.c.Name))),
 			jen.Id(g.procsConst()).Op("=").Lit(g.c.Params.N))
 	}
 	if g.c.Mode == templates.KExclusion {
-		defs = append(defs, jen.Comment(fmt.Sprintf("%s is how many processes may hold a %s at once.", g.kConst(), g.c.Name)),
+		defs = append(defs, jen.Comment(fmt.Sprintf("%s is how many processes may hold %s at once.", g.kConst(), aName(g.c.Name))),
 			jen.Id(g.kConst()).Op("=").Lit(g.c.Params.K))
 	}
 	if len(defs) > 0 {
@@ -303,7 +303,7 @@ func (g *gen) constructors(f *jen.File) {
 	if init := g.setupCode(); len(init) > 0 {
 		body = append(body, jen.Id("l").Dot("setup").Call())
 		f.Line()
-		docLines(f, fmt.Sprintf("setup gives a %s its initial state, once: the zero value of a %s is\nready to use, and its first method call sets up what is not zero.", g.c.Name, g.c.Name))
+		docLines(f, fmt.Sprintf("setup gives %s its initial state, once: the zero value of %s is\nready to use, and its first method call sets up what is not zero.", aName(g.c.Name), aName(g.c.Name)))
 		f.Func().Params(jen.Id("l").Op("*").Id(g.c.Name)).Id("setup").Params().Block(
 			jen.Id("l").Dot("setupOnce").Dot("Do").Call(jen.Func().Params().Block(
 				append(init, jen.Id("l").Dot("setupDone").Dot("Store").Call(jen.True()))...)))
@@ -333,7 +333,7 @@ func (g *gen) constructors(f *jen.File) {
 			}
 			f.Line()
 			if g.c.Nodes == templates.Pool {
-				f.Comment(fmt.Sprintf("get%s takes a %s record from the pool and resets it (nobody else references it).", exportName(goIdent(rec)), rec))
+				f.Comment(fmt.Sprintf("get%s takes %s record from the pool and resets it (nobody else references it).", exportName(goIdent(rec)), aName(rec)))
 				// No New function: the zero pool works, and a nil Get means
 				// a fresh record.
 				f.Func().Params(jen.Id("l").Op("*").Id(g.c.Name)).Id("get" + exportName(goIdent(rec))).Params().Op("*").Id(typ).Block(

@@ -122,7 +122,7 @@ func (g *gen) subjectFunc(f *jen.File) {
 	if p := g.props(); p.Overtakes != nil {
 		subj = subj.Dot("WithBoundedWaiting").Call(jen.Lit(p.Overtakes(c.Params.N)), jen.Lit(p.OvertakesAcquireOnly))
 	}
-	f.Comment(fmt.Sprintf("%s describes a %s to verify.", g.subjectName(), c.Name))
+	f.Comment(fmt.Sprintf("%s describes %s to verify.", g.subjectName(), aName(c.Name)))
 	f.Func().Id(g.subjectName()).Params().Qual(verifyPath, "Subject").Block(jen.Return(subj))
 }
 
@@ -130,7 +130,7 @@ func (g *gen) subjectFunc(f *jen.File) {
 // node per process, as a caller would keep it.
 func (g *gen) nodeLocker(f *jen.File) {
 	t := g.low + "NodeLocker"
-	f.Comment(fmt.Sprintf("%s is one process's use of a %s with its own node.", t, g.c.Name))
+	f.Comment(fmt.Sprintf("%s is one process's use of %s with its own node.", t, aName(g.c.Name)))
 	f.Type().Id(t).Struct(jen.Id("l").Op("*").Add(g.pkg(g.c.Name)), jen.Id("n").Add(g.pkg(g.nodeType())))
 	f.Func().Params(jen.Id("p").Op("*").Id(t)).Id("Lock").Params().Block(jen.Id("p").Dot("l").Dot("Lock").Call(jen.Op("&").Id("p").Dot("n")))
 	f.Func().Params(jen.Id("p").Op("*").Id(t)).Id("Unlock").Params().Block(jen.Id("p").Dot("l").Dot("Unlock").Call(jen.Op("&").Id("p").Dot("n")))
@@ -218,7 +218,7 @@ func (g *gen) zeroValueTest(f *jen.File) {
 		}
 	}
 	f.Line()
-	docLines(f, fmt.Sprintf("Test%sZeroValue uses a %s declared as a variable, without New%s,\nas sync.Mutex is used.", c.Name, c.Name, c.Name))
+	docLines(f, fmt.Sprintf("Test%sZeroValue uses %s declared as a variable, without New%s,\nas sync.Mutex is used.", c.Name, aName(c.Name), c.Name))
 	f.Func().Id("Test"+c.Name+"ZeroValue").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
 		jen.Id("done").Op(":=").Make(jen.Chan().Struct()),
 		jen.Go().Func().Params().Block(append([]jen.Code{jen.Defer().Close(jen.Id("done"))}, use...)...).Call(),
