@@ -105,12 +105,6 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		}
 		o.sizes = append(o.sizes, n)
 	}
-	if o.layers[layerSpin] {
-		if err := spin.Available(); err != nil {
-			fmt.Fprintln(stderr, "lockgen verify:", err)
-			return exitFailed
-		}
-	}
 	// Validate every spec before running anything.
 	var files []*spec.File
 	var errs spec.Errors
@@ -129,6 +123,14 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	}
 	if len(errs) > 0 {
 		return reportSpecErrors(errs, stderr)
+	}
+	// Usage first, then the tools: a bad command line is exit 2 whatever
+	// is installed.
+	if o.layers[layerSpin] {
+		if err := spin.Available(); err != nil {
+			fmt.Fprintln(stderr, "lockgen verify:", err)
+			return exitFailed
+		}
 	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
@@ -170,7 +172,7 @@ func verifyFile(ctx context.Context, f *spec.File, o verifyOptions) ([]layerResu
 	if err != nil {
 		return nil, err
 	}
-	if err := plan.Write(); err != nil {
+	if _, err := plan.Write(); err != nil {
 		return nil, err
 	}
 	pkg := f.Locks[0].Package
