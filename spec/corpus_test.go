@@ -157,6 +157,7 @@ func roundTrip(t *testing.T, cat Catalogue, l Lock) {
 	}
 	back := f.Locks[0]
 	back.Pos, l.Pos = Pos{}, Pos{}
+	back.NamePos, l.NamePos = Pos{}, Pos{}
 	if !reflect.DeepEqual(back, l) {
 		t.Errorf("echo of %s parses to\n%+v\nwant\n%+v", l.Name, back, l)
 	}

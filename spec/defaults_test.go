@@ -27,8 +27,9 @@ func parseOne(t *testing.T, cat Catalogue, src string) Lock {
 func TestDefaults(t *testing.T) {
 	l := parseOne(t, fakes, lock("mcs"))
 	want := Lock{
-		Pos:  Pos{File: "t.toml", Line: 1, Col: 1},
-		Name: "L", Package: "l", Algorithm: "mcs", Entry: fakes["mcs"],
+		Pos:     Pos{File: "t.toml", Line: 1, Col: 1},
+		NamePos: Pos{File: "t.toml", Line: 2, Col: 1},
+		Name:    "L", Package: "l", Algorithm: "mcs", Entry: fakes["mcs"],
 		Mode: DefaultMode, Nodes: templates.Handle, Padding: DefaultPadding,
 		Wait: DefaultWait,
 	}

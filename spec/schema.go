@@ -38,8 +38,8 @@ type KeyDoc struct {
 // Each algorithm adds its own keys (templates.Entry.Params); `lockgen
 // explain ALGORITHM` lists those.
 var Schema = []KeyDoc{
-	{"name", "string", "an exported Go identifier, unique in the file", "required", "the lock's Go type name"},
-	{"package", "string", "a lower-case Go identifier; not a keyword, a predeclared identifier, main or *_test", "required", "the Go package name of the output"},
+	{"name", "string", "an exported Go identifier, unique in the file; as a file name (lower-cased) not *_test, *_GOOS, *_GOARCH, lockgen_*, nor over 241 bytes", "required", "the lock's Go type name"},
+	{"package", "string", "a lower-case Go identifier; not a keyword, a predeclared identifier, main, init, documentation or *_test", "required", "the Go package name of the output"},
 	{"algorithm", "string", "a catalogue name (lockgen list)", "required", "the algorithm"},
 	{"mode", "string", "mutex | kexclusion | rw, among those the algorithm offers", `"mutex" (an algorithm without mutex: its only mode)`, "what the lock offers: one holder, at most k holders, or shared readers and exclusive writers"},
 	{"k", "integer", "2 <= k < procs (2 <= k <= 1023 without procs)", `required with mode = "kexclusion"; not allowed otherwise`, "how many processes may hold the lock at once"},

@@ -27,7 +27,8 @@ type File struct {
 
 // Lock is one validated [[lock]] table with every default filled in.
 type Lock struct {
-	Pos Pos // the [[lock]] header
+	Pos     Pos // the [[lock]] header
+	NamePos Pos // the name key, where messages about the name point
 
 	Name      string           // exported Go type name
 	Package   string           // Go package name of the output

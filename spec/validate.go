@@ -3,8 +3,10 @@ package spec
 import (
 	"errors"
 	"fmt"
+	"go/build"
 	"go/token"
 	"go/types"
+	"io"
 	"regexp"
 	"slices"
 	"sort"
@@ -221,8 +223,8 @@ var allModes = []templates.Mode{templates.Mutex, templates.KExclusion, templates
 var allPrefs = []templates.Preference{templates.ReaderPref, templates.WriterPref, templates.FairPref}
 
 func (l *lockChecker) check() (Lock, lockInfo) {
-	lk := Lock{Pos: l.head}
-	info := lockInfo{head: l.head, namePos: l.at("name")}
+	lk := Lock{Pos: l.head, NamePos: l.at("name")}
+	info := lockInfo{head: l.head, namePos: lk.NamePos}
 	cat := l.c.cat
 
 	// name
@@ -658,7 +660,61 @@ func checkName(name string) string {
 		}
 		return "is not exported: name must start with an upper-case letter" + hint
 	}
+	return checkFileName(strings.ToLower(name))
+}
+
+// MaxNameBytes bounds a lock name so that its longest generated file name,
+// base + LongestFileSuffix, fits the 255-byte limit of common file systems.
+const (
+	LongestFileSuffix = "_check_test.go"
+	MaxNameBytes      = 255 - len(LongestFileSuffix)
+)
+
+// RuntimeFilePrefix starts the names of the runtime files every generated
+// package holds; lock file names may not.
+const RuntimeFilePrefix = "lockgen_"
+
+// checkFileName returns why base, a lock's lower-cased name, cannot name its
+// generated files (base.go, base_test.go, base_check_test.go), or "".
+func checkFileName(base string) string {
+	switch {
+	case len(base) > MaxNameBytes:
+		return fmt.Sprintf("is %d bytes long; at most %d, so that its generated file %s fits the 255-byte limit of file names", len(base), MaxNameBytes, "…"+LongestFileSuffix)
+	case strings.HasSuffix(base, "_test"):
+		return fmt.Sprintf("ends in _test: its generated file %s.go would be a test file to the go tool", base)
+	case strings.HasPrefix(base, RuntimeFilePrefix):
+		return fmt.Sprintf("starts with %s, which is reserved for the runtime files of generated packages", RuntimeFilePrefix)
+	}
+	if suffix := osArchSuffix(base); suffix != "" {
+		return fmt.Sprintf("ends in _%s: the go tool would build its generated file %s.go only for %s", suffix, base, strings.ReplaceAll(suffix, "_", "/"))
+	}
 	return ""
+}
+
+// osArchSuffix returns the GOOS or GOARCH that the go tool reads in the file
+// name base.go (as in lock_windows.go or lock_arm64.go), or "". It asks
+// go/build, so the list of systems is the toolchain's own.
+func osArchSuffix(base string) string {
+	ctx := build.Context{
+		GOOS: "none", GOARCH: "none", Compiler: "gc",
+		OpenFile: func(string) (io.ReadCloser, error) {
+			return io.NopCloser(strings.NewReader("package p\n")), nil
+		},
+	}
+	builds := func(base string) bool {
+		ok, err := ctx.MatchFile(".", base+".go")
+		return ok || err != nil
+	}
+	if builds(base) {
+		return ""
+	}
+	parts := strings.Split(base, "_")
+	for n := 1; n <= 2 && n < len(parts); n++ {
+		if builds(strings.Join(parts[:len(parts)-n], "_")) {
+			return strings.Join(parts[len(parts)-n:], "_")
+		}
+	}
+	return parts[len(parts)-1]
 }
 
 var pkgName = regexp.MustCompile(`^[a-z][a-z0-9_]*$`)
@@ -678,6 +734,10 @@ func checkPackage(pkg string) string {
 		return "must be lower case: a letter a-z, then letters a-z, digits or _" + hint
 	case pkg == "main":
 		return "cannot be used: a lock package must be importable, and main is not"
+	case pkg == "init":
+		return "cannot be used: init names package initialisers, and a package named init cannot be imported"
+	case pkg == "documentation":
+		return "cannot be used: the go tool ignores files of package documentation"
 	case strings.HasSuffix(pkg, "_test"):
 		return "cannot be used: go test reserves the _test suffix for external test packages"
 	case types.Universe.Lookup(pkg) != nil:
