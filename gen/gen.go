@@ -91,11 +91,16 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 	}
 
 	type dirInfo struct {
-		pkg     string
-		owner   spec.Lock // the first lock placed there, for messages
-		outputs map[string]string
+		dir   string
+		pkg   string
+		owner spec.Lock            // the first lock placed there, for messages
+		locks map[string]spec.Lock // by name
+		seq   map[string]int       // by name: the order the specs list the locks in
+		files []planned
+		names map[string]string // file name -> the lock writing it ("" for the runtime)
 	}
 	dirs := map[string]*dirInfo{}
+	var order []*dirInfo
 	plan := &Plan{}
 	for _, f := range files {
 		specAbs, err := filepath.Abs(f.Path)
@@ -113,11 +118,20 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 			}
 			d := dirs[dir]
 			if d == nil {
-				d = &dirInfo{pkg: l.Package, owner: l, outputs: map[string]string{}}
+				d = &dirInfo{dir: dir, pkg: l.Package, owner: l, locks: map[string]spec.Lock{}, seq: map[string]int{}, names: map[string]string{}}
 				dirs[dir] = d
+				order = append(order, d)
 				if err := checkDirPackage(dir, l.Package); err != nil {
 					errs = append(errs, spec.Error{Pos: l.Pos, Msg: err.Error()})
 					continue
+				}
+				rt, err := golang.Runtime(d.pkg)
+				if err != nil {
+					return nil, err
+				}
+				for _, out := range rt {
+					d.names[out.Name] = ""
+					d.files = append(d.files, planned{name: out.Name, data: out.Data})
 				}
 			}
 			if d.pkg != l.Package {
@@ -126,6 +140,13 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 					l.Package, d.owner.Name, d.owner.Pos, d.pkg, dir)})
 				continue
 			}
+			if first, dup := d.locks[l.Name]; dup {
+				errs = append(errs, spec.Error{Pos: l.NamePos, Msg: fmt.Sprintf(
+					"name = %q: the lock at %s already puts a %s in %s", l.Name, first.Pos, l.Name, dir)})
+				continue
+			}
+			d.locks[l.Name] = l
+			d.seq[l.Name] = len(d.seq)
 			rel, err := filepath.Rel(dir, specAbs)
 			if err != nil {
 				rel = specAbs
@@ -144,29 +165,41 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 				return nil, fmt.Errorf("%s: %v", l.Pos, err)
 			}
 			for _, out := range append([]golang.File{lock}, tests...) {
-				if prev, dup := d.outputs[out.Name]; dup {
-					errs = append(errs, spec.Error{Pos: l.Pos, Msg: fmt.Sprintf("lock %s would write %s, which %s also writes", l.Name, out.Name, prev)})
+				if prev, dup := d.names[out.Name]; dup {
+					by := "the runtime"
+					if prev != "" {
+						by = "lock " + prev + " (" + d.locks[prev].Pos.String() + ")"
+					}
+					errs = append(errs, spec.Error{Pos: l.NamePos, Msg: fmt.Sprintf("name = %q: lock %s would write %s, which %s also writes", l.Name, l.Name, out.Name, by)})
 					continue
 				}
-				d.outputs[out.Name] = l.Name
-				plan.Outputs = append(plan.Outputs, Output{Path: filepath.Join(dir, out.Name), Data: out.Data})
+				d.names[out.Name] = l.Name
+				d.files = append(d.files, planned{name: out.Name, data: out.Data, lock: l.Name})
 			}
 		}
 		if err := plan.addStale(f, opts); err != nil {
 			return nil, err
 		}
 	}
-	if len(errs) > 0 {
-		return nil, errs
-	}
-	for dir, d := range dirs {
-		rt, err := golang.Runtime(d.pkg)
+	for _, d := range order {
+		clashes, err := findClashes(d.files)
 		if err != nil {
 			return nil, err
 		}
-		for _, out := range rt {
-			plan.Outputs = append(plan.Outputs, Output{Path: filepath.Join(dir, out.Name), Data: out.Data})
+		reported := map[string]bool{} // one message per pair of locks
+		for _, c := range clashes {
+			e, pair := clashError(c, d.locks, d.seq)
+			if !reported[pair] {
+				reported[pair] = true
+				errs = append(errs, e)
+			}
 		}
+		for _, pf := range d.files {
+			plan.Outputs = append(plan.Outputs, Output{Path: filepath.Join(d.dir, pf.name), Data: pf.data})
+		}
+	}
+	if len(errs) > 0 {
+		return nil, errs
 	}
 	sort.Slice(plan.Outputs, func(i, j int) bool { return plan.Outputs[i].Path < plan.Outputs[j].Path })
 	// A stale file is one not rewritten by this plan.
@@ -182,6 +215,22 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 	}
 	plan.Stale = stale
 	return plan, plan.checkOverwrites()
+}
+
+// clashError blames a clash on the lock that comes later in the specs (or
+// on the only lock involved, when the other file is the runtime's).
+func clashError(c clash, locks map[string]spec.Lock, seq map[string]int) (e spec.Error, pair string) {
+	blamed, other := locks[c.dup.lock], c.first
+	if c.dup.lock == "" || (c.first.lock != "" && seq[c.first.lock] > seq[c.dup.lock]) {
+		blamed, other = locks[c.first.lock], c.dup
+	}
+	what := "the runtime (" + other.name + ")"
+	if other.lock != "" {
+		what = fmt.Sprintf("lock %s (%s) in %s", other.lock, locks[other.lock].Pos, other.name)
+	}
+	return spec.Error{Pos: blamed.NamePos, Msg: fmt.Sprintf(
+		"name = %q: its generated code declares %s, which %s also declares; rename one of the locks",
+		blamed.Name, c.ident, what)}, blamed.Name + "\x00" + other.lock + "\x00" + other.name
 }
 
 // headerPrefix starts every file lockgen generates.
@@ -338,50 +387,4 @@ func modulePath(gomod []byte) string {
 		}
 	}
 	return ""
-}
-
-// Write carries out the plan: each file through a temporary file in the
-// same directory and a rename, then the stale files are removed.
-func (p *Plan) Write() error {
-	for _, o := range p.Outputs {
-		if err := writeAtomic(o.Path, o.Data); err != nil {
-			return err
-		}
-	}
-	for _, s := range p.Stale {
-		if err := os.Remove(s); err != nil && !errors.Is(err, os.ErrNotExist) {
-			return err
-		}
-	}
-	return nil
-}
-
-func writeAtomic(path string, data []byte) error {
-	if old, err := os.ReadFile(path); err == nil && bytes.Equal(old, data) {
-		return nil // unchanged: keep the modification time
-	}
-	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
-		return err
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".lockgen-*.tmp")
-	if err != nil {
-		return err
-	}
-	name := tmp.Name()
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		werr = os.Chmod(name, 0o644)
-	}
-	if werr == nil {
-		werr = os.Rename(name, path)
-	}
-	if werr != nil {
-		os.Remove(name)
-		return werr
-	}
-	return nil
 }

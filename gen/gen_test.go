@@ -81,7 +81,7 @@ func generate(t *testing.T, specPath string) *Plan {
 	if err != nil {
 		t.Fatalf("Build: %v", err)
 	}
-	if err := plan.Write(); err != nil {
+	if _, err := plan.Write(); err != nil {
 		t.Fatalf("Write: %v", err)
 	}
 	return plan
@@ -235,5 +235,68 @@ func TestGeneratedIsFresh(t *testing.T) {
 		for _, st := range plan.Stale {
 			t.Errorf("%s is stale (its lock is gone from %s)", st, s)
 		}
+	}
+}
+
+// TestIdentifierClashes: locks that are valid one by one but whose generated
+// identifiers collide in one package are rejected at the later lock's name.
+func TestIdentifierClashes(t *testing.T) {
+	for _, tc := range []struct {
+		name, spec, want string
+	}{
+		{"node type", `
+[[lock]]
+name = "Q"
+package = "locks"
+algorithm = "mcs"
+nodes = "caller"
+
+[[lock]]
+name = "QNode"
+package = "locks"
+algorithm = "ticket"
+`, `locks.toml:9:1: name = "QNode": its generated code declares QNode, which lock Q (locks.toml:2:1) in q.go also declares; rename one of the locks`},
+		{"constructor", `
+[[lock]]
+name = "NewQ"
+package = "locks"
+algorithm = "ticket"
+
+[[lock]]
+name = "Q"
+package = "locks"
+algorithm = "ticket"
+`, `locks.toml:8:1: name = "Q": its generated code declares NewQ, which lock NewQ (locks.toml:2:1) in newq.go also declares; rename one of the locks`},
+		{"procs constant", `
+[[lock]]
+name = "B"
+package = "locks"
+algorithm = "bakery"
+procs = 2
+
+[[lock]]
+name = "BProcs"
+package = "locks"
+algorithm = "ticket"
+`, `locks.toml:9:1: name = "BProcs": its generated code declares BProcs, which lock B (locks.toml:2:1) in b.go also declares; rename one of the locks`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			dir := module(t)
+			specPath := filepath.Join(dir, "locks.toml")
+			write(t, specPath, tc.spec)
+			before := snapshot(t, dir)
+			_, err := Build([]string{specPath}, Options{})
+			var se spec.Errors
+			if !errors.As(err, &se) {
+				t.Fatalf("Build error = %v, want spec.Errors", err)
+			}
+			got := strings.ReplaceAll(se.Error(), dir+string(filepath.Separator), "")
+			if got != tc.want {
+				t.Errorf("got  %s\nwant %s", got, tc.want)
+			}
+			if after := snapshot(t, dir); !equalMaps(before, after) {
+				t.Errorf("a rejected spec changed the directory")
+			}
+		})
 	}
 }

@@ -127,7 +127,7 @@ func benchFile(ctx context.Context, f *spec.File, cfg perf.Config, stderr io.Wri
 	if err != nil {
 		return nil, err
 	}
-	if err := plan.Write(); err != nil {
+	if _, err := plan.Write(); err != nil {
 		return nil, err
 	}
 	var cs []golang.Config

@@ -10,7 +10,7 @@ import (
 func runGenerate(args []string, stdout, stderr io.Writer) int {
 	fs := newFlags("generate", "[-o DIR] [-v] SPEC...", stderr)
 	out := fs.String("o", "", "write the packages to `DIR` (default: each spec's directory)")
-	verbose := fs.Bool("v", false, "list the files written")
+	verbose := fs.Bool("v", false, "list the files written, left unchanged and removed")
 	if code, ok := parseArgs(fs, args, stdout); !ok {
 		return code
 	}
@@ -22,16 +22,19 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 	if err != nil {
 		return reportSpecErrors(err, stderr)
 	}
-	if err := plan.Write(); err != nil {
+	rep, err := plan.Write()
+	if err != nil {
 		fmt.Fprintln(stderr, "lockgen:", err)
 		return exitFailed
 	}
 	if *verbose {
-		for _, o := range plan.Outputs {
-			fmt.Fprintln(stdout, "wrote", o.Path)
-		}
-		for _, s := range plan.Stale {
-			fmt.Fprintln(stdout, "removed", s)
+		for _, l := range []struct {
+			verb  string
+			paths []string
+		}{{"wrote", rep.Written}, {"unchanged", rep.Unchanged}, {"removed", rep.Removed}} {
+			for _, p := range l.paths {
+				fmt.Fprintln(stdout, l.verb, p)
+			}
 		}
 	}
 	return exitOK

@@ -32,6 +32,7 @@ func TestUsageErrorsExitTwo(t *testing.T) {
 
 func TestCheck(t *testing.T) {
 	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "go.mod"), []byte("module example.com/m\n\ngo 1.26\n"), 0o644)
 	good := filepath.Join(dir, "good.toml")
 	bad := filepath.Join(dir, "bad.toml")
 	os.WriteFile(good, []byte("[[lock]]\nname = \"T\"\npackage = \"p\"\nalgorithm = \"ticket\"\n"), 0o644)
@@ -47,6 +48,20 @@ func TestCheck(t *testing.T) {
 	}
 	if code, stdout, _ := lockgen("check", "-keys"); code != exitOK || !strings.Contains(stdout, "allow_incorrect") {
 		t.Errorf("check -keys = %d, %q", code, stdout)
+	}
+	// check rejects what generate rejects although each spec is valid on
+	// its own: two packages in one directory.
+	other := filepath.Join(dir, "other.toml")
+	os.WriteFile(other, []byte("[[lock]]\nname = \"U\"\npackage = \"q\"\nalgorithm = \"ticket\"\n"), 0o644)
+	if code, _, _ := lockgen("check", other); code != exitOK {
+		t.Errorf("check other.toml alone = %d, want ok", code)
+	}
+	code, _, stderr = lockgen("check", good, other)
+	if code != exitUsage || !strings.Contains(stderr, "other.toml:1:1:") || !strings.Contains(stderr, "one directory holds one package") {
+		t.Errorf("check of two packages in one directory = %d, stderr %q", code, stderr)
+	}
+	if entries, _ := os.ReadDir(dir); len(entries) != 4 {
+		t.Errorf("check wrote files: %d entries in the spec directory, want 4", len(entries))
 	}
 }
 
