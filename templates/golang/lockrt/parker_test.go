@@ -1,0 +1,79 @@
+//go:build !lockgen_check
+
+package lockrt
+
+import (
+	"sync"
+	"testing"
+)
+
+// wgParker is the parker's earlier form, on sync.WaitGroup's semaphore,
+// kept here as the benchmarks' comparison.
+type wgParker struct{ wg sync.WaitGroup }
+
+func (p *wgParker) arm()    { p.wg.Add(1) }
+func (p *wgParker) unpark() { p.wg.Done() }
+func (p *wgParker) park()   { p.wg.Wait() }
+
+// pingPong hands a token back and forth between two goroutines b.N times:
+// each handoff wakes the other goroutine and sleeps, the cost a FIFO lock
+// pays to pass itself to a sleeping waiter.
+func pingPong(b *testing.B, arm [2]func(), unpark [2]func(), park [2]func()) {
+	done := make(chan struct{})
+	arm[1]()
+	go func() {
+		defer close(done)
+		for i := 0; i < b.N; i++ {
+			park[1]()
+			arm[1]()
+			unpark[0]()
+		}
+		park[1]()
+	}()
+	for i := 0; i < b.N; i++ {
+		arm[0]()
+		unpark[1]()
+		park[0]()
+	}
+	unpark[1]()
+	<-done
+}
+
+// BenchmarkParkerHandoff compares the parker (a channel of one) with the
+// WaitGroup form it replaced: go test -run '^$' -bench ParkerHandoff
+// -count 10 ./templates/golang/lockrt/ | benchstat -.
+func BenchmarkParkerHandoff(b *testing.B) {
+	b.Run("chan", func(b *testing.B) {
+		var p [2]parker
+		pingPong(b, [2]func(){p[0].arm, p[1].arm},
+			[2]func(){func() { p[0].unpark("") }, func() { p[1].unpark("") }},
+			[2]func(){func() { p[0].park("") }, func() { p[1].park("") }})
+	})
+	b.Run("waitgroup", func(b *testing.B) {
+		var p [2]wgParker
+		pingPong(b, [2]func(){p[0].arm, p[1].arm},
+			[2]func(){p[0].unpark, p[1].unpark},
+			[2]func(){p[0].park, p[1].park})
+	})
+}
+
+// TestParkerTokens: an unpark before the park is kept, and a disarmed
+// parker leaves no token behind for its next use.
+func TestParkerTokens(t *testing.T) {
+	var p parker
+	p.arm()
+	p.unpark("")
+	p.park("") // returns at once: the token was waiting
+	p.arm()
+	p.disarm()
+	p.arm()
+	woke := make(chan struct{})
+	go func() { p.park(""); close(woke) }()
+	select {
+	case <-woke:
+		t.Fatal("park returned without an unpark: a token was left behind")
+	default:
+	}
+	p.unpark("")
+	<-woke
+}
