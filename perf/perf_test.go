@@ -54,14 +54,15 @@ func TestMeasure(t *testing.T) {
 }
 
 // TestWorkloadsTakeTime: the work workload's spin makes passages longer,
-// by about what it asks for.
+// by at least most of what it asks for (the calibration may only err
+// long), and not by ten times more.
 func TestWorkloadsTakeTime(t *testing.T) {
 	s := Baselines(Mutex, 0)[:1]
 	rep := Measure(Config{Goroutines: []int{1}, Duration: 30 * time.Millisecond, Count: 3,
 		Workloads: []Workload{{Name: "empty"}, {Name: "1us", Outside: time.Microsecond}}}, s)
 	empty, _, _ := rep.Results[0].Median(func(r Run) float64 { return r.NsPerPassage })
 	work, _, _ := rep.Results[1].Median(func(r Run) float64 { return r.NsPerPassage })
-	if work < empty+500 || work > empty+3000 {
+	if work < empty+700 || work > empty+10_000 {
 		t.Fatalf("empty %.0f ns, with 1 µs outside %.0f ns per passage", empty, work)
 	}
 }
