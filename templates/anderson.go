@@ -19,7 +19,7 @@ func init() {
 		Title: "Anderson's array-based queue lock",
 		Refs: []Ref{
 			{Seed: "003_dcb666bc0349e074.txt", Where: "section 8.1, fig. 10 (lines 1–6)",
-				Cite: "T. E. Anderson, The performance of spin lock alternatives for shared-memory multiprocessors, IEEE TPDS 1(1), 1990 (reference [1] of seed 000)"},
+				Cite: "T. E. Anderson, The performance of spin lock alternatives for shared-memory multiprocessors, IEEE TPDS 1(1), 1990 (reference [1] of Dvir & Taubenfeld 2017)"},
 		},
 		Props: Properties{
 			Liveness: "starvation-free", Fairness: "FIFO", Exit: "wait-free (two writes)",

@@ -69,7 +69,7 @@ func init() {
 			"procs only sizes the problem (n in line 11 and the check m ∈ M(n)): at most procs processes (handles or nodes) may compete at once; more break deadlock-freedom (mutual exclusion still holds: entering needs all m registers).",
 		},
 		Notes: []string{
-			"This is the corrected algorithm of the article (seed 003, footnote 4): an earlier version of it (Raynal & Taubenfeld, 2020) had a deadlock, found by Buhr and Golab with testing and model checking.",
+			"This is the corrected algorithm of the article (Raynal & Taubenfeld 2022, footnote 4): an earlier version of it (Raynal & Taubenfeld, 2020) had a deadlock, found by Buhr and Golab with testing and model checking.",
 			"Deadlock-free only: a process can be made to resign for ever. Each passage costs O(n·m) shared accesses even without contention (n rounds over m registers).",
 			"M(n) = {m : gcd(ℓ, m) = 1 for all 1 < ℓ ≤ n}. With compare&swap, deadlock-free mutex in a fully anonymous memory is possible if and only if m ∈ M(n) (Raynal & Taubenfeld); m = 1 (a single CAS register, in effect a test-and-set lock) is allowed.",
 			"A real anonymous memory would be hardware; here each process is a handle (or caller-owned node) whose state holds its permutation, myview_i, round_i, counter_i and competitors_i.",

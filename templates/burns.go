@@ -18,7 +18,7 @@ func init() {
 				Cite: "J. E. Burns, N. A. Lynch, Mutual exclusion using indivisible reads and writes, Proc. 18th Allerton Conference on Communication, Control and Computing, 1980, pp. 833–842; journal version: Bounds on shared memory for mutual exclusion, Information and Computation 107(2), 1993"},
 			{Where: "the same algorithm in Burns's thesis",
 				Cite: "J. E. Burns, Complexity of communication among asynchronous parallel processes, PhD thesis, Georgia Institute of Technology, GIT-ICS-81/01, 1981"},
-			{Seed: "002_efe531114de1dbbc.txt", Where: "contents, section 2.10 (\"Minimizing the number of values used: Burns' algorithm (1981)\")"},
+			{Seed: "002_efe531114de1dbbc.txt", Where: "section 2.10 (\"Minimizing the number of values used: Burns' algorithm (1981)\")"},
 		},
 		Props: Properties{
 			Liveness: "deadlock-free", Fairness: "none", Exit: "wait-free",

@@ -89,16 +89,34 @@ type Ref struct {
 	Cite  string // the original publication
 }
 
+// Papers cites the project's five source papers by their seed files. What
+// users read names the paper, never the file.
+var Papers = map[string]string{
+	"000_175dd44c210ae396.txt": "Z. Dvir, G. Taubenfeld, Mutual exclusion algorithms with constant RMR complexity and wait-free exit code, OPODIS 2017",
+	"001_b2be470643ab9ec7.txt": "T. Johnson, H. Yoon, A fair fast distributed concurrent-reader exclusive-writer synchronization, 1996",
+	"002_efe531114de1dbbc.txt": "M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986",
+	"003_dcb666bc0349e074.txt": "M. Raynal, G. Taubenfeld, A visit to mutual exclusion in seven dates, Theoretical Computer Science, 2022",
+	"004_f4f101679f3c3547.txt": "M. Zehavi, bounded-space local-spin k-exclusion with reads and writes only, Technion (our copy gives no title or venue)",
+}
+
+// String cites the paper, then where in it, then the original publication
+// (unless that is the paper itself).
 func (r Ref) String() string {
 	var parts []string
+	paper := ""
 	if r.Seed != "" {
-		parts = append(parts, "seed "+r.Seed)
+		var ok bool
+		paper, ok = Papers[r.Seed]
+		if !ok {
+			panic("templates: no citation for seed " + r.Seed)
+		}
+		parts = append(parts, paper)
 	}
 	if r.Where != "" {
 		parts = append(parts, r.Where)
 	}
 	s := strings.Join(parts, ", ")
-	if r.Cite != "" {
+	if r.Cite != "" && r.Cite != paper {
 		if s != "" {
 			s += "; "
 		}

@@ -42,14 +42,14 @@ func init() {
 		TryLock:      "a try-acquire would CAS TAIL from a node it saw unlocked to its own; but nodes are recycled (line 6), so TAIL can hold the same node again, locked by a new holder, when the CAS runs (ABA), and the try-acquire would then have to wait behind it; only nodes = \"heap\" avoids the reuse, and TryLock support is not per node policy",
 		Deviations: []string{
 			"TAIL starts at ⊥ instead of at a dummy node in the unlocked state: the IR has no records owned by the lock. The first process to swap finds ⊥ and takes its spare record NODE[1], which is in the dummy's initial state (unlocked), as the dummy (line 3). TAIL never returns to ⊥, so this happens once per lock; with handles or ids every process carries one spare that only the first one uses.",
-			"The papers give the lock in prose and figures the seeds lack; the labels 0–6 are ours.",
+			"The papers give the lock in prose and figures our copies lack; the labels 0–6 are ours.",
 			"locked is a boolean (Craig's PENDING = true, GRANTED = false).",
 			"mynode starts at ⊥ and line 0 (ours) points it at the process's own NODE[0] on its first passage, instead of initialising it before the first passage.",
 			"With nodes = \"caller\" the caller's node carries mynode and two records: its first passage enqueues the node's own NODE[0], later passages through the same node enqueue the record taken over at line 6 (which may sit in another caller's node). A node must not be copied or reset while the lock is in use, since its records may still be in the queue after Unlock returns.",
 			"With nodes = \"heap\" or \"pool\" each passage takes a fresh node (line 1) and line 6's takeover ends with the passage: the predecessor's node is unreferenced once its successor has seen it unlocked, so the garbage collector reclaims it (heap) or release returns it to the pool (pool). The node a process leaves in the queue is freed by its successor in turn.",
 		},
 		Notes: []string{
-			"RMR: in the CC model a process spins on its cached copy of its predecessor's node, written once; in the DSM model that node is the predecessor's (or whoever took it over), so the spinning is remote. Craig also gives a variant with O(1) RMR in the DSM model, which swaps a pointer and a bit packed into one word (seed 000, section 5); it is not this entry.",
+			"RMR: in the CC model a process spins on its cached copy of its predecessor's node, written once; in the DSM model that node is the predecessor's (or whoever took it over), so the spinning is remote. Craig also gives a variant with O(1) RMR in the DSM model, which swaps a pointer and a bit packed into one word (Dvir & Taubenfeld 2017, section 5); it is not this entry.",
 		},
 		Def: func(Options) *ir.Algorithm {
 			return &ir.Algorithm{

@@ -18,7 +18,7 @@ func init() {
 				Cite: "N. G. de Bruijn, Additional comments on a problem in concurrent programming control, CACM 10(3), 1967, pp. 137–138"},
 			{Where: "the program being changed",
 				Cite: "D. E. Knuth, Additional comments on a problem in concurrent programming control, CACM 9(5), 1966, pp. 321–322"},
-			{Seed: "002_efe531114de1dbbc.txt", Where: "contents, section 2.6"},
+			{Seed: "002_efe531114de1dbbc.txt", Where: "section 2.6"},
 		},
 		Props: Properties{
 			Liveness: "starvation-free", Fairness: "bounded waiting: at most n(n-1)/2 turns, among Lock calls (TryLock calls can void it)", Exit: "wait-free",

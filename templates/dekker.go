@@ -17,7 +17,7 @@ func init() {
 		Refs: []Ref{
 			{Where: "section 2.1, the solution attributed to Th. J. Dekker (labels A1, L1, B1)",
 				Cite: "E. W. Dijkstra, Cooperating sequential processes, EWD123, Technological University Eindhoven, 1965; in F. Genuys (ed.), Programming Languages, Academic Press, 1968"},
-			{Seed: "002_efe531114de1dbbc.txt", Where: "contents, section 2.2"},
+			{Seed: "002_efe531114de1dbbc.txt", Where: "section 2.2"},
 			{Seed: "003_dcb666bc0349e074.txt", Where: "section 1 (Dekker's is the first mutex algorithm)"},
 		},
 		Props: Properties{

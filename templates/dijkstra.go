@@ -16,7 +16,7 @@ func init() {
 		Refs: []Ref{
 			{Seed: "003_dcb666bc0349e074.txt", Where: "section 3, fig. 1, lines 1–10",
 				Cite: "E. W. Dijkstra, Solution of a problem in concurrent programming control, CACM 8(9), 1965, p. 569"},
-			{Seed: "002_efe531114de1dbbc.txt", Where: "contents, section 2.3"},
+			{Seed: "002_efe531114de1dbbc.txt", Where: "section 2.3"},
 		},
 		Props: Properties{
 			Liveness: "deadlock-free", Fairness: "none", Exit: "wait-free",
@@ -29,7 +29,7 @@ func init() {
 		Deviations: []string{
 			"Process ids are 0..n-1 (the paper's 1..n); NEXT starts at 0 (the paper leaves it arbitrary).",
 			"The repeat loop of lines 2–9 is a busy-wait loop: the waiting policy applies at its back edge (an iteration that changed nothing it read sleeps until another process writes).",
-			"Line 5 reads NEXT again to index FLAG[NEXT] (two accesses, as seed 003 points out); line 7's ∀ is n-1 separate reads, stopping at the first NOTN[j] = false.",
+			"Line 5 reads NEXT again to index FLAG[NEXT] (two accesses, as Raynal & Taubenfeld 2022 point out); line 7's ∀ is n-1 separate reads, stopping at the first NOTN[j] = false.",
 			"TryLock is ours: one pass of lines 3–5 (giving up if FLAG[NEXT] is true) and one of lines 6–7 without re-testing NEXT, withdrawing with line 10 on failure. Mutual exclusion rests on lines 6–7 alone (each process writes NOTN[i] := false before reading the others'), so skipping the re-test cannot let two processes in.",
 		},
 		Notes: []string{

@@ -16,7 +16,7 @@ func init() {
 		Refs: []Ref{
 			{Where: "figure 1 (the first variant)",
 				Cite: "R. W. Doran, L. K. Thomas, Variants of the software solution to mutual exclusion, IPL 10(4/5), 1980, pp. 206–208"},
-			{Seed: "002_efe531114de1dbbc.txt", Where: "contents, section 2.8"},
+			{Seed: "002_efe531114de1dbbc.txt", Where: "section 2.8"},
 		},
 		Props: Properties{
 			Liveness: "starvation-free", Fairness: "none", Exit: "wait-free",

@@ -29,7 +29,7 @@ func init() {
 		Modes: []Mode{Mutex},
 		Nodes: map[NodePolicy]string{
 			Handle: "", Array: "", Heap: "", Caller: "",
-			Pool: "no process learns when one of its nodes is free again: after a release the successor may still link itself and CAS the node's status (lines 7–8), and after the successor has entered, the predecessor may still CAS it (line 13); a pool could only take nodes back at a wrong time (section 3.3 of seed 000 shows the deadlock that node reuse causes). Use handles or caller nodes, which keep the paper's two nodes per process, or heap.",
+			Pool: "no process learns when one of its nodes is free again: after a release the successor may still link itself and CAS the node's status (lines 7–8), and after the successor has entered, the predecessor may still CAS it (line 13); a pool could only take nodes back at a wrong time (section 3.3 of Dvir & Taubenfeld 2017 shows the deadlock that node reuse causes). Use handles or caller nodes, which keep the paper's two nodes per process, or heap.",
 		},
 		DefaultNodes: Handle,
 		Deviations: []string{

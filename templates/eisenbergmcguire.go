@@ -16,7 +16,7 @@ func init() {
 		Refs: []Ref{
 			{Where: "the letter's program",
 				Cite: "M. A. Eisenberg, M. R. McGuire, Further comments on Dijkstra's concurrent programming control problem, CACM 15(11), 1972, p. 999"},
-			{Seed: "002_efe531114de1dbbc.txt", Where: "contents, section 2.7"},
+			{Seed: "002_efe531114de1dbbc.txt", Where: "section 2.7"},
 		},
 		Props: Properties{
 			Liveness: "starvation-free", Fairness: "bounded waiting: at most n-1 turns, among Lock calls (TryLock calls can void it)", Exit: "wait-free (at most n reads, one write of k)",

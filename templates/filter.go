@@ -31,7 +31,7 @@ func init() {
 			"The k-exclusion variant is the same code with the loop bound n-k (k = 1 gives the mutex).",
 			"Line 4's ∀ is n-1 separate reads, evaluated in order and stopping at the first FLAGLEVEL[k] ≥ ℓ, then AFTERYOU[ℓ] is read.",
 		},
-		Notes: []string{"Zehavi (seed 004, table I) lists Peterson's k-exclusion as neither starvation-free nor FIFE for k > 1; the mutex (k = 1) is starvation-free."},
+		Notes: []string{"Zehavi (table I) lists Peterson's k-exclusion as neither starvation-free nor FIFE for k > 1; the mutex (k = 1) is starvation-free."},
 		Def: func(Options) *ir.Algorithm {
 			lvl := Var("lvl")
 			return &ir.Algorithm{

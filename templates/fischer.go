@@ -60,7 +60,7 @@ func init() {
 		}},
 		Deviations: []string{
 			"UNSAFE IN GO: " + unsafe,
-			"Fig. 6 is missing from the seed's text; the code is rebuilt from its prose and the published forms (Abadi & Lamport 1994; Lynch 1996), and the labels 1–5 are ours.",
+			"Fig. 6 of Raynal & Taubenfeld 2022 is missing from our copy; the code is rebuilt from its prose and the published forms (Abadi & Lamport 1994; Lynch 1996), and the labels 1–5 are ours.",
 			"Process ids are 0..n-1 and ⊥ is -1; the algorithm never needs n (procs only bounds the ids).",
 			"The repeat's exit test (line 4, until X = i) reads X into a local at the end of the loop body, so its read carries label 4.",
 			"delay(Δ) is time.Sleep(Δ): it stops the process for at least Δ, as the paper's delay() does, usually somewhat longer (timer granularity).",

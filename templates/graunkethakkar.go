@@ -37,9 +37,9 @@ func init() {
 		NeedsProcs: true,
 		TryLock:    "a try-acquire would have to CAS the lock word from a pair whose flag it saw toggled; but the pair (who, bit) comes back every second passage of who, so the CAS can succeed after who has enqueued the same pair again and holds the lock (ABA), and the try-acquire would then have to wait",
 		Deviations: []string{
-			"The seed only cites the algorithm (section 5, reference [6]) and the paper itself was not available to check against; the code follows the algorithm as it is described in the literature (swap the flag's address and value into the lock word, spin until the predecessor's flag changes, toggle your flag to leave), and the labels 1–4 are ours.",
+			"Dvir & Taubenfeld 2017 only cite the algorithm (section 5, reference [6]) and the paper itself was not available to check against; the code follows the algorithm as it is described in the literature (swap the flag's address and value into the lock word, spin until the predecessor's flag changes, toggle your flag to leave), and the labels 1–4 are ours.",
 			"The (flag address, value) pair is the integer who*2 + bit, with who the process id 0..n-1 indexing FLAG; a machine word holding a pointer and a bit is what the paper swaps.",
-			"The lock word starts as the pair of a dummy flag FLAG[n] (value 0) with bit 1, so the first process to arrive finds its predecessor's flag already changed (the paper's initial value is not in the seed; any pair whose flag already differs from its bit works).",
+			"The lock word starts as the pair of a dummy flag FLAG[n] (value 0) with bit 1, so the first process to arrive finds its predecessor's flag already changed (the paper's initial value is not in Dvir & Taubenfeld 2017; any pair whose flag already differs from its bit works).",
 			"Release writes 1 − bit, where bit is the value the process read at line 1 and kept (only the owner writes FLAG[i], so it is the flag's current value): one write instead of a read and a write.",
 			"FLAG holds integers 0 and 1 (the paper's boolean flags) so that the pair can be computed.",
 		},

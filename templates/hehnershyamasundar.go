@@ -19,7 +19,7 @@ func init() {
 		Name:  "hehner-shyamasundar",
 		Title: "Hehner & Shyamasundar's bakery (one register per process: ∞, choosing = 0, or the ticket)",
 		Refs: []Ref{
-			{Seed: "002_efe531114de1dbbc.txt", Where: "contents, ch. 4.4",
+			{Seed: "002_efe531114de1dbbc.txt", Where: "ch. 4.4",
 				Cite: "M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986"},
 			{Cite: "E. C. R. Hehner, R. K. Shyamasundar, An implementation of P and V, Information Processing Letters 12(4), 1981"},
 		},

@@ -16,7 +16,7 @@ func init() {
 		Refs: []Ref{
 			{Where: "the letter's program (labels C0, C1, C2)",
 				Cite: "H. Hyman, Comments on a problem in concurrent programming control, CACM 9(1), 1966, p. 45"},
-			{Seed: "002_efe531114de1dbbc.txt", Where: "contents, section 2.4 (\"Hyman's incorrect solution\")"},
+			{Seed: "002_efe531114de1dbbc.txt", Where: "section 2.4 (\"Hyman's incorrect solution\")"},
 			{Where: "the counterexample to Hyman's program",
 				Cite: "D. E. Knuth, Additional comments on a problem in concurrent programming control, CACM 9(5), 1966, pp. 321–322"},
 		},

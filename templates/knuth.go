@@ -17,7 +17,7 @@ func init() {
 		Refs: []Ref{
 			{Where: "the letter's program (labels L0–L4)",
 				Cite: "D. E. Knuth, Additional comments on a problem in concurrent programming control, CACM 9(5), 1966, pp. 321–322"},
-			{Seed: "002_efe531114de1dbbc.txt", Where: "contents, section 2.5"},
+			{Seed: "002_efe531114de1dbbc.txt", Where: "section 2.5"},
 			{Seed: "003_dcb666bc0349e074.txt", Where: "section 3, \"From deadlock-freedom to starvation-freedom\""},
 		},
 		Props: Properties{

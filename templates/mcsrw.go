@@ -33,8 +33,8 @@ func init() {
 		Title: "Mellor-Crummey & Scott centralized reader/writer locks",
 		Refs: []Ref{
 			{Where: "section 2, the simple reader-preference, writer-preference and fair locks",
-				Cite: "J. M. Mellor-Crummey, M. L. Scott, Scalable reader-writer synchronization for shared-memory multiprocessors, PPoPP 1991 (reference [14] of seed 000); pseudo-code at cs.rochester.edu/research/synchronization/pseudocode/rw.html"},
-			{Seed: "002_efe531114de1dbbc.txt", Where: "contents, ch. 6 (the reader-writer problem)"},
+				Cite: "J. M. Mellor-Crummey, M. L. Scott, Scalable reader-writer synchronization for shared-memory multiprocessors, PPoPP 1991 (reference [14] of Dvir & Taubenfeld 2017); pseudo-code at cs.rochester.edu/research/synchronization/pseudocode/rw.html"},
+			{Seed: "002_efe531114de1dbbc.txt", Where: "ch. 6 (the reader-writer problem)"},
 		},
 		Props:       withProps("starvation-free", "FCFS between conflicting requests", "2 counters"),
 		Modes:       []Mode{RW},

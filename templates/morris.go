@@ -39,7 +39,7 @@ func init() {
 		Name:  "morris",
 		Title: "Morris's two-turnstile algorithm from binary semaphores (busy-waiting semaphores)",
 		Refs: []Ref{
-			{Seed: "002_efe531114de1dbbc.txt", Where: "contents, ch. 3.3.2 (Morris's algorithm)",
+			{Seed: "002_efe531114de1dbbc.txt", Where: "ch. 3.3.2 (Morris's algorithm)",
 				Cite: "M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986"},
 			{Cite: "J. M. Morris, A starvation-free solution to the mutual exclusion problem, Information Processing Letters 8(2), 1979"},
 		},
@@ -54,7 +54,7 @@ func init() {
 		TryLock: "a process must pass two turnstiles; once through a (line 4) it is counted in nm and may be the one that has to open m (line 10), so it cannot give up without blocking or misleading the others",
 		Deviations: []string{
 			"Morris's semaphores are weak binary semaphores: a V with waiters releases one of them. Here a semaphore is a register holding 0 or 1; P awaits 1 and takes it with CAS(s, 1, 0), retrying if another process took it first, and V writes 1. This busy-waiting semaphore has no waiters to hand over to, so it is weaker than a weak semaphore (see Notes).",
-			"The seed has only the book's contents and Morris's paper was not available to check against; the code is the algorithm's usual form (semaphores a, b, m, counters na, nm, as reproduced in textbooks), and the labels 1–17 are ours, in the order of its statements.",
+			"Our copy of Raynal 1986 has only the book's contents and Morris's paper was not available to check against; the code is the algorithm's usual form (semaphores a, b, m, counters na, nm, as reproduced in textbooks), and the labels 1–17 are ours, in the order of its statements.",
 			"na := na ± 1 and nm := nm ± 1 are a read and a write (the counters are plain variables, each updated only by a process holding the semaphore that protects it).",
 		},
 		Notes: []string{

@@ -15,7 +15,7 @@ func init() {
 		Refs: []Ref{
 			{Seed: "003_dcb666bc0349e074.txt", Where: "section 5, fig. 3, lines 1–5",
 				Cite: "G. L. Peterson, Myths about the mutual exclusion problem, IPL 12(3), 1981"},
-			{Seed: "002_efe531114de1dbbc.txt", Where: "contents, section 2.9"},
+			{Seed: "002_efe531114de1dbbc.txt", Where: "section 2.9"},
 		},
 		Props: Properties{
 			Liveness: "starvation-free", Fairness: "FCFS", Exit: "wait-free",
@@ -33,7 +33,7 @@ func init() {
 			"TryLock is ours: lines 1–2, one evaluation of line 3's predicate, and on failure line 5 (FLAG[i] := false), which leaves the registers as a release does.",
 		},
 		Notes: []string{
-			"FCFS is not claimed by seed 003 but holds for this algorithm with the doorway lines 1–2: a process that wrote AFTERYOU before the other raised its flag is never overtaken (bounded bypass 1). Explore checks it.",
+			"FCFS is not claimed by Raynal & Taubenfeld 2022 but holds for this algorithm with the doorway lines 1–2: a process that wrote AFTERYOU before the other raised its flag is never overtaken (bounded bypass 1). Explore checks it.",
 			"A failed TryLock cannot block the other process: its line 3 waits only for FLAG[j] = false or AFTERYOU ≠ j, and the withdrawal writes FLAG[i] := false.",
 		},
 		Def: func(Options) *ir.Algorithm {

@@ -26,7 +26,7 @@ func init() {
 		Name:  "replace-add",
 		Title: "replace-add (fetch&add) busy-waiting semaphore lock",
 		Refs: []Ref{
-			{Seed: "002_efe531114de1dbbc.txt", Where: "contents, ch. 3.2.5 (replace-add instruction)",
+			{Seed: "002_efe531114de1dbbc.txt", Where: "ch. 3.2.5 (replace-add instruction)",
 				Cite: "M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986"},
 			{Where: "the busy-waiting semaphore P and V built on fetch-and-add",
 				Cite: "A. Gottlieb, B. D. Lubachevsky, L. Rudolph, Basic techniques for the efficient coordination of very large numbers of cooperating sequential processors, ACM TOPLAS 5(2), 1983"},
@@ -42,7 +42,7 @@ func init() {
 		},
 		Modes: []Mode{Mutex, KExclusion},
 		Deviations: []string{
-			"Raynal's chapter 3 is not in the seed and the Ultracomputer papers were not available to check against; the code is the busy-waiting semaphore usually attributed to them (Gottlieb, Lubachevsky & Rudolph 1983), initialised to 1 for mutual exclusion or k for k-exclusion, and the labels 1–5 are ours.",
+			"Raynal 1986's chapter 3 is not in our copy and the Ultracomputer papers were not available to check against; the code is the busy-waiting semaphore usually attributed to them (Gottlieb, Lubachevsky & Rudolph 1983), initialised to 1 for mutual exclusion or k for k-exclusion, and the labels 1–5 are ours.",
 			"replace-add(S, e), which returns the new value, is fetch&add(S, e), which returns the old one, plus e: line 3 tests old − 1 < 0.",
 			"The paper's \"while S ≤ 0 do nothing\" before the decrement is an await (line 1); the retry after an undone decrement goes back to it.",
 			"TryLock is lines 2–4 once: it may fail while another process's failed decrement has not been undone yet (a spurious failure, as C++'s try_lock allows).",

@@ -17,10 +17,10 @@ func init() {
 		Name:  "tas",
 		Title: "test-and-set lock (exchange)",
 		Refs: []Ref{
-			{Seed: "002_efe531114de1dbbc.txt", Where: "contents, ch. 3.2.1 (exchange instruction) and 3.2.2 (test-and-set instruction)",
+			{Seed: "002_efe531114de1dbbc.txt", Where: "ch. 3.2.1 (exchange instruction) and 3.2.2 (test-and-set instruction)",
 				Cite: "M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986"},
 			{Where: "spin on test-and-set",
-				Cite: "T. E. Anderson, The performance of spin lock alternatives for shared-memory multiprocessors, IEEE TPDS 1(1), 1990 (reference [1] of seed 000)"},
+				Cite: "T. E. Anderson, The performance of spin lock alternatives for shared-memory multiprocessors, IEEE TPDS 1(1), 1990 (reference [1] of Dvir & Taubenfeld 2017)"},
 		},
 		Props: Properties{
 			Liveness: "deadlock-free", Fairness: "none", Exit: "wait-free (one write)",
@@ -31,7 +31,7 @@ func init() {
 		},
 		Modes: []Mode{Mutex},
 		Deviations: []string{
-			"The seed has only the book's contents; the code is the standard form of the exchange / test-and-set lock (one register, FREE = 0, BUSY = 1), and the labels 1–2 are ours.",
+			"Our copy of Raynal 1986 has only the book's contents; the code is the standard form of the exchange / test-and-set lock (one register, FREE = 0, BUSY = 1), and the labels 1–2 are ours.",
 			"test-and-set(L) is written as exchange(L, BUSY): the two instructions differ only in whether the value written is a constant, so they give the same lock.",
 			"TryLock is one exchange: it enters if the old value was FREE (a failed attempt writes BUSY over BUSY, which changes nothing).",
 		},

@@ -14,7 +14,7 @@ func init() {
 		Name:  "ticket",
 		Title: "ticket lock (fetch&increment)",
 		Refs: []Ref{
-			{Seed: "002_efe531114de1dbbc.txt", Where: "contents, ch. 3.2.4 (increment instruction)",
+			{Seed: "002_efe531114de1dbbc.txt", Where: "ch. 3.2.4 (increment instruction)",
 				Cite: "M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986"},
 			{Where: "section 2.2, the ticket lock",
 				Cite: "J. M. Mellor-Crummey, M. L. Scott, Algorithms for scalable synchronization on shared-memory multiprocessors, ACM TOCS 9(1), 1991"},

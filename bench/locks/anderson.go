@@ -20,7 +20,7 @@ type andersonState struct {
 // Anderson is a mutual exclusion lock: Anderson's array-based queue lock.
 //
 // Source:
-//   - seed 003_dcb666bc0349e074.txt, section 8.1, fig. 10 (lines 1–6); T. E. Anderson, The performance of spin lock alternatives for shared-memory multiprocessors, IEEE TPDS 1(1), 1990 (reference [1] of seed 000)
+//   - M. Raynal, G. Taubenfeld, A visit to mutual exclusion in seven dates, Theoretical Computer Science, 2022, section 8.1, fig. 10 (lines 1–6); T. E. Anderson, The performance of spin lock alternatives for shared-memory multiprocessors, IEEE TPDS 1(1), 1990 (reference [1] of Dvir & Taubenfeld 2017)
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free

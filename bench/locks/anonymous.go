@@ -18,7 +18,7 @@ type anonymousState struct {
 // Anonymous is a mutual exclusion lock: Raynal & Taubenfeld's fully anonymous mutex (anonymous processes, anonymous memory, CAS).
 //
 // Source:
-//   - seed 003_dcb666bc0349e074.txt, section 9, fig. 12 (lines 1–19); footnote 4; M. Raynal, G. Taubenfeld, Mutual exclusion in fully anonymous shared memory systems, Information Processing Letters 158, 2020
+//   - M. Raynal, G. Taubenfeld, A visit to mutual exclusion in seven dates, Theoretical Computer Science, 2022, section 9, fig. 12 (lines 1–19); footnote 4; M. Raynal, G. Taubenfeld, Mutual exclusion in fully anonymous shared memory systems, Information Processing Letters 158, 2020
 //
 // Properties claimed by the paper:
 //   - liveness: deadlock-free

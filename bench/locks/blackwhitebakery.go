@@ -26,7 +26,7 @@ type blackWhiteBakeryProc struct {
 //
 // Source:
 //   - G. Taubenfeld, The black-white bakery algorithm and related bounded-space, adaptive, local-spinning and FIFO algorithms, DISC 2004, LNCS 3274
-//   - seed 000_175dd44c210ae396.txt, reference [17]; G. Taubenfeld, Synchronization Algorithms and Concurrent Programming, Pearson / Prentice-Hall, 2006
+//   - Z. Dvir, G. Taubenfeld, Mutual exclusion algorithms with constant RMR complexity and wait-free exit code, OPODIS 2017, reference [17]; G. Taubenfeld, Synchronization Algorithms and Concurrent Programming, Pearson / Prentice-Hall, 2006
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free

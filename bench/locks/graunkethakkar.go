@@ -29,7 +29,7 @@ type graunkeThakkarProc struct {
 // GraunkeThakkar is a mutual exclusion lock: Graunke & Thakkar's swap-based queue lock.
 //
 // Source:
-//   - seed 000_175dd44c210ae396.txt, section 5 (related work) and reference [6]; G. Graunke, S. Thakkar, Synchronization algorithms for shared-memory multiprocessors, IEEE Computer 23(6), 1990
+//   - Z. Dvir, G. Taubenfeld, Mutual exclusion algorithms with constant RMR complexity and wait-free exit code, OPODIS 2017, section 5 (related work) and reference [6]; G. Graunke, S. Thakkar, Synchronization algorithms for shared-memory multiprocessors, IEEE Computer 23(6), 1990
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free
@@ -50,9 +50,9 @@ type graunkeThakkarProc struct {
 //	  (4)     FLAG[i] := 1 - bit
 //
 // Deviations from the paper:
-//   - The seed only cites the algorithm (section 5, reference [6]) and the paper itself was not available to check against; the code follows the algorithm as it is described in the literature (swap the flag's address and value into the lock word, spin until the predecessor's flag changes, toggle your flag to leave), and the labels 1–4 are ours.
+//   - Dvir & Taubenfeld 2017 only cite the algorithm (section 5, reference [6]) and the paper itself was not available to check against; the code follows the algorithm as it is described in the literature (swap the flag's address and value into the lock word, spin until the predecessor's flag changes, toggle your flag to leave), and the labels 1–4 are ours.
 //   - The (flag address, value) pair is the integer who*2 + bit, with who the process id 0..n-1 indexing FLAG; a machine word holding a pointer and a bit is what the paper swaps.
-//   - The lock word starts as the pair of a dummy flag FLAG[n] (value 0) with bit 1, so the first process to arrive finds its predecessor's flag already changed (the paper's initial value is not in the seed; any pair whose flag already differs from its bit works).
+//   - The lock word starts as the pair of a dummy flag FLAG[n] (value 0) with bit 1, so the first process to arrive finds its predecessor's flag already changed (the paper's initial value is not in Dvir & Taubenfeld 2017; any pair whose flag already differs from its bit works).
 //   - Release writes 1 − bit, where bit is the value the process read at line 1 and kept (only the owner writes FLAG[i], so it is the flag's current value): one write instead of a read and a write.
 //   - FLAG holds integers 0 and 1 (the paper's boolean flags) so that the pair can be computed.
 //

@@ -28,7 +28,7 @@ type lamportFastProc struct {
 // LamportFast is a mutual exclusion lock: Lamport's fast mutex (splitter-based, constant-time without contention).
 //
 // Source:
-//   - seed 003_dcb666bc0349e074.txt, section 7, fig. 7 (splitter) and fig. 8; abortable variant in "Abortable mutex"; L. Lamport, A fast mutual exclusion algorithm, ACM TOCS 5(1), 1987
+//   - M. Raynal, G. Taubenfeld, A visit to mutual exclusion in seven dates, Theoretical Computer Science, 2022, section 7, fig. 7 (splitter) and fig. 8; abortable variant in "Abortable mutex"; L. Lamport, A fast mutual exclusion algorithm, ACM TOCS 5(1), 1987
 //
 // Properties claimed by the paper:
 //   - liveness: deadlock-free

@@ -21,8 +21,8 @@ type mcsParkState struct {
 // MCSPark is a mutual exclusion lock: Mellor-Crummey & Scott queue lock.
 //
 // Source:
-//   - seed 003_dcb666bc0349e074.txt, section 8.2, fig. 11; J. M. Mellor-Crummey, M. L. Scott, Algorithms for scalable synchronization on shared-memory multiprocessors, ACM TOCS 9(1), 1991
-//   - seed 000_175dd44c210ae396.txt, section 1 (the baseline of Dvir–Taubenfeld)
+//   - M. Raynal, G. Taubenfeld, A visit to mutual exclusion in seven dates, Theoretical Computer Science, 2022, section 8.2, fig. 11; J. M. Mellor-Crummey, M. L. Scott, Algorithms for scalable synchronization on shared-memory multiprocessors, ACM TOCS 9(1), 1991
+//   - Z. Dvir, G. Taubenfeld, Mutual exclusion algorithms with constant RMR complexity and wait-free exit code, OPODIS 2017, section 1 (the baseline of Dvir–Taubenfeld)
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free

@@ -18,7 +18,7 @@ type replaceAddK2State struct{}
 // ReplaceAddK2 is a 2-exclusion lock (at most 2 holders at once): replace-add (fetch&add) busy-waiting semaphore lock.
 //
 // Source:
-//   - seed 002_efe531114de1dbbc.txt, contents, ch. 3.2.5 (replace-add instruction); M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986
+//   - M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, ch. 3.2.5 (replace-add instruction)
 //   - the busy-waiting semaphore P and V built on fetch-and-add; A. Gottlieb, B. D. Lubachevsky, L. Rudolph, Basic techniques for the efficient coordination of very large numbers of cooperating sequential processors, ACM TOPLAS 5(2), 1983
 //   - the replace-add (fetch-and-add) operation; A. Gottlieb, R. Grishman, C. P. Kruskal, K. P. McAuliffe, L. Rudolph, M. Snir, The NYU Ultracomputer: designing an MIMD shared memory parallel computer, IEEE Trans. Computers C-32(2), 1983
 //
@@ -46,7 +46,7 @@ type replaceAddK2State struct{}
 //	  (5)     fetch&add(S, 1)
 //
 // Deviations from the paper:
-//   - Raynal's chapter 3 is not in the seed and the Ultracomputer papers were not available to check against; the code is the busy-waiting semaphore usually attributed to them (Gottlieb, Lubachevsky & Rudolph 1983), initialised to 1 for mutual exclusion or k for k-exclusion, and the labels 1–5 are ours.
+//   - Raynal 1986's chapter 3 is not in our copy and the Ultracomputer papers were not available to check against; the code is the busy-waiting semaphore usually attributed to them (Gottlieb, Lubachevsky & Rudolph 1983), initialised to 1 for mutual exclusion or k for k-exclusion, and the labels 1–5 are ours.
 //   - replace-add(S, e), which returns the new value, is fetch&add(S, e), which returns the old one, plus e: line 3 tests old − 1 < 0.
 //   - The paper's "while S ≤ 0 do nothing" before the decrement is an await (line 1); the retry after an undone decrement goes back to it.
 //   - TryLock is lines 2–4 once: it may fail while another process's failed decrement has not been undone yet (a spurious failure, as C++'s try_lock allows).

@@ -8,8 +8,8 @@ type rwFairState struct{}
 // RWFair is a reader/writer lock (fair preference): Mellor-Crummey & Scott centralized reader/writer locks.
 //
 // Source:
-//   - section 2, the simple reader-preference, writer-preference and fair locks; J. M. Mellor-Crummey, M. L. Scott, Scalable reader-writer synchronization for shared-memory multiprocessors, PPoPP 1991 (reference [14] of seed 000); pseudo-code at cs.rochester.edu/research/synchronization/pseudocode/rw.html
-//   - seed 002_efe531114de1dbbc.txt, contents, ch. 6 (the reader-writer problem)
+//   - section 2, the simple reader-preference, writer-preference and fair locks; J. M. Mellor-Crummey, M. L. Scott, Scalable reader-writer synchronization for shared-memory multiprocessors, PPoPP 1991 (reference [14] of Dvir & Taubenfeld 2017); pseudo-code at cs.rochester.edu/research/synchronization/pseudocode/rw.html
+//   - M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, ch. 6 (the reader-writer problem)
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free

@@ -8,8 +8,8 @@ type tasState struct{}
 // TAS is a mutual exclusion lock: test-and-set lock (exchange).
 //
 // Source:
-//   - seed 002_efe531114de1dbbc.txt, contents, ch. 3.2.1 (exchange instruction) and 3.2.2 (test-and-set instruction); M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986
-//   - spin on test-and-set; T. E. Anderson, The performance of spin lock alternatives for shared-memory multiprocessors, IEEE TPDS 1(1), 1990 (reference [1] of seed 000)
+//   - M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, ch. 3.2.1 (exchange instruction) and 3.2.2 (test-and-set instruction)
+//   - spin on test-and-set; T. E. Anderson, The performance of spin lock alternatives for shared-memory multiprocessors, IEEE TPDS 1(1), 1990 (reference [1] of Dvir & Taubenfeld 2017)
 //
 // Properties claimed by the paper:
 //   - liveness: deadlock-free
@@ -30,7 +30,7 @@ type tasState struct{}
 //	  (2)     L := FREE
 //
 // Deviations from the paper:
-//   - The seed has only the book's contents; the code is the standard form of the exchange / test-and-set lock (one register, FREE = 0, BUSY = 1), and the labels 1–2 are ours.
+//   - Our copy of Raynal 1986 has only the book's contents; the code is the standard form of the exchange / test-and-set lock (one register, FREE = 0, BUSY = 1), and the labels 1–2 are ours.
 //   - test-and-set(L) is written as exchange(L, BUSY): the two instructions differ only in whether the value written is a constant, so they give the same lock.
 //   - TryLock is one exchange: it enters if the old value was FREE (a failed attempt writes BUSY over BUSY, which changes nothing).
 //

@@ -8,7 +8,7 @@ type ticketState struct{}
 // Ticket is a mutual exclusion lock: ticket lock (fetch&increment).
 //
 // Source:
-//   - seed 002_efe531114de1dbbc.txt, contents, ch. 3.2.4 (increment instruction); M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986
+//   - M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, ch. 3.2.4 (increment instruction)
 //   - section 2.2, the ticket lock; J. M. Mellor-Crummey, M. L. Scott, Algorithms for scalable synchronization on shared-memory multiprocessors, ACM TOCS 9(1), 1991
 //
 // Properties claimed by the paper:

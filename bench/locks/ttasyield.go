@@ -10,8 +10,8 @@ type ttasYieldState struct{}
 // TTASYield is a mutual exclusion lock: test-and-test-and-set with exponential backoff.
 //
 // Source:
-//   - spin on read (test-and-test-and-set); delay after a failed test-and-set, with exponential backoff; T. E. Anderson, The performance of spin lock alternatives for shared-memory multiprocessors, IEEE TPDS 1(1), 1990 (reference [1] of seed 000)
-//   - seed 002_efe531114de1dbbc.txt, contents, ch. 3.2.1–3.2.2 (exchange and test-and-set instructions); M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986
+//   - spin on read (test-and-test-and-set); delay after a failed test-and-set, with exponential backoff; T. E. Anderson, The performance of spin lock alternatives for shared-memory multiprocessors, IEEE TPDS 1(1), 1990 (reference [1] of Dvir & Taubenfeld 2017)
+//   - M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, ch. 3.2.1–3.2.2 (exchange and test-and-set instructions)
 //
 // Properties claimed by the paper:
 //   - liveness: deadlock-free
@@ -40,7 +40,7 @@ type ttasYieldState struct{}
 //	  (6)     L := FREE
 //
 // Deviations from the paper:
-//   - The seeds have no code for this lock and Anderson's paper was not available to check against; the code is the usual test-and-test-and-set with exponential backoff, and the labels 1–6 are ours.
+//   - The source papers have no code for this lock and Anderson's paper was not available to check against; the code is the usual test-and-test-and-set with exponential backoff, and the labels 1–6 are ours.
 //   - The backoff is deterministic (doubling from backoff_min up to backoff_max, kept per acquire); Anderson's Ethernet-style backoff also randomises the delay.
 //   - delay is the runtime's delay (time.Sleep), whose real granularity is far coarser than a hardware pause loop (tens of microseconds on Linux): small backoff values all behave alike.
 //   - TryLock is the paper's step without the spinning: one read (line 1 once) and, if FREE, one exchange (line 2).

@@ -13,8 +13,9 @@ import (
 )
 
 func runList(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("list", "[-md]", stderr)
+	fs := newFlags("list", "[-wide | -md]", stderr)
 	md := fs.Bool("md", false, "print the catalogue as the Markdown table of docs/catalogue.md")
+	wide := fs.Bool("wide", false, "print every claimed property in full, one line per algorithm (wider than a terminal)")
 	if code, ok := parseArgs(fs, args, stdout); !ok {
 		return code
 	}
@@ -26,19 +27,32 @@ func runList(args []string, stdout, stderr io.Writer) int {
 		catalogueMarkdown(stdout)
 		return exitOK
 	}
-	tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "ALGORITHM\tMODES\tLIVENESS\tFAIRNESS\tEXIT\tRMR (CC / DSM)\tIDENTITY\tTITLE")
-	for _, e := range templates.All() {
-		title := e.Title
-		if e.Incorrect != "" {
-			title = "INCORRECT (opt-in): " + title
+	if *wide {
+		tw := tabwriter.NewWriter(stdout, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "ALGORITHM\tMODES\tLIVENESS\tFAIRNESS\tEXIT\tRMR (CC / DSM)\tIDENTITY\tTITLE")
+		for _, e := range templates.All() {
+			fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s / %s\t%s\t%s\n", e.Name, joinModes(e.Modes), e.Props.Liveness,
+				e.Props.Fairness, firstWord(e.Props.Exit), e.Props.RMRCC, e.Props.RMRDSM, firstWord(e.Props.Identity), listTitle(e))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s / %s\t%s\t%s\n", e.Name, joinModes(e.Modes), e.Props.Liveness,
-			e.Props.Fairness, firstWord(e.Props.Exit), e.Props.RMRCC, e.Props.RMRDSM, firstWord(e.Props.Identity), title)
+		tw.Flush()
+	} else {
+		// Two lines an algorithm: its title, then its modes and the
+		// head of its liveness and fairness claims.
+		var rows [][]string
+		for _, e := range templates.All() {
+			rows = append(rows, []string{e.Name, listTitle(e) + "\n" + joinModes(e.Modes) + "; " + short(e.Props.Liveness) + "; " + short(e.Props.Fairness)})
+		}
+		table(stdout, termWidth, []string{"ALGORITHM", "TITLE / MODES; LIVENESS; FAIRNESS"}, rows)
 	}
-	tw.Flush()
-	fmt.Fprintln(stdout, "\nDetails: lockgen explain ALGORITHM")
+	fmt.Fprintln(stdout, "\nDetails: lockgen explain ALGORITHM; every property: lockgen list -wide")
 	return exitOK
+}
+
+func listTitle(e *templates.Entry) string {
+	if e.Incorrect != "" {
+		return "INCORRECT (opt-in): " + e.Title
+	}
+	return e.Title
 }
 
 // catalogueMarkdown writes docs/catalogue.md: every algorithm with its
@@ -95,6 +109,19 @@ func catalogueMarkdown(w io.Writer) {
 			joinModes(e.Modes), nodes, try, checked)
 	}
 	fmt.Fprintln(w)
+	fmt.Fprintln(w, "## Source papers")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "The catalogue implements these papers' pseudo-code; short citations above (\"Raynal & Taubenfeld 2022\") name them.")
+	fmt.Fprintln(w)
+	papers := make([]string, 0, len(templates.Papers))
+	for _, p := range templates.Papers {
+		papers = append(papers, p)
+	}
+	sort.Strings(papers)
+	for _, p := range papers {
+		fmt.Fprintf(w, "- %s\n", p)
+	}
+	fmt.Fprintln(w)
 	fmt.Fprintln(w, "## Not in the catalogue")
 	fmt.Fprintln(w)
 	for _, m := range missing {
@@ -105,9 +132,9 @@ func catalogueMarkdown(w io.Writer) {
 // missing lists the algorithms the seeds name that the catalogue lacks,
 // and why.
 var missing = [][2]string{
-	{"Peterson 1983 (Raynal ch. 4.6)", "the seeds hold only the book's contents; the original (G. L. Peterson, A new solution to Lamport's concurrent programming problem using small shared variables, ACM TOPLAS 5(1), 1983) could not be obtained, and writing it from memory would not be faithful."},
-	{"Zehavi's bounded-space k-exclusion (seed 004)", "Algorithm 1 rests on a bounded concurrent timestamp system (its reference [19]) that the seed does not contain and that could not be obtained; an unbounded stand-in would drop the paper's main claim (bounded space)."},
-	{"Message-passing algorithms (seed 001 dCREW, Raynal ch. 5)", "distributed locks are a later phase of the project (transport, simulator)."},
+	{"Peterson 1983 (Raynal ch. 4.6)", "our copy of Raynal 1986 holds only the book's contents; the original (G. L. Peterson, A new solution to Lamport's concurrent programming problem using small shared variables, ACM TOPLAS 5(1), 1983) could not be obtained, and writing it from memory would not be faithful."},
+	{"Zehavi's bounded-space k-exclusion (Algorithm 1)", "Algorithm 1 rests on a bounded concurrent timestamp system (its reference [19]) that the paper does not give and that could not be obtained; an unbounded stand-in would drop the paper's main claim (bounded space)."},
+	{"Message-passing algorithms (Johnson & Yoon 1996 dCREW, Raynal 1986 ch. 5)", "distributed locks are a later phase of the project (transport, simulator)."},
 }
 
 func joinModes(ms []templates.Mode) string {

@@ -24,7 +24,7 @@ type bakeryProc struct {
 // Bakery is a mutual exclusion lock: Lamport's bakery.
 //
 // Source:
-//   - seed 003_dcb666bc0349e074.txt, section 4, fig. 2; L. Lamport, A new solution of Dijkstra's concurrent programming problem, CACM 17(8), 1974
+//   - M. Raynal, G. Taubenfeld, A visit to mutual exclusion in seven dates, Theoretical Computer Science, 2022, section 4, fig. 2; L. Lamport, A new solution of Dijkstra's concurrent programming problem, CACM 17(8), 1974
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free

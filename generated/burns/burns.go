@@ -26,7 +26,7 @@ type burnsProc struct {
 // Source:
 //   - the n-bit algorithm (labels L and M); J. E. Burns, N. A. Lynch, Mutual exclusion using indivisible reads and writes, Proc. 18th Allerton Conference on Communication, Control and Computing, 1980, pp. 833–842; journal version: Bounds on shared memory for mutual exclusion, Information and Computation 107(2), 1993
 //   - the same algorithm in Burns's thesis; J. E. Burns, Complexity of communication among asynchronous parallel processes, PhD thesis, Georgia Institute of Technology, GIT-ICS-81/01, 1981
-//   - seed 002_efe531114de1dbbc.txt, contents, section 2.10 ("Minimizing the number of values used: Burns' algorithm (1981)")
+//   - M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, section 2.10 ("Minimizing the number of values used: Burns' algorithm (1981)")
 //
 // Properties claimed by the paper:
 //   - liveness: deadlock-free

@@ -21,7 +21,7 @@ type clhCallerState struct {
 // CLHCaller is a mutual exclusion lock: CLH queue lock (Craig; Magnusson, Landin & Hagersten).
 //
 // Source:
-//   - seed 000_175dd44c210ae396.txt, section 5 (related work), references [2], [11], [12]; T. S. Craig, Building FIFO and priority-queuing spin locks from atomic swap, TR 93-02-02, University of Washington, 1993
+//   - Z. Dvir, G. Taubenfeld, Mutual exclusion algorithms with constant RMR complexity and wait-free exit code, OPODIS 2017, section 5 (related work), references [2], [11], [12]; T. S. Craig, Building FIFO and priority-queuing spin locks from atomic swap, TR 93-02-02, University of Washington, 1993
 //   - P. S. Magnusson, A. Landin, E. Hagersten, Queue locks on cache coherent multiprocessors, 8th International Parallel Processing Symposium, 1994 (and SICS TR T94:07)
 //
 // Properties claimed by the paper:
@@ -50,7 +50,7 @@ type clhCallerState struct {
 //
 // Deviations from the paper:
 //   - TAIL starts at ⊥ instead of at a dummy node in the unlocked state: the IR has no records owned by the lock. The first process to swap finds ⊥ and takes its spare record NODE[1], which is in the dummy's initial state (unlocked), as the dummy (line 3). TAIL never returns to ⊥, so this happens once per lock; with handles or ids every process carries one spare that only the first one uses.
-//   - The papers give the lock in prose and figures the seeds lack; the labels 0–6 are ours.
+//   - The papers give the lock in prose and figures our copies lack; the labels 0–6 are ours.
 //   - locked is a boolean (Craig's PENDING = true, GRANTED = false).
 //   - mynode starts at ⊥ and line 0 (ours) points it at the process's own NODE[0] on its first passage, instead of initialising it before the first passage.
 //   - With nodes = "caller" the caller's node carries mynode and two records: its first passage enqueues the node's own NODE[0], later passages through the same node enqueue the record taken over at line 6 (which may sit in another caller's node). A node must not be copied or reset while the lock is in use, since its records may still be in the queue after Unlock returns.

@@ -30,7 +30,7 @@ type deBruijnProc struct {
 // Source:
 //   - the letter's change to Knuth's program (Knuth's labels L0–L4); N. G. de Bruijn, Additional comments on a problem in concurrent programming control, CACM 10(3), 1967, pp. 137–138
 //   - the program being changed; D. E. Knuth, Additional comments on a problem in concurrent programming control, CACM 9(5), 1966, pp. 321–322
-//   - seed 002_efe531114de1dbbc.txt, contents, section 2.6
+//   - M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, section 2.6
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free

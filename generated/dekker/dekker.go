@@ -29,8 +29,8 @@ type dekkerProc struct {
 //
 // Source:
 //   - section 2.1, the solution attributed to Th. J. Dekker (labels A1, L1, B1); E. W. Dijkstra, Cooperating sequential processes, EWD123, Technological University Eindhoven, 1965; in F. Genuys (ed.), Programming Languages, Academic Press, 1968
-//   - seed 002_efe531114de1dbbc.txt, contents, section 2.2
-//   - seed 003_dcb666bc0349e074.txt, section 1 (Dekker's is the first mutex algorithm)
+//   - M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, section 2.2
+//   - M. Raynal, G. Taubenfeld, A visit to mutual exclusion in seven dates, Theoretical Computer Science, 2022, section 1 (Dekker's is the first mutex algorithm)
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free

@@ -28,8 +28,8 @@ type dijkstraProc struct {
 // Dijkstra is a mutual exclusion lock: Dijkstra's n-process algorithm (1965).
 //
 // Source:
-//   - seed 003_dcb666bc0349e074.txt, section 3, fig. 1, lines 1–10; E. W. Dijkstra, Solution of a problem in concurrent programming control, CACM 8(9), 1965, p. 569
-//   - seed 002_efe531114de1dbbc.txt, contents, section 2.3
+//   - M. Raynal, G. Taubenfeld, A visit to mutual exclusion in seven dates, Theoretical Computer Science, 2022, section 3, fig. 1, lines 1–10; E. W. Dijkstra, Solution of a problem in concurrent programming control, CACM 8(9), 1965, p. 569
+//   - M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, section 2.3
 //
 // Properties claimed by the paper:
 //   - liveness: deadlock-free
@@ -75,7 +75,7 @@ type dijkstraProc struct {
 // Deviations from the paper:
 //   - Process ids are 0..n-1 (the paper's 1..n); NEXT starts at 0 (the paper leaves it arbitrary).
 //   - The repeat loop of lines 2–9 is a busy-wait loop: the waiting policy applies at its back edge (an iteration that changed nothing it read sleeps until another process writes).
-//   - Line 5 reads NEXT again to index FLAG[NEXT] (two accesses, as seed 003 points out); line 7's ∀ is n-1 separate reads, stopping at the first NOTN[j] = false.
+//   - Line 5 reads NEXT again to index FLAG[NEXT] (two accesses, as Raynal & Taubenfeld 2022 point out); line 7's ∀ is n-1 separate reads, stopping at the first NOTN[j] = false.
 //   - TryLock is ours: one pass of lines 3–5 (giving up if FLAG[NEXT] is true) and one of lines 6–7 without re-testing NEXT, withdrawing with line 10 on failure. Mutual exclusion rests on lines 6–7 alone (each process writes NOTN[i] := false before reading the others'), so skipping the re-test cannot let two processes in.
 //
 // Generated for this spec:

@@ -25,7 +25,7 @@ type doranThomasProc struct {
 //
 // Source:
 //   - figure 1 (the first variant); R. W. Doran, L. K. Thomas, Variants of the software solution to mutual exclusion, IPL 10(4/5), 1980, pp. 206–208
-//   - seed 002_efe531114de1dbbc.txt, contents, section 2.8
+//   - M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, section 2.8
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free

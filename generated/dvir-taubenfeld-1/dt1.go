@@ -23,7 +23,7 @@ type dt1State struct {
 // DT1 is a mutual exclusion lock: Dvir & Taubenfeld algorithm 1 (MCS-like queue lock with wait-free exit, two nodes per process).
 //
 // Source:
-//   - seed 000_175dd44c210ae396.txt, section 3, Algorithm 1 (lines 1–16); pitfalls in section 3.3; R. Dvir, G. Taubenfeld, Mutual exclusion algorithms with constant RMR complexity and wait-free exit code, OPODIS 2017
+//   - Z. Dvir, G. Taubenfeld, Mutual exclusion algorithms with constant RMR complexity and wait-free exit code, OPODIS 2017, section 3, Algorithm 1 (lines 1–16); pitfalls in section 3.3; R. Dvir, G. Taubenfeld, Mutual exclusion algorithms with constant RMR complexity and wait-free exit code, OPODIS 2017
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free

@@ -45,7 +45,7 @@ type dt2Proc struct {
 // DT2 is a mutual exclusion lock: Dvir & Taubenfeld algorithm 2 (queue lock with wait-free exit and node recycling).
 //
 // Source:
-//   - seed 000_175dd44c210ae396.txt, section 4, Algorithm 2 (lines 1–15); identity and pitfalls in section 4.3; R. Dvir, G. Taubenfeld, Mutual exclusion algorithms with constant RMR complexity and wait-free exit code, OPODIS 2017
+//   - Z. Dvir, G. Taubenfeld, Mutual exclusion algorithms with constant RMR complexity and wait-free exit code, OPODIS 2017, section 4, Algorithm 2 (lines 1–15); identity and pitfalls in section 4.3; R. Dvir, G. Taubenfeld, Mutual exclusion algorithms with constant RMR complexity and wait-free exit code, OPODIS 2017
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free

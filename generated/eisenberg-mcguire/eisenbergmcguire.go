@@ -25,7 +25,7 @@ type eisenbergMcGuireProc struct {
 //
 // Source:
 //   - the letter's program; M. A. Eisenberg, M. R. McGuire, Further comments on Dijkstra's concurrent programming control problem, CACM 15(11), 1972, p. 999
-//   - seed 002_efe531114de1dbbc.txt, contents, section 2.7
+//   - M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, section 2.7
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free

@@ -26,8 +26,8 @@ type filterKProc struct {
 // FilterK is a 2-exclusion lock (at most 2 holders at once): Peterson's n-process filter lock (and its k-exclusion variant).
 //
 // Source:
-//   - seed 003_dcb666bc0349e074.txt, section 5, fig. 4; k-mutex in "From mutex to k-mutex"; G. L. Peterson, Myths about the mutual exclusion problem, IPL 12(3), 1981
-//   - seed 004_f4f101679f3c3547.txt, table I, row [5] (Peterson's k-exclusion: neither starvation-free nor FIFE)
+//   - M. Raynal, G. Taubenfeld, A visit to mutual exclusion in seven dates, Theoretical Computer Science, 2022, section 5, fig. 4; k-mutex in "From mutex to k-mutex"; G. L. Peterson, Myths about the mutual exclusion problem, IPL 12(3), 1981
+//   - M. Zehavi, bounded-space local-spin k-exclusion with reads and writes only, Technion (our copy gives no title or venue), table I, row [5] (Peterson's k-exclusion: neither starvation-free nor FIFE)
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free

@@ -29,7 +29,7 @@ type fischerProc struct {
 // Fischer is a mutual exclusion lock: Fischer's timing-based mutex (needs a known bound Δ on step time).
 //
 // Source:
-//   - seed 003_dcb666bc0349e074.txt, section 6 (fig. 6, missing from the text: rebuilt from the prose); M. J. Fischer, Re: Where are you?, e-mail to L. Lamport, 25 June 1985 (unpublished)
+//   - M. Raynal, G. Taubenfeld, A visit to mutual exclusion in seven dates, Theoretical Computer Science, 2022, section 6 (fig. 6, missing from the text: rebuilt from the prose); M. J. Fischer, Re: Where are you?, e-mail to L. Lamport, 25 June 1985 (unpublished)
 //   - section 3.4 (history and the algorithm); M. Abadi, L. Lamport, An old-fashioned recipe for real time, ACM TOPLAS 16(5), 1994
 //   - section 24.2 (Fischer's algorithm, with its proof); N. A. Lynch, Distributed Algorithms, Morgan Kaufmann, 1996
 //
@@ -56,7 +56,7 @@ type fischerProc struct {
 //
 // Deviations from the paper:
 //   - UNSAFE IN GO: Go gives no bound on the time between a goroutine's read of X = ⊥ (line 1) and its write X := i (line 2): the goroutine can be preempted, descheduled by the OS, or stopped by the garbage collector in between, for longer than Δ. A process that wrote X, waited Δ and still reads its own id then enters, and the delayed process overwrites X and, after its own Δ, enters too: mutual exclusion is violated. Fischer's algorithm is correct only under its timing assumption (every step between the read at line 1 and the write at line 2 takes at most Δ), which no Go program can guarantee, so this lock is NOT safe; it is in the catalogue as the paper's real-time algorithm and as a subject for verify (the controlled scheduler, where delay gives no timing guarantee, breaks it).
-//   - Fig. 6 is missing from the seed's text; the code is rebuilt from its prose and the published forms (Abadi & Lamport 1994; Lynch 1996), and the labels 1–5 are ours.
+//   - Fig. 6 of Raynal & Taubenfeld 2022 is missing from our copy; the code is rebuilt from its prose and the published forms (Abadi & Lamport 1994; Lynch 1996), and the labels 1–5 are ours.
 //   - Process ids are 0..n-1 and ⊥ is -1; the algorithm never needs n (procs only bounds the ids).
 //   - The repeat's exit test (line 4, until X = i) reads X into a local at the end of the loop body, so its read carries label 4.
 //   - delay(Δ) is time.Sleep(Δ): it stops the process for at least Δ, as the paper's delay() does, usually somewhat longer (timer granularity).

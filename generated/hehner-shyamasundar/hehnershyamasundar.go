@@ -28,7 +28,7 @@ type hehnerShyamasundarProc struct {
 // HehnerShyamasundar is a mutual exclusion lock: Hehner & Shyamasundar's bakery (one register per process: ∞, choosing = 0, or the ticket).
 //
 // Source:
-//   - seed 002_efe531114de1dbbc.txt, contents, ch. 4.4; M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986
+//   - M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, ch. 4.4
 //   - E. C. R. Hehner, R. K. Shyamasundar, An implementation of P and V, Information Processing Letters 12(4), 1981
 //
 // Properties claimed by the paper:

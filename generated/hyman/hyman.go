@@ -31,7 +31,7 @@ type hymanProc struct {
 //
 // Source:
 //   - the letter's program (labels C0, C1, C2); H. Hyman, Comments on a problem in concurrent programming control, CACM 9(1), 1966, p. 45
-//   - seed 002_efe531114de1dbbc.txt, contents, section 2.4 ("Hyman's incorrect solution")
+//   - M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, section 2.4 ("Hyman's incorrect solution")
 //   - the counterexample to Hyman's program; D. E. Knuth, Additional comments on a problem in concurrent programming control, CACM 9(5), 1966, pp. 321–322
 //
 // Properties claimed by the paper:

@@ -25,8 +25,8 @@ type kessels5Proc struct {
 // Kessels5 is a mutual exclusion lock: Kessels' tournament tree of two-process single-writer arbiters.
 //
 // Source:
-//   - seed 003_dcb666bc0349e074.txt, section 5, fig. 5 (the tournament tree); J. L. W. Kessels, Arbitration without common modifiable variables, Acta Informatica 17(2), 1982
-//   - seed 002_efe531114de1dbbc.txt, contents, ch. 4.5
+//   - M. Raynal, G. Taubenfeld, A visit to mutual exclusion in seven dates, Theoretical Computer Science, 2022, section 5, fig. 5 (the tournament tree); J. L. W. Kessels, Arbitration without common modifiable variables, Acta Informatica 17(2), 1982
+//   - M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, ch. 4.5
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free
@@ -61,7 +61,7 @@ type kessels5Proc struct {
 //   - Process ids are 0..n-1 (the paper's 1..n). Node x's two sides are c = 0 (coming from child 2x) and c = 1 (from 2x+1); Q[x][c] and R[x][c] are the registers Q[2x+c] and R[2x+c] of two flat arrays (index 0 and 1 unused).
 //   - R bits are integers 0/1; the side-c test "R[c] = (R[1-c] + c) mod 2" is the paper's r0 = r1 (side 0) and r1 ≠ r0 (side 1) written once for both sides. Side c compares with its local copy of the value it wrote to R[c] (only it writes R[c] while it is at the node).
 //   - Single-writer holds per node side, not per process: whichever process currently holds the lock of child 2x+c is the only writer of Q[x][c] and R[x][c].
-//   - The labels K1–K6 are ours: neither seed gives the code.
+//   - The labels K1–K6 are ours: neither Raynal 1986 (our copy has its contents only) nor Raynal & Taubenfeld 2022 gives the code.
 //
 // Generated for this spec:
 //

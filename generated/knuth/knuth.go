@@ -29,8 +29,8 @@ type knuthProc struct {
 //
 // Source:
 //   - the letter's program (labels L0–L4); D. E. Knuth, Additional comments on a problem in concurrent programming control, CACM 9(5), 1966, pp. 321–322
-//   - seed 002_efe531114de1dbbc.txt, contents, section 2.5
-//   - seed 003_dcb666bc0349e074.txt, section 3, "From deadlock-freedom to starvation-freedom"
+//   - M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, section 2.5
+//   - M. Raynal, G. Taubenfeld, A visit to mutual exclusion in seven dates, Theoretical Computer Science, 2022, section 3, "From deadlock-freedom to starvation-freedom"
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free

@@ -13,7 +13,7 @@ type morrisState struct{}
 // Morris is a mutual exclusion lock: Morris's two-turnstile algorithm from binary semaphores (busy-waiting semaphores).
 //
 // Source:
-//   - seed 002_efe531114de1dbbc.txt, contents, ch. 3.3.2 (Morris's algorithm); M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986
+//   - M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, ch. 3.3.2 (Morris's algorithm)
 //   - J. M. Morris, A starvation-free solution to the mutual exclusion problem, Information Processing Letters 8(2), 1979
 //
 // Properties claimed by the paper:
@@ -63,7 +63,7 @@ type morrisState struct{}
 //
 // Deviations from the paper:
 //   - Morris's semaphores are weak binary semaphores: a V with waiters releases one of them. Here a semaphore is a register holding 0 or 1; P awaits 1 and takes it with CAS(s, 1, 0), retrying if another process took it first, and V writes 1. This busy-waiting semaphore has no waiters to hand over to, so it is weaker than a weak semaphore (see Notes).
-//   - The seed has only the book's contents and Morris's paper was not available to check against; the code is the algorithm's usual form (semaphores a, b, m, counters na, nm, as reproduced in textbooks), and the labels 1–17 are ours, in the order of its statements.
+//   - Our copy of Raynal 1986 has only the book's contents and Morris's paper was not available to check against; the code is the algorithm's usual form (semaphores a, b, m, counters na, nm, as reproduced in textbooks), and the labels 1–17 are ours, in the order of its statements.
 //   - na := na ± 1 and nm := nm ± 1 are a read and a write (the counters are plain variables, each updated only by a process holding the semaphore that protects it).
 //
 // Generated for this spec:

@@ -24,8 +24,8 @@ type petersonProc struct {
 // Peterson is a mutual exclusion lock: Peterson's two-process lock.
 //
 // Source:
-//   - seed 003_dcb666bc0349e074.txt, section 5, fig. 3, lines 1–5; G. L. Peterson, Myths about the mutual exclusion problem, IPL 12(3), 1981
-//   - seed 002_efe531114de1dbbc.txt, contents, section 2.9
+//   - M. Raynal, G. Taubenfeld, A visit to mutual exclusion in seven dates, Theoretical Computer Science, 2022, section 5, fig. 3, lines 1–5; G. L. Peterson, Myths about the mutual exclusion problem, IPL 12(3), 1981
+//   - M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, section 2.9
 //
 // Properties claimed by the paper:
 //   - liveness: starvation-free

@@ -92,7 +92,7 @@ func labelled(l string, kind ir.Stmt) func(ir.Stmt) bool {
 	}
 }
 
-const dt1Source = "seed 000 (Dvir & Taubenfeld, OPODIS 2017), section 3.3"
+const dt1Source = "Dvir & Taubenfeld, OPODIS 2017, section 3.3"
 
 // dt1OneNode: algorithm 1 with one node per process (section 3.3, item 1).
 func dt1OneNode() (Control, error) {
@@ -245,7 +245,7 @@ func dt2Unlocked() (Control, error) {
 	}
 	return Control{
 		Name: "dt2-unlocked", Title: "Dvir–Taubenfeld algorithm 2 with UNLOCKED in place of the process id (lines 2, 11, 13)",
-		Source: "seed 000 (Dvir & Taubenfeld, OPODIS 2017), section 4.3, item 3",
+		Source: "Dvir & Taubenfeld, OPODIS 2017, section 4.3, item 3",
 		Why: "p, its exit past line 12, and its successor q, back in its next passage on p's old QNode, share that QNode; with a constant " +
 			"instead of ids, p's CAS at line 13 succeeds on the status q wrote at line 11 — in the paper the queue is left with a dummy " +
 			"whose status is ZERO and the next process spins at line 10 for ever; here line 14 (split into single accesses as section 4.2 " +
@@ -310,7 +310,7 @@ func mcsNoExitWait() (Control, error) {
 	b.Release = editList(b.Release, path, func(c ir.Code) ir.Code { return replace(c, i) })
 	return Control{
 		Name: "mcs-no-exit-wait", Title: "MCS without the exit's wait for the successor to link itself (line 14)",
-		Source: "seed 003 (Mellor-Crummey & Scott, TOCS 1991), section 8.2, fig. 11, lines 13–16",
+		Source: "Raynal & Taubenfeld, TCS 2022 (after Mellor-Crummey & Scott, TOCS 1991), section 8.2, fig. 11, lines 13–16",
 		Why: "the releaser's CAS at line 13 fails because a successor has swapped TAIL (line 3) but not yet linked itself (line 6); " +
 			"without line 14 the releaser reads next = NIL at line 15 and dereferences it at line 16 (the successor is never signalled)",
 		Change: "delete (14) await mynode.next ≠ ⊥",
@@ -340,7 +340,7 @@ func testThenSet() (Control, error) {
 	e.Incorrect = "the test (line 1) and the set (line 2) are two steps: two processes can both see FREE and both enter"
 	return Control{
 		Name: "test-then-set", Title: "A test-then-set lock: a load and a store instead of one test-and-set",
-		Source: "the mistake test-and-set (seed 003, section 2) exists to avoid",
+		Source: "the mistake test-and-set (Raynal & Taubenfeld, TCS 2022, section 2) exists to avoid",
 		Why:    "two processes both read L = FREE at line 1 before either writes BUSY at line 2, and both enter",
 		Change: "test-and-set's swap split into await L = FREE; L := BUSY",
 		Entry:  e, Options: templates.Options{Mode: templates.Mutex}, Alg: a,
@@ -360,7 +360,7 @@ func hyman() (Control, error) {
 	}
 	return Control{
 		Name: "hyman", Title: "Hyman's algorithm (1966), registered as incorrect",
-		Source: "Hyman, CACM 9(1), 1966; Knuth's counterexample, CACM 9(5), 1966; seed 002, section 2.4",
+		Source: "Hyman, CACM 9(1), 1966; Knuth's counterexample, CACM 9(5), 1966; Raynal, Algorithms for Mutual Exclusion, 1986, section 2.4",
 		Why:    e.Incorrect,
 		Change: "none: the catalogue's definition",
 		Entry:  e, Options: o, Alg: Clone(a),
