@@ -72,7 +72,8 @@ func init() {
 					FetchAdd("R1", "", Reg("L"), Named("RC_INCR", rcIncr)),
 					Await("R2", Eq(Mod(Read(Reg("L")), Lit(2)), Lit(0))),
 				)
-				a.RRelease = Code(FetchAdd("R3", "", Reg("L"), Named("-RC_INCR", -rcIncr)))
+				a.RRelease = Code(FetchAdd("R3", "prev", Reg("L"), Named("-RC_INCR", -rcIncr)))
+				a.RReleaseMisuse = Lt(Var("prev"), Named("RC_INCR", rcIncr)) // no reader counted
 			case WriterPref:
 				a.Shared = []ir.Shared{
 					{Name: "WREQ", Type: ir.TInt, Doc: "write_requests"},
@@ -89,7 +90,8 @@ func init() {
 					Await("W2", Eq(Read(Reg("WCOMP")), Var("prev"))),
 					casLoop("W3", "RCF"),
 				)
-				a.RRelease = Code(FetchAdd("R4", "", Reg("RCF"), Named("-RC_INCR", -rcIncr)))
+				a.RRelease = Code(FetchAdd("R4", "prev", Reg("RCF"), Named("-RC_INCR", -rcIncr)))
+				a.RReleaseMisuse = Lt(Var("prev"), Named("RC_INCR", rcIncr)) // no reader counted
 				a.Release = Code(
 					FetchAdd("W4", "", Reg("RCF"), Named("-WFLAG", -waflag)),
 					FetchAdd("W5", "", Reg("WCOMP"), Lit(1)),
@@ -110,7 +112,12 @@ func init() {
 					Set("R1", "prev", Mod(Var("prev"), Named("2^16", fairMask))),
 					Await("R2", Eq(Mod(Read(Reg("COMP")), Named("2^16", fairMask)), Var("prev"))),
 				)
-				a.RRelease = Code(FetchAdd("R3", "", Reg("COMP"), Named("RC_INCR", fairRC)))
+				a.RRelease = Code(FetchAdd("R3", "prev", Reg("COMP"), Named("RC_INCR", fairRC)))
+				// More reader completions than reader requests. REQ only
+				// grows, so a correct release never sees this; a writer
+				// carry reaches REQ first, which only makes it lenient.
+				a.RReleaseMisuse = Gt(Div(Plus(Var("prev"), Named("RC_INCR", fairRC)), Named("2^16", fairMask)),
+					Div(Read(Reg("REQ")), Named("2^16", fairMask)))
 				a.DoorwayEnd = "W1"
 			}
 			return a

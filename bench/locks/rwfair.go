@@ -32,7 +32,7 @@ type rwFairState struct{}
 //	  (R1)    prev := prev mod 2^16
 //	  (R2)    await (COMP mod 2^16) = prev
 //	reader release:
-//	  (R3)    fetch&add(COMP, RC_INCR)
+//	  (R3)    prev := fetch&add(COMP, RC_INCR)
 //
 // Deviations from the paper:
 //   - Words are 64-bit. The fair lock keeps the paper's 16-bit writer field (readers count from bit 16) but adds with a plain fetch&add instead of clear_then_add: requests and completions receive the same increments, so a carry out of the writer field is the same in both, and the comparisons stay exact as long as fewer than 65536 writers are outstanding at once.
@@ -156,12 +156,17 @@ func (l *RWFair) rAcquireSlow1(prev int64) {
 
 // RUnlock releases a read hold. An RUnlock without a matching RLock is not detected.
 func (l *RWFair) RUnlock() {
-	// R3: fetch&add(COMP, RC_INCR)
+	var prev int64
+	// R3: prev := fetch&add(COMP, RC_INCR)
 	{
 		var delta int64 = 65536
 		prevVal := l.comp.fetchAdd("R3", delta)
+		prev = prevVal
 		if delta != 0 {
 			l.compSleepers.wake("R3", prevVal+delta)
 		}
+	}
+	if ((prev + 65536) / 65536) > (l.req.load("misuse") / 65536) {
+		panic("lockgen: RWFair.RUnlock: not read-locked (the lock's reader count is now wrong, as after sync.RWMutex's fatal error)")
 	}
 }

@@ -28,6 +28,20 @@ func TestRWReaderMisuse(t *testing.T) {
 	rwReaderMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewRWReader().Unlock()
 	})
+	rwReaderMustPanic(t, "Unlock of a read-locked lock", func() {
+		l := locks.NewRWReader()
+		l.RLock()
+		l.Unlock()
+	})
+	rwReaderMustPanic(t, "RUnlock of an unlocked lock", func() {
+		locks.NewRWReader().RUnlock()
+	})
+	rwReaderMustPanic(t, "RUnlock once too often", func() {
+		l := locks.NewRWReader()
+		l.RLock()
+		l.RUnlock()
+		l.RUnlock()
+	})
 }
 
 // rwReaderMustPanic runs f and fails unless it panics with a lockgen message.

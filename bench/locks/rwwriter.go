@@ -36,7 +36,7 @@ type rwWriterState struct{}
 //	  (R2)    fetch&add(RCF, RC_INCR)
 //	  (R3)    await (RCF mod 2) = 0
 //	reader release:
-//	  (R4)    fetch&add(RCF, -RC_INCR)
+//	  (R4)    prev := fetch&add(RCF, -RC_INCR)
 //
 // Deviations from the paper:
 //   - Words are 64-bit. The fair lock keeps the paper's 16-bit writer field (readers count from bit 16) but adds with a plain fetch&add instead of clear_then_add: requests and completions receive the same increments, so a carry out of the writer field is the same in both, and the comparisons stay exact as long as fewer than 65536 writers are outstanding at once.
@@ -291,12 +291,17 @@ func (l *RWWriter) rAcquireSlow2() {
 
 // RUnlock releases a read hold. An RUnlock without a matching RLock is not detected.
 func (l *RWWriter) RUnlock() {
-	// R4: fetch&add(RCF, -RC_INCR)
+	var prev int64
+	// R4: prev := fetch&add(RCF, -RC_INCR)
 	{
 		var delta int64 = -2
 		prevVal := l.rcf.fetchAdd("R4", delta)
+		prev = prevVal
 		if delta != 0 {
 			l.rcfSleepers.wake("R4", prevVal+delta)
 		}
+	}
+	if prev < 2 {
+		panic("lockgen: RWWriter.RUnlock: not read-locked (the lock's reader count is now wrong, as after sync.RWMutex's fatal error)")
 	}
 }

@@ -28,6 +28,20 @@ func TestRWWriterMisuse(t *testing.T) {
 	rwWriterMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewRWWriter().Unlock()
 	})
+	rwWriterMustPanic(t, "Unlock of a read-locked lock", func() {
+		l := locks.NewRWWriter()
+		l.RLock()
+		l.Unlock()
+	})
+	rwWriterMustPanic(t, "RUnlock of an unlocked lock", func() {
+		locks.NewRWWriter().RUnlock()
+	})
+	rwWriterMustPanic(t, "RUnlock once too often", func() {
+		l := locks.NewRWWriter()
+		l.RLock()
+		l.RUnlock()
+		l.RUnlock()
+	})
 }
 
 // rwWriterMustPanic runs f and fails unless it panics with a lockgen message.

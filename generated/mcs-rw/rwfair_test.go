@@ -28,6 +28,20 @@ func TestRWFairMisuse(t *testing.T) {
 	rwFairMustPanic(t, "Unlock of an unlocked lock", func() {
 		mcsrw.NewRWFair().Unlock()
 	})
+	rwFairMustPanic(t, "Unlock of a read-locked lock", func() {
+		l := mcsrw.NewRWFair()
+		l.RLock()
+		l.Unlock()
+	})
+	rwFairMustPanic(t, "RUnlock of an unlocked lock", func() {
+		mcsrw.NewRWFair().RUnlock()
+	})
+	rwFairMustPanic(t, "RUnlock once too often", func() {
+		l := mcsrw.NewRWFair()
+		l.RLock()
+		l.RUnlock()
+		l.RUnlock()
+	})
 }
 
 // rwFairMustPanic runs f and fails unless it panics with a lockgen message.

@@ -32,7 +32,7 @@ type rwReaderState struct{}
 //	  (R1)    fetch&add(L, RC_INCR)
 //	  (R2)    await (L mod 2) = 0
 //	reader release:
-//	  (R3)    fetch&add(L, -RC_INCR)
+//	  (R3)    prev := fetch&add(L, -RC_INCR)
 //
 // Deviations from the paper:
 //   - Words are 64-bit. The fair lock keeps the paper's 16-bit writer field (readers count from bit 16) but adds with a plain fetch&add instead of clear_then_add: requests and completions receive the same increments, so a carry out of the writer field is the same in both, and the comparisons stay exact as long as fewer than 65536 writers are outstanding at once.
@@ -161,12 +161,17 @@ func (l *RWReader) rAcquireSlow1() {
 
 // RUnlock releases a read hold. An RUnlock without a matching RLock is not detected.
 func (l *RWReader) RUnlock() {
-	// R3: fetch&add(L, -RC_INCR)
+	var prev int64
+	// R3: prev := fetch&add(L, -RC_INCR)
 	{
 		var delta int64 = -2
 		prevVal := l.l.fetchAdd("R3", delta)
+		prev = prevVal
 		if delta != 0 {
 			l.lSleepers.wake("R3", prevVal+delta)
 		}
+	}
+	if prev < 2 {
+		panic("lockgen: RWReader.RUnlock: not read-locked (the lock's reader count is now wrong, as after sync.RWMutex's fatal error)")
 	}
 }

@@ -71,6 +71,12 @@ func (g *gen) methods(f *jen.File) error {
 		if err != nil {
 			return err
 		}
+		if g.api == apiLocker && v.reader && v.release && g.a.RReleaseMisuse != nil {
+			// At no extra atomic step: the check reads what the release's
+			// own fetch&add returned.
+			fast = append(fast, jen.If(g.expr(g.a.RReleaseMisuse, "misuse")).Block(jen.Panic(jen.Lit(fmt.Sprintf(
+				"lockgen: %s.%s: not read-locked (the lock's reader count is now wrong, as after sync.RWMutex's fatal error)", typeName, v.name)))))
+		}
 		// The operation inline: its locals, then its fast path, which
 		// sets ok in a try.
 		var run []jen.Code
@@ -106,12 +112,15 @@ func (g *gen) methods(f *jen.File) error {
 		}
 		switch {
 		case g.api == apiLocker && v.reader:
-			// Readers keep no state and, sharing the lock, no misuse flag.
+			// Readers keep no state and, sharing the lock, no misuse flag;
+			// the algorithm's own reader count may tell a release without
+			// a reader (RReleaseMisuse, checked at the end of fast).
 			body = append(body, g.stateVar(run)...)
 			body = append(body, run...)
 			if op.try {
 				body = append(body, jen.Return(jen.Id("entered")))
 			}
+
 		case g.api == apiLocker && g.c.Params.K > 1:
 			body = append(body, g.stateVar(run)...)
 			switch {

@@ -50,6 +50,14 @@ func (g *gen) beginOp(op opInfo) {
 	g.op = op
 	g.loopVars = map[string]bool{}
 	g.stepReads = localReads(g.opCode(op.name))
+	if op.name == "RRelease" && g.a.RReleaseMisuse != nil {
+		// The misuse check after the release reads locals too.
+		ir.WalkExpr(g.a.RReleaseMisuse, func(x ir.Expr) {
+			if r, ok := x.(ir.LocalRef); ok {
+				g.stepReads[r.Name] = true
+			}
+		})
+	}
 	g.err = nil
 	g.conts = nil
 	g.armed = nil

@@ -152,6 +152,14 @@ func (g *gen) misuseTests(f *jen.File) {
 	switch g.api {
 	case apiLocker:
 		cases = append(cases, misuse{"Unlock of an unlocked lock", []jen.Code{newLock.Clone().Dot("Unlock").Call()}})
+		if c.Mode == templates.RW {
+			cases = append(cases, misuse{"Unlock of a read-locked lock", []jen.Code{jen.Id("l").Op(":=").Add(newLock.Clone()), jen.Id("l").Dot("RLock").Call(), jen.Id("l").Dot("Unlock").Call()}})
+		}
+		if c.Mode == templates.RW && g.a.RReleaseMisuse != nil {
+			cases = append(cases,
+				misuse{"RUnlock of an unlocked lock", []jen.Code{newLock.Clone().Dot("RUnlock").Call()}},
+				misuse{"RUnlock once too often", []jen.Code{jen.Id("l").Op(":=").Add(newLock.Clone()), jen.Id("l").Dot("RLock").Call(), jen.Id("l").Dot("RUnlock").Call(), jen.Id("l").Dot("RUnlock").Call()}})
+		}
 	case apiID:
 		cases = append(cases,
 			misuse{"Unlock of an unlocked lock", []jen.Code{newLock.Clone().Dot("Unlock").Call(jen.Lit(0))}},

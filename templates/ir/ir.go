@@ -172,6 +172,14 @@ type Algorithm struct {
 	RRelease    Code
 	TryRAcquire Code
 
+	// RReleaseMisuse, for reader/writer algorithms whose reader release
+	// can tell, is true after RRelease when no reader held the lock: an
+	// expression over RRelease's locals and the registers (for example the
+	// reader count that its fetch&add returned was already 0). The Go
+	// backend panics on it, as sync.RWMutex does; models ignore it, since
+	// they only use the lock correctly. Nil: no check.
+	RReleaseMisuse Expr
+
 	// DoorwayEnd is the label of the last statement of the doorway (the
 	// wait-free prefix of Acquire); "" when the algorithm has no doorway.
 	// The FIFO/FCFS checks compare doorway order with entry order; the
