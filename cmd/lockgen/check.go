@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"text/tabwriter"
 
 	"github.com/lockgen/lockgen/gen"
 	"github.com/lockgen/lockgen/spec"
@@ -41,12 +40,16 @@ func runCheck(args []string, stdout, stderr io.Writer) int {
 	return exitOK
 }
 
+// printKeys lists the spec keys, each with its type and default on one
+// line and its valid values wrapped beneath, to fit a terminal.
 func printKeys(w io.Writer) {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "KEY\tTYPE\tDEFAULT\tVALID VALUES")
-	for _, k := range spec.Schema {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", k.Key, k.Type, k.Default, k.Values)
+	for i, k := range spec.Schema {
+		if i > 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "%s (%s)\n", k.Key, k.Type)
+		indented(w, "valid: "+k.Values, 4, termWidth)
+		indented(w, "default: "+k.Default, 4, termWidth)
 	}
-	tw.Flush()
 	fmt.Fprintln(w, "\nAlgorithms add their own keys: lockgen explain ALGORITHM.")
 }

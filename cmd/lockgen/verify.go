@@ -14,7 +14,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 
 	"github.com/lockgen/lockgen/gen"
@@ -183,11 +182,18 @@ func verifyFile(ctx context.Context, f *spec.File, o verifyOptions) ([]layerResu
 	var out []layerResult
 	progress := func(r layerResult) {
 		out = append(out, r)
-		line := fmt.Sprintf("%-18s %-8s %-10s %6.1fs  %s", r.lock, r.layer, r.verdict, r.elapsed.Seconds(), r.detail)
-		if r.failure != "" {
-			line += "\n" + indent(r.failure, "    ")
+		head := fmt.Sprintf("%-18s %-8s %-10s %6.1fs  ", r.lock, r.layer, r.verdict, r.elapsed.Seconds())
+		lines := wrap(r.detail, max(termWidth-len(head), 20))
+		if len(lines) == 0 {
+			lines = []string{""}
 		}
-		fmt.Fprintln(o.stderr, strings.TrimRight(line, " "))
+		fmt.Fprintln(o.stderr, strings.TrimRight(head+lines[0], " "))
+		for _, l := range lines[1:] {
+			fmt.Fprintln(o.stderr, strings.Repeat(" ", len(head))+l)
+		}
+		if r.failure != "" {
+			fmt.Fprintln(o.stderr, indent(r.failure, "    "))
+		}
 	}
 	if o.layers[layerStress] {
 		fmt.Fprintf(o.stderr, "%s: stress under -race (%d locks)...\n", f.Path, len(f.Locks))
@@ -419,12 +425,11 @@ func outcome(rs []layerResult, ctl string, o verifyOptions) (string, bool) {
 
 // summarize prints the table and returns the exit code.
 func summarize(w io.Writer, results []layerResult, files []*spec.File, o verifyOptions, elapsed time.Duration) int {
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
-	fmt.Fprintln(tw, "LOCK\tLAYER\tVERDICT\tTIME\tDETAIL")
+	var rows [][]string
 	for _, r := range results {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%.1fs\t%s\n", r.lock, r.layer, r.verdict, r.elapsed.Seconds(), r.detail)
+		rows = append(rows, []string{r.lock, r.layer, r.verdict, fmt.Sprintf("%.1fs", r.elapsed.Seconds()), r.detail})
 	}
-	tw.Flush()
+	table(w, termWidth, []string{"LOCK", "LAYER", "VERDICT", "TIME", "DETAIL"}, rows)
 	code := exitOK
 	fmt.Fprintln(w)
 	for _, lock := range lockOrder(results) {
