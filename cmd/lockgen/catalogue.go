@@ -175,26 +175,26 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 }
 
 func explain(w io.Writer, e *templates.Entry) {
-	fmt.Fprintf(w, "%s — %s\n", e.Name, e.Title)
+	hanging(w, e.Name+" — ", e.Title)
 	if e.Incorrect != "" {
-		fmt.Fprintf(w, "\nKNOWN INCORRECT: %s\nGenerating it needs allow_incorrect = true; verify must reject it.\n", e.Incorrect)
+		fmt.Fprintln(w)
+		hanging(w, "", "KNOWN INCORRECT: "+e.Incorrect)
+		fmt.Fprintln(w, "Generating it needs allow_incorrect = true; verify must reject it.")
 	}
 	fmt.Fprintln(w, "\nSource:")
 	for _, r := range e.Refs {
-		fmt.Fprintf(w, "  %s\n", r)
+		hanging(w, "  ", r.String())
 	}
 	p := e.Props
 	fmt.Fprintln(w, "\nProperties (as the paper claims them):")
-	tw := tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
 	space := p.SpaceChecked("see the note below")
 	for _, kv := range [][2]string{
 		{"liveness", p.Liveness}, {"fairness", p.Fairness}, {"exit code", p.Exit},
 		{"RMR, CC model", p.RMRCC}, {"RMR, DSM model", p.RMRDSM}, {"space", space},
 		{"instructions", strings.Join(p.Instructions, ", ")}, {"identity", p.Identity},
 	} {
-		fmt.Fprintf(tw, "  %s\t%s\n", kv[0], kv[1])
+		hanging(w, fmt.Sprintf("  %-16s", kv[0]), kv[1])
 	}
-	tw.Flush()
 
 	fmt.Fprintln(w, "\nOptions:")
 	fmt.Fprintf(w, "  mode: %s\n", joinModes(e.Modes))
@@ -227,7 +227,7 @@ func explain(w io.Writer, e *templates.Entry) {
 				if !ok {
 					why = "not offered"
 				}
-				fmt.Fprintf(w, "    %-7s rejected: %s\n", n, why)
+				hanging(w, fmt.Sprintf("    %-7s ", n), "rejected: "+why)
 			}
 		}
 	}
@@ -237,7 +237,7 @@ func explain(w io.Writer, e *templates.Entry) {
 		if why, bad := e.Waits[wp]; bad {
 			text = "rejected: " + why
 		}
-		for i, line := range wrapText(text, 100-21) {
+		for i, line := range wrap(text, termWidth-21) {
 			if i == 0 {
 				fmt.Fprintf(w, "    %-16s %s\n", wp, line)
 			} else {
@@ -248,14 +248,14 @@ func explain(w io.Writer, e *templates.Entry) {
 	if e.TryLock == "" {
 		fmt.Fprintln(w, "  trylock: supported")
 	} else {
-		fmt.Fprintf(w, "  trylock: not supported: %s\n", e.TryLock)
+		hanging(w, "  ", "trylock: not supported: "+e.TryLock)
 	}
 	for _, p := range e.Params {
 		def := "required"
 		if !p.Required {
 			def = fmt.Sprintf("default %d", p.Default)
 		}
-		fmt.Fprintf(w, "  %s (%s): %s\n", p.Key, def, p.Doc)
+		hanging(w, "  ", fmt.Sprintf("%s (%s): %s", p.Key, def, p.Doc))
 	}
 
 	for _, o := range explainOptions(e) {
@@ -274,11 +274,12 @@ func explain(w io.Writer, e *templates.Entry) {
 	if len(e.Deviations) > 0 {
 		fmt.Fprintln(w, "\nDeviations from the paper:")
 		for _, d := range e.Deviations {
-			fmt.Fprintf(w, "  - %s\n", d)
+			hanging(w, "  - ", d)
 		}
 	}
 	for _, n := range e.Notes {
-		fmt.Fprintf(w, "\nNote: %s\n", n)
+		fmt.Fprintln(w)
+		hanging(w, "", "Note: "+n)
 	}
 }
 
@@ -304,32 +305,15 @@ func printDef(w io.Writer, a *ir.Algorithm) {
 			names = append(names, s.Name)
 		}
 		sort.Strings(names)
-		fmt.Fprintf(w, "  shared: %s\n", strings.Join(names, ", "))
+		hanging(w, "  shared: ", strings.Join(names, ", "))
 	}
 	for _, op := range a.Ops() {
 		fmt.Fprintf(w, "  %s:\n", strings.ToLower(op.Name))
 		for _, line := range ir.Listing(op.Code) {
-			fmt.Fprintf(w, "    %s\n", strings.TrimRight(line, " "))
+			codeLine(w, "    "+strings.TrimRight(line, " "))
 		}
 	}
 	if a.DoorwayEnd != "" {
 		fmt.Fprintf(w, "  doorway: acquire up to and including line %s\n", a.DoorwayEnd)
 	}
-}
-
-// wrapText breaks text into lines of at most width columns at spaces.
-func wrapText(text string, width int) []string {
-	var lines []string
-	line := ""
-	for _, word := range strings.Fields(text) {
-		if line != "" && len([]rune(line))+1+len([]rune(word)) > width {
-			lines = append(lines, line)
-			line = ""
-		}
-		if line != "" {
-			line += " "
-		}
-		line += word
-	}
-	return append(lines, line)
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -76,6 +77,41 @@ func indented(w io.Writer, text string, n, width int) {
 		fmt.Fprintln(w, strings.Repeat(" ", n)+l)
 	}
 }
+
+// hanging writes prefix then text wrapped to termWidth, its later lines
+// indented under the text.
+func hanging(w io.Writer, prefix, text string) {
+	n := utf8.RuneCountInString(prefix)
+	for i, l := range wrap(text, termWidth-n) {
+		if i == 0 {
+			fmt.Fprintln(w, prefix+l)
+		} else {
+			fmt.Fprintln(w, strings.Repeat(" ", n)+l)
+		}
+	}
+}
+
+// codeLine writes a line of pseudo-code as it is, or, if longer than
+// termWidth, wrapped at spaces with its continuations indented four more.
+func codeLine(w io.Writer, line string) {
+	if utf8.RuneCountInString(line) <= termWidth {
+		fmt.Fprintln(w, line) // keep its alignment
+		return
+	}
+	// The label and indentation stay; the statement wraps beneath itself.
+	lead := codeLead.FindString(line)
+	n := utf8.RuneCountInString(lead)
+	for i, l := range wrap(line[len(lead):], termWidth-n-4) {
+		if i == 0 {
+			fmt.Fprintln(w, lead+l)
+		} else {
+			fmt.Fprintln(w, strings.Repeat(" ", n+4)+l)
+		}
+	}
+}
+
+// codeLead matches a pseudo-code line's indentation, label and alignment.
+var codeLead = regexp.MustCompile(`^\s*(\(\S+\))?\s*`)
 
 // short is a property's head: the text before a colon, parenthesis or
 // semicolon that qualifies it ("bounded waiting: at most n-1 turns" is
