@@ -183,7 +183,7 @@ func explain(w io.Writer, e *templates.Entry) {
 	}
 	fmt.Fprintln(w, "\nSource:")
 	for _, r := range e.Refs {
-		hanging(w, "  ", r.String())
+		hanging(w, "  - ", r.String())
 	}
 	p := e.Props
 	fmt.Fprintln(w, "\nProperties (as the paper claims them):")
