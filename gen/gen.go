@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -98,6 +99,7 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 		seq   map[string]int       // by name: the order the specs list the locks in
 		files []planned
 		names map[string]string // file name -> the lock writing it ("" for the runtime)
+		tests bool              // some lock there has tests: keep the lockgen_check runtime
 	}
 	dirs := map[string]*dirInfo{}
 	var order []*dirInfo
@@ -160,9 +162,12 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 			if err != nil {
 				return nil, fmt.Errorf("%s: %v", l.Pos, err)
 			}
-			tests, err := golang.Tests(c)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %v", l.Pos, err)
+			var tests []golang.File
+			if !l.NoTests {
+				d.tests = true
+				if tests, err = golang.Tests(c); err != nil {
+					return nil, fmt.Errorf("%s: %v", l.Pos, err)
+				}
 			}
 			for _, out := range append([]golang.File{lock}, tests...) {
 				if prev, dup := d.names[out.Name]; dup {
@@ -182,6 +187,11 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 		}
 	}
 	for _, d := range order {
+		if !d.tests {
+			// No tests in the package: it needs no check build, and so
+			// imports the standard library only.
+			d.files = slices.DeleteFunc(d.files, func(f planned) bool { return f.lock == "" && f.name == golang.CheckRuntimeFile })
+		}
 		clashes, err := findClashes(d.files)
 		if err != nil {
 			return nil, err

@@ -3,6 +3,8 @@ package gen
 import (
 	"bytes"
 	"errors"
+	"go/parser"
+	"go/token"
 	"os"
 	"path/filepath"
 	"sort"
@@ -298,5 +300,46 @@ algorithm = "ticket"
 				t.Errorf("a rejected spec changed the directory")
 			}
 		})
+	}
+}
+
+// TestWithoutTests: tests = false gives a package of the lock and the
+// runtime only, importing the standard library only; a directory where
+// another lock keeps its tests keeps the check runtime.
+func TestWithoutTests(t *testing.T) {
+	dir := module(t)
+	specPath := filepath.Join(dir, "locks.toml")
+	write(t, specPath, strings.ReplaceAll(strings.ReplaceAll(twoLocks, `algorithm = "ticket"`, "algorithm = \"ticket\"\ntests = false"),
+		`algorithm = "mcs"`, "algorithm = \"mcs\"\ntests = false"))
+	generate(t, specPath)
+	got := names(snapshot(t, dir))
+	want := []string{"lockgen_runtime.go", "lockgen_wait.go", "locks.toml", "q.go", "t.go"}
+	if strings.Join(got, " ") != strings.Join(want, " ") {
+		t.Fatalf("files = %v, want %v", got, want)
+	}
+	fset := token.NewFileSet()
+	for _, name := range got {
+		if !strings.HasSuffix(name, ".go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, filepath.Join(dir, name), nil, parser.ImportsOnly)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, imp := range f.Imports {
+			if path := strings.Trim(imp.Path.Value, `"`); strings.Contains(strings.SplitN(path, "/", 2)[0], ".") {
+				t.Errorf("%s imports %s, not in the standard library", name, path)
+			}
+		}
+	}
+
+	// One lock with tests brings the check runtime back.
+	write(t, specPath, strings.ReplaceAll(twoLocks, `algorithm = "ticket"`, "algorithm = \"ticket\"\ntests = false"))
+	generate(t, specPath)
+	if _, err := os.Stat(filepath.Join(dir, "lockgen_check.go")); err != nil {
+		t.Errorf("Q keeps its tests, but: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "t_test.go")); err == nil {
+		t.Errorf("T has tests = false, but t_test.go is there")
 	}
 }

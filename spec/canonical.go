@@ -38,6 +38,9 @@ func (l *Lock) TOML() string {
 	if l.AllowIncorrect {
 		w("allow_incorrect", "true")
 	}
+	if l.NoTests {
+		w("tests", "false")
+	}
 	if l.Entry != nil {
 		for _, p := range l.Entry.Params {
 			v, ok := l.Params[p.Key]

@@ -46,6 +46,7 @@ type Lock struct {
 
 	TryLock        bool
 	AllowIncorrect bool
+	NoTests        bool // tests = false: no test files and no lockgen_check runtime
 
 	// Params holds every parameter of the entry (Entry.Params), set or
 	// defaulted; durations in nanoseconds. Nil when the entry has none.

@@ -497,6 +497,11 @@ func (l *lockChecker) check() (Lock, lockInfo) {
 		lk.TryLock = t
 	}
 
+	// tests
+	if t, st := l.boolean("tests"); st == set {
+		lk.NoTests = !t
+	}
+
 	// the entry's own parameters
 	if e != nil {
 		l.params(e, &lk, procsOK)

@@ -18,10 +18,14 @@ var packageClause = regexp.MustCompile(`(?m)^package lockrt$`)
 //go:embed lockrt/runtime.go lockrt/check.go lockrt/wait.go
 var runtimeFS embed.FS
 
+// CheckRuntimeFile is the runtime file of the lockgen_check build, which
+// imports verify/sched; a package without tests leaves it out.
+const CheckRuntimeFile = "lockgen_check.go"
+
 // runtimeFiles maps lockrt's files to the generated package's.
 var runtimeFiles = []struct{ src, dst string }{
 	{"lockrt/runtime.go", "lockgen_runtime.go"},
-	{"lockrt/check.go", "lockgen_check.go"},
+	{"lockrt/check.go", CheckRuntimeFile},
 	{"lockrt/wait.go", "lockgen_wait.go"},
 }
 
