@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/lockgen/lockgen/templates"
-	"github.com/lockgen/lockgen/templates/golang"
 	"github.com/lockgen/lockgen/templates/ir"
 )
 
@@ -115,6 +114,10 @@ type Target struct {
 	Entry   *templates.Entry
 	Options templates.Options
 	Name    string
+	// Lowerable is the backends' test of a mutant that ir.Check accepts:
+	// a mutant it refuses is discarded with its reason (verify/mutation
+	// passes the Go backend's). Nil keeps them all.
+	Lowerable func(a *ir.Algorithm) error
 }
 
 // Generate applies every operator wherever it fits in a and sorts the
@@ -142,8 +145,10 @@ func Generate(a *ir.Algorithm, t Target) Set {
 			reason = "same definition as " + seen[c]
 		} else {
 			seen[c] = m.ID
-			if err := t.lowerable(m.Alg); err != nil {
-				reason = "Go backend: " + oneLine(err.Error())
+			if t.Lowerable != nil {
+				if err := t.Lowerable(m.Alg); err != nil {
+					reason = "Go backend: " + oneLine(err.Error())
+				}
 			}
 		}
 		if reason != "" {
@@ -156,54 +161,6 @@ func Generate(a *ir.Algorithm, t Target) Set {
 }
 
 func oneLine(s string) string { return strings.Join(strings.Fields(s), " ") }
-
-// lowerable reports whether the Go backend lowers a, lock and tests, in
-// the configuration verify runs mutants in.
-func (t Target) lowerable(a *ir.Algorithm) error {
-	c := t.GoConfig(a, "M", "m", "example.com/m")
-	if _, err := golang.Lock(c); err != nil {
-		return err
-	}
-	_, err := golang.Tests(c)
-	return err
-}
-
-// GoConfig is the configuration a mutant (or a control) of the target is
-// generated in: the entry's default node policy (the pool policy when the
-// original definition frees records and the entry supports it), the first waiting policy
-// it allows among spin, yield, spin-then-yield, park, spin-then-park, no
-// padding, TryLock when the definition has a try-acquire, and small
-// parameters (3 processes when ids are needed, k = 2 for k-exclusion,
-// every extra parameter at its default or its smallest valid value).
-func (t Target) GoConfig(a *ir.Algorithm, name, pkg, importPath string) golang.Config {
-	e, o := t.Entry, t.Options
-	c := golang.Config{
-		Name: name, Package: pkg, ImportPath: importPath,
-		Entry: e, Alg: a, Mode: o.Mode, Preference: o.Preference,
-		Nodes: e.DefaultNodes, Spin: 16,
-		TryLock:  a.TryAcquire != nil && (o.Mode != templates.RW || a.TryRAcquire != nil),
-		SpecPath: "mutation", SpecHash: "0",
-		SpecEcho: fmt.Sprintf("# mutant %s of %s", name, a.Name),
-	}
-	if c.Mode == "" {
-		c.Mode = templates.Mutex
-	}
-	if !e.HasNodes() {
-		c.Nodes = templates.NodesNone
-	} else if why, ok := e.Nodes[templates.Pool]; ok && why == "" && frees(e.Def(o)) {
-		// Only pooled records go back anywhere: a free in the wrong place
-		// shows only under the pool policy.
-		c.Nodes = templates.Pool
-	}
-	for _, w := range []templates.WaitPolicy{templates.Spin, templates.Yield, templates.SpinThenYield, templates.Park, templates.SpinThenPark} {
-		if _, bad := e.Waits[w]; !bad {
-			c.Wait = w
-			break
-		}
-	}
-	c.Params = e.SmallParams(c.Mode, c.Nodes)
-	return c
-}
 
 // EntryFor returns the catalogue entry named a.Name or, for an algorithm
 // outside the catalogue, a synthetic mutex entry: ids when the definition
@@ -233,17 +190,6 @@ func EntryFor(a *ir.Algorithm) *templates.Entry {
 	return e
 }
 
-// frees reports whether a returns records to the allocator anywhere.
-func frees(a *ir.Algorithm) bool {
-	found := false
-	for _, op := range a.Ops() {
-		ir.WalkStmts(op.Code, func(s ir.Stmt) {
-			_, ok := s.(ir.FreeRecord)
-			found = found || ok
-		})
-	}
-	return found
-}
 
 func usesSelf(a *ir.Algorithm) bool {
 	found := false

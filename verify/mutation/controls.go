@@ -61,7 +61,7 @@ func RunControls(ctx context.Context, mod string) ([]*ControlResult, error) {
 	for i, c := range controls {
 		name := fmt.Sprintf("C%d", i+1)
 		t := mutate.Target{Entry: c.Entry, Options: c.Options}
-		locks = append(locks, Lock{Config: t.GoConfig(c.Alg, name, "", ""), Explore: c.ExploreOptions, NoFIFO: c.ExploreNoFIFO})
+		locks = append(locks, Lock{Config: goConfig(t, c.Alg, name, "", ""), Explore: c.ExploreOptions, NoFIFO: c.ExploreNoFIFO})
 		out = append(out, &ControlResult{Control: c, Lock: name})
 	}
 	settings := ExploreSettings{Budget: 20 * time.Second, Stall: 2 * time.Second}

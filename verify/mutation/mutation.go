@@ -498,7 +498,9 @@ func (tr *tracker) idle(ctx context.Context) {
 }
 
 func (u *Unit) target() mutate.Target {
-	return mutate.Target{Entry: u.Entry, Options: u.Options, Name: u.Name}
+	t := mutate.Target{Entry: u.Entry, Options: u.Options, Name: u.Name}
+	t.Lowerable = lowerable(t)
+	return t
 }
 
 // generate makes the unit's mutants.
@@ -562,7 +564,7 @@ func (r *runner) buildJob(ctx context.Context, tr *tracker, t mutate.Target, pro
 	locks := func() []Lock {
 		var ls []Lock
 		for _, res := range results {
-			ls = append(ls, Lock{Config: t.GoConfig(res.Mutant.Alg, res.Lock, "", ""), Seed: seedOf(res.Mutant.ID)})
+			ls = append(ls, Lock{Config: goConfig(t, res.Mutant.Alg, res.Lock, "", ""), Seed: seedOf(res.Mutant.ID)})
 		}
 		return ls
 	}
