@@ -14,6 +14,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/lockgen/lockgen/gen"
@@ -132,7 +133,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()
 	var results []layerResult
@@ -182,7 +183,14 @@ func verifyFile(ctx context.Context, f *spec.File, o verifyOptions) ([]layerResu
 	var out []layerResult
 	progress := func(r layerResult) {
 		out = append(out, r)
-		head := fmt.Sprintf("%-18s %-8s %-10s %6.1fs  ", r.lock, r.layer, r.verdict, r.elapsed.Seconds())
+		verdict, failure := r.verdict, r.failure
+		if o.expectRejections && r.verdict == verdictFail && control([]*spec.File{f}, r.lock) != "" {
+			// A negative control that failed did what it must: say so, and
+			// show the first line of what was found, not the whole trace.
+			verdict = "rejected"
+			failure, _, _ = strings.Cut(failure, "\n")
+		}
+		head := fmt.Sprintf("%-18s %-8s %-10s %6.1fs  ", r.lock, r.layer, verdict, r.elapsed.Seconds())
 		lines := wrap(r.detail, max(termWidth-len(head), 20))
 		if len(lines) == 0 {
 			lines = []string{""}
@@ -191,8 +199,8 @@ func verifyFile(ctx context.Context, f *spec.File, o verifyOptions) ([]layerResu
 		for _, l := range lines[1:] {
 			fmt.Fprintln(o.stderr, strings.Repeat(" ", len(head))+l)
 		}
-		if r.failure != "" {
-			fmt.Fprintln(o.stderr, indent(r.failure, "    "))
+		if failure != "" {
+			fmt.Fprintln(o.stderr, indent(failure, "    "))
 		}
 	}
 	if o.layers[layerStress] {
@@ -284,6 +292,9 @@ func summaryLine(output, prefix string) string {
 	return ""
 }
 
+// progressEvery is how often a long SPIN layer reports what it searches.
+var progressEvery = 10 * time.Second
+
 // spinLayer runs the entry's standard SPIN properties on the lock's own
 // definition (mode, k, preference, parameters) for each size procs allows.
 func spinLayer(ctx context.Context, l spec.Lock, o verifyOptions) layerResult {
@@ -314,8 +325,18 @@ func spinLayer(ctx context.Context, l spec.Lock, o verifyOptions) layerResult {
 		c.detail = c.lock + ": " + c.detail
 		o.cache[key] = c
 	}()
+	// A SPIN layer can take minutes: say what it is searching every
+	// progressEvery, so that a long run is never silent.
+	last := start
+	progress := func(msg string) {
+		if now := time.Now(); now.Sub(last) >= progressEvery {
+			last = now
+			fmt.Fprintf(o.stderr, "  %s: spin %s (%s so far)\n", l.Name, msg, now.Sub(start).Round(time.Second))
+		}
+	}
 	rep, err := spin.CheckEntry(ctx, l.Algorithm, spin.SuiteOptions{
-		Sizes: sizes, Mode: l.Mode, K: l.K, Preference: l.Preference,
+		Progress: progress,
+		Sizes:    sizes, Mode: l.Mode, K: l.K, Preference: l.Preference,
 		Def:   l.Entry.MustDef(templates.Options{Mode: l.Mode, Preference: l.Preference}),
 		Extra: l.Params, Reduce: true, Run: spin.Options{Timeout: o.spinTimeout, Fold: o.spinFold},
 	})

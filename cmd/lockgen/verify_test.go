@@ -2,6 +2,7 @@ package main
 
 import (
 	"io"
+	"os/exec"
 	"regexp"
 	"strconv"
 	"strings"
@@ -27,9 +28,14 @@ func TestVerify(t *testing.T) {
 	if code != exitFailed || !strings.Contains(out, "H: FAILED") || !strings.Contains(stderr, "replay:") {
 		t.Errorf("verify hyman = %d, want %d with a replayable trace\n%s\n%s", code, exitFailed, out, stderr)
 	}
-	code, out, _ = lockgen("verify", "-layers", "explore", "-expect-rejections", "testdata/verify/hyman.toml")
+	code, out, stderr = lockgen("verify", "-layers", "explore", "-expect-rejections", "testdata/verify/hyman.toml")
 	if code != exitOK || !strings.Contains(out, "rejected (known incorrect), as required") {
 		t.Errorf("verify -expect-rejections hyman = %d\n%s", code, out)
+	}
+	// The expected rejection is reported as one, with one line of what
+	// was found, not as a failure with its whole trace.
+	if !regexp.MustCompile(`(?m)^H\s+explore\s+rejected`).MatchString(stderr) || strings.Contains(stderr, "replay:") {
+		t.Errorf("verify -expect-rejections hyman printed\n%s\nwant a line \"H explore rejected\" and no trace", stderr)
 	}
 	code, out, _ = lockgen("verify", "-layers", "explore", "-expect-rejections", "testdata/verify/ticket.toml")
 	if code != exitOK || !strings.Contains(out, "T: verified") {
@@ -86,5 +92,19 @@ func TestCommandLineNamesTheFlagsSet(t *testing.T) {
 	}
 	if got, want := commandLine(fs), "lockgen verify -expect-rejections -n 2,3"; got != want {
 		t.Errorf("commandLine = %q, want %q", got, want)
+	}
+}
+
+// TestVerifySpinSaysWhatItSearches: a SPIN layer reports its runs as it
+// goes (every progressEvery; here every time).
+func TestVerifySpinSaysWhatItSearches(t *testing.T) {
+	if _, err := exec.LookPath("spin"); err != nil {
+		t.Skip("spin not installed")
+	}
+	defer func(d time.Duration) { progressEvery = d }(progressEvery)
+	progressEvery = 0
+	code, _, stderr := lockgen("verify", "-layers", "spin", "-n", "2", "testdata/verify/ticket.toml")
+	if code != exitOK || !strings.Contains(stderr, ": spin n=2 mutual-exclusion: searching (") {
+		t.Errorf("verify = %d, stderr:\n%s\nwant progress lines like \"T: spin n=2 mutual-exclusion: searching (0s so far)\"", code, stderr)
 	}
 }

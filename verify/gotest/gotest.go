@@ -270,6 +270,10 @@ type event struct {
 	ImportPath  string
 }
 
+// interruptGrace is how long a cancelled go command has to clean up
+// after its interrupt before it is killed.
+const interruptGrace = 3 * time.Second
+
 // execute runs a go command producing test2json events and parses them.
 func execute(ctx context.Context, dir string, env []string, timeout time.Duration, name string, args ...string) (*Result, error) {
 	ctx, cancel := context.WithTimeout(ctx, timeout)
@@ -278,17 +282,29 @@ func execute(ctx context.Context, dir string, env []string, timeout time.Duratio
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), env...)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	done := make(chan struct{})
 	cmd.Cancel = func() error {
 		if cmd.Process == nil {
 			return nil
 		}
-		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		// An interrupt first, so that go test removes its build
+		// directory; whatever still runs a moment later is killed.
+		group := -cmd.Process.Pid
+		time.AfterFunc(interruptGrace, func() {
+			select {
+			case <-done:
+			default:
+				syscall.Kill(group, syscall.SIGKILL)
+			}
+		})
+		return syscall.Kill(group, syscall.SIGINT)
 	}
-	cmd.WaitDelay = 5 * time.Second
+	cmd.WaitDelay = interruptGrace + 2*time.Second
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
 	err := cmd.Run()
+	close(done)
 	res := parse(stdout.Bytes())
 	res.Elapsed = time.Since(start)
 	if s := stderr.String(); s != "" {

@@ -24,6 +24,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -161,6 +162,10 @@ type Options struct {
 	// replays; a search that finds none is Incomplete, never Passed:
 	// states whose bits collide are never explored.
 	Bitstate bool
+	// Progress, when set, receives pan's progress reports while it
+	// searches (pan prints one every million states): the states stored
+	// and the depth reached so far.
+	Progress func(states, depth int64)
 }
 
 func (o Options) withDefaults() Options {
@@ -327,7 +332,7 @@ func Check(ctx context.Context, model string, prop Property, opts Options) (res 
 			rflags = append(rflags, "-E")
 		}
 		res.RunFlags = rflags
-		out, err := run(ctx, dir, "./pan", rflags...)
+		out, err := runReporting(ctx, dir, progressLines(opts.Progress), "./pan", rflags...)
 		res.Output = out
 		if r, done := budgetOut(ctx, res, "pan"); done {
 			return r, nil
@@ -395,6 +400,12 @@ func budgetOut(ctx context.Context, res Result, stage string) (Result, bool) {
 
 // run runs a tool in dir; cancelling ctx kills its whole process group.
 func run(ctx context.Context, dir, name string, args ...string) (string, error) {
+	return runReporting(ctx, dir, nil, name, args...)
+}
+
+// runReporting is run that also hands each line of output to line (when
+// not nil) as the tool prints it.
+func runReporting(ctx context.Context, dir string, line func(string), name string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
@@ -406,10 +417,52 @@ func run(ctx context.Context, dir, name string, args ...string) (string, error) 
 	}
 	cmd.WaitDelay = 2 * time.Second
 	var buf bytes.Buffer
-	cmd.Stdout = &buf
-	cmd.Stderr = &buf
+	var out io.Writer = &buf
+	if line != nil {
+		out = &lineWriter{w: &buf, line: line}
+	}
+	cmd.Stdout = out
+	cmd.Stderr = out
 	err := cmd.Run()
 	return buf.String(), err
+}
+
+// lineWriter copies to w and calls line for every complete line.
+type lineWriter struct {
+	w       io.Writer
+	line    func(string)
+	partial []byte
+}
+
+func (l *lineWriter) Write(p []byte) (int, error) {
+	l.partial = append(l.partial, p...)
+	for {
+		i := bytes.IndexByte(l.partial, '\n')
+		if i < 0 {
+			break
+		}
+		l.line(string(l.partial[:i]))
+		l.partial = l.partial[i+1:]
+	}
+	return l.w.Write(p)
+}
+
+// reProgress matches pan's periodic report, e.g.
+// "Depth=    9478 States=    1e+06 Transitions= 2.8e+06 Memory=   147.456".
+var reProgress = regexp.MustCompile(`^Depth=\s*(\d+)\s+States=\s*([\d.e+]+)`)
+
+// progressLines turns pan's report lines into calls of progress.
+func progressLines(progress func(states, depth int64)) func(string) {
+	if progress == nil {
+		return nil
+	}
+	return func(line string) {
+		if m := reProgress.FindStringSubmatch(line); m != nil {
+			depth, _ := strconv.ParseInt(m[1], 10, 64)
+			states, _ := strconv.ParseFloat(m[2], 64)
+			progress(int64(states), depth)
+		}
+	}
 }
 
 var (

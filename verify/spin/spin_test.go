@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -716,5 +718,29 @@ func TestBitstateFindsButNeverPasses(t *testing.T) {
 		if res.Status != c.want || (c.want == Failed) != (len(res.Trail) > 0) || !slices.Contains(res.CompileFlags, "-DBITSTATE") {
 			t.Errorf("%s, bitstate: %s (%s), %d trail steps, flags %v; want %s", c.alg, res.Status, res.Reason, len(res.Trail), res.CompileFlags, c.want)
 		}
+	}
+}
+
+// TestProgressLines reads pan's periodic report and nothing else.
+func TestProgressLines(t *testing.T) {
+	var got [][2]int64
+	f := progressLines(func(states, depth int64) { got = append(got, [2]int64{states, depth}) })
+	for _, line := range []string{
+		"Depth=    9478 States=    1e+06 Transitions= 2.82e+06 Memory=   147.456\tt=     1.22 R=   8e+05",
+		"pan: elapsed time 1.5 seconds",
+		"Depth=   12001 States=  2.5e+06 Transitions= 7e+06 Memory=   300.1",
+		"      2500000 states, stored",
+	} {
+		f(line)
+	}
+	if want := [][2]int64{{1000000, 9478}, {2500000, 12001}}; !reflect.DeepEqual(got, want) {
+		t.Errorf("progress = %v, want %v", got, want)
+	}
+	var lines []string
+	w := &lineWriter{w: io.Discard, line: func(s string) { lines = append(lines, s) }}
+	w.Write([]byte("one\ntw"))
+	w.Write([]byte("o\nthree"))
+	if want := []string{"one", "two"}; !reflect.DeepEqual(lines, want) {
+		t.Errorf("lines = %q, want %q", lines, want)
 	}
 }

@@ -36,6 +36,9 @@ type SuiteOptions struct {
 	Writers int
 	// Preference picks a reader/writer variant; "" means the entry's first.
 	Preference templates.Preference
+	// Progress, when set, hears what the suite is doing: each run as it
+	// starts ("n=3 fifo: searching") and pan's reports while it searches.
+	Progress func(msg string)
 	// Def, when set, replaces the entry's definition (mutants, tests).
 	Def *ir.Algorithm
 	// Extra overrides the entry's parameter defaults.
@@ -225,6 +228,13 @@ func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, err
 					tried = tripped
 				}
 				for i, at := range attempts {
+					if so.Progress != nil {
+						what := fmt.Sprintf("n=%d %s", n, prop)
+						so.Progress(what + ": searching")
+						opts.Progress = func(states, depth int64) {
+							so.Progress(fmt.Sprintf("%s: %.1e states, depth %d", what, float64(states), depth))
+						}
+					}
 					res, notes, err := CheckAlgorithm(ctx, a, p, at.po, prop, opts)
 					if err != nil {
 						return res, "", fmt.Errorf("%s, n = %d, %s: %w", name, n, prop, err)
