@@ -190,7 +190,14 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 		if !d.tests {
 			// No tests in the package: it needs no check build, and so
 			// imports the standard library only.
-			d.files = slices.DeleteFunc(d.files, func(f planned) bool { return f.lock == "" && f.name == golang.CheckRuntimeFile })
+			plain, err := golang.PlainRuntime(d.pkg)
+			if err != nil {
+				return nil, err
+			}
+			d.files = slices.DeleteFunc(d.files, func(f planned) bool { return f.lock == "" })
+			for _, f := range plain {
+				d.files = append(d.files, planned{name: f.Name, data: f.Data})
+			}
 		}
 		clashes, err := findClashes(d.files)
 		if err != nil {

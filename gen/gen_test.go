@@ -331,6 +331,11 @@ func TestWithoutTests(t *testing.T) {
 				t.Errorf("%s imports %s, not in the standard library", name, path)
 			}
 		}
+		// Built the same under every tag: -tags lockgen_check on a
+		// module must not break a package that has no check build.
+		if src, _ := os.ReadFile(filepath.Join(dir, name)); bytes.Contains(src, []byte("//go:build")) {
+			t.Errorf("%s has a build constraint", name)
+		}
 	}
 
 	// One lock with tests brings the check runtime back.

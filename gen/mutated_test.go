@@ -151,6 +151,7 @@ func valuePools() map[string][]string {
 		"preference":      {q("reader"), q("writer"), q("fair"), q("none")},
 		"trylock":         {"true", "false", q("yes")},
 		"allow_incorrect": {"true", "false"},
+		"tests":           {"false", "true", "0"},
 		"delta":           {q("1us"), q("10ns"), q("0s"), q("-1s"), q("soon"), "5"},
 		"memory":          {"1", "2", "3", "5", "0", "64"},
 		"backoff_min":     {q("1us"), q("0s"), q("1h")},

@@ -1,6 +1,7 @@
 package golang
 
 import (
+	"bytes"
 	"embed"
 	"fmt"
 	"go/format"
@@ -32,6 +33,26 @@ var runtimeFiles = []struct{ src, dst string }{
 // Runtime returns the package runtime files, identical for every package
 // but for the package clause.
 func Runtime(pkg string) ([]File, error) { return RuntimeControl(pkg, "") }
+
+// PlainRuntime is the runtime of a package without tests: no check
+// build, so no lockgen_check.go (which imports verify/sched), and the
+// ordinary registers under every tag, so that the package also builds
+// with -tags lockgen_check beside packages that use it.
+func PlainRuntime(pkg string) ([]File, error) {
+	files, err := Runtime(pkg)
+	if err != nil {
+		return nil, err
+	}
+	var out []File
+	for _, f := range files {
+		if f.Name == CheckRuntimeFile {
+			continue
+		}
+		f.Data = bytes.Replace(f.Data, []byte("//go:build !lockgen_check\n\n"), nil, 1)
+		out = append(out, f)
+	}
+	return out, nil
+}
 
 // RuntimeControl is Runtime with the negative control named control
 // planted: every line marked "// control NAME: CODE" with that name has

@@ -190,7 +190,6 @@ func EntryFor(a *ir.Algorithm) *templates.Entry {
 	return e
 }
 
-
 func usesSelf(a *ir.Algorithm) bool {
 	found := false
 	for _, s := range a.Shared {
