@@ -57,7 +57,7 @@ test-spin:
 # README says (a tool directive, go:generate lines running go tool
 # lockgen), through a replace directive to this checkout: go mod tidy
 # must leave it alone, regenerating must change nothing, and its packages
-# vet and pass their tests under -race.
+# vet and pass their tests under -race and with the lockgen_check tag.
 USERMOD := examples/usermodule
 
 test-usermodule:
@@ -66,6 +66,7 @@ test-usermodule:
 	@git diff --exit-code --stat -- $(USERMOD) && test -z "$$(git status --porcelain --untracked-files=all -- $(USERMOD))" || { \
 		git status --short -- $(USERMOD); echo "$(USERMOD): go generate changed files: regenerate and commit"; exit 1; }
 	cd $(USERMOD) && $(GO) vet ./... && $(GO) test -race -count=1 ./... && $(GO) run .
+	cd $(USERMOD) && $(GO) vet -tags lockgen_check ./... && $(GO) test -tags lockgen_check -count=1 ./...
 
 test: deps vet fresh test-race test-check test-spin test-usermodule
 

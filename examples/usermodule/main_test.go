@@ -1,0 +1,15 @@
+package main
+
+import "testing"
+
+// TestCount: no increment is lost under the generated lock (run with
+// -race, which also watches total).
+func TestCount(t *testing.T) {
+	total, flagged := count(8, 2000)
+	if total != 16000 {
+		t.Fatalf("total = %d, want 16000", total)
+	}
+	if flagged < 1 || flagged > 8 {
+		t.Fatalf("%d goroutines took the flag lock, want 1..8", flagged)
+	}
+}
