@@ -183,11 +183,10 @@ func verifyFile(ctx context.Context, f *spec.File, o verifyOptions) ([]layerResu
 	var out []layerResult
 	progress := func(r layerResult) {
 		out = append(out, r)
-		verdict, failure := r.verdict, r.failure
-		if o.expectRejections && r.verdict == verdictFail && control([]*spec.File{f}, r.lock) != "" {
-			// A negative control that failed did what it must: say so, and
-			// show the first line of what was found, not the whole trace.
-			verdict = "rejected"
+		verdict, failure := shownVerdict(r, []*spec.File{f}, o), r.failure
+		if verdict == verdictRejected {
+			// A negative control that failed did what it must: show the
+			// first line of what was found, not the whole trace.
 			failure, _, _ = strings.Cut(failure, "\n")
 		}
 		head := fmt.Sprintf("%-18s %-8s %-10s %6.1fs  ", r.lock, r.layer, verdict, r.elapsed.Seconds())
@@ -366,7 +365,10 @@ func spinLayer(ctx context.Context, l spec.Lock, o verifyOptions) layerResult {
 			gaps = append(gaps, fmt.Sprintf("n=%d %s", run.N, run.Property))
 		}
 	}
-	r.detail = fmt.Sprintf("%d runs passed (n = %s, %d states in all)", passed, joinInts(sizes), states)
+	r.detail = fmt.Sprintf("%s passed (n = %s, %d states in all)", plural(passed, "run"), joinInts(sizes), states)
+	if failed > 0 {
+		r.detail = fmt.Sprintf("%s failed, %s", plural(failed, "run"), r.detail)
+	}
 	if incomplete > 0 {
 		r.detail += fmt.Sprintf("; %d incomplete, no verdict (%s)", incomplete, strings.Join(gaps, ", "))
 	}
@@ -418,6 +420,26 @@ func control(files []*spec.File, lock string) string {
 	return ""
 }
 
+// verdictRejected is how a negative control's failed layer is shown under
+// -expect-rejections: the failure is what it must produce.
+const verdictRejected = "rejected"
+
+// shownVerdict is a layer's verdict as printed.
+func shownVerdict(r layerResult, files []*spec.File, o verifyOptions) string {
+	if o.expectRejections && r.verdict == verdictFail && control(files, r.lock) != "" {
+		return verdictRejected
+	}
+	return r.verdict
+}
+
+// plural says "1 run" or "3 runs".
+func plural(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 // outcome judges one lock over its layers: a lock passes when no layer
 // failed; a negative control (with -expect-rejections) when one did.
 func outcome(rs []layerResult, ctl string, o verifyOptions) (string, bool) {
@@ -448,7 +470,7 @@ func outcome(rs []layerResult, ctl string, o verifyOptions) (string, bool) {
 func summarize(w io.Writer, results []layerResult, files []*spec.File, o verifyOptions, elapsed time.Duration) int {
 	var rows [][]string
 	for _, r := range results {
-		rows = append(rows, []string{r.lock, r.layer, r.verdict, fmt.Sprintf("%.1fs", r.elapsed.Seconds()), r.detail})
+		rows = append(rows, []string{r.lock, r.layer, shownVerdict(r, files, o), fmt.Sprintf("%.1fs", r.elapsed.Seconds()), r.detail})
 	}
 	table(w, termWidth, []string{"LOCK", "LAYER", "VERDICT", "TIME", "DETAIL"}, rows)
 	code := exitOK
@@ -460,7 +482,7 @@ func summarize(w io.Writer, results []layerResult, files []*spec.File, o verifyO
 		}
 		fmt.Fprintf(w, "%s: %s\n", lock, verdict)
 	}
-	fmt.Fprintf(w, "\n%d locks, %d layer runs, %s\n", len(lockOrder(results)), len(results), elapsed.Round(time.Second))
+	fmt.Fprintf(w, "\n%s, %s, %s\n", plural(len(lockOrder(results)), "lock"), plural(len(results), "layer run"), elapsed.Round(time.Second))
 	return code
 }
 
@@ -500,7 +522,7 @@ func writeReport(path string, results []layerResult, files []*spec.File, o verif
 		}
 	}
 	for _, r := range results {
-		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %.1fs | %s |\n", r.lock, alg[r.lock], r.layer, r.verdict, r.elapsed.Seconds(), strings.ReplaceAll(r.detail, "|", "\\|"))
+		fmt.Fprintf(&b, "| %s | `%s` | %s | %s | %.1fs | %s |\n", r.lock, alg[r.lock], r.layer, shownVerdict(r, files, o), r.elapsed.Seconds(), strings.ReplaceAll(r.detail, "|", "\\|"))
 	}
 	b.WriteString("\n## Outcome per lock\n\n")
 	for _, lock := range lockOrder(results) {

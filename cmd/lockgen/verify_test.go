@@ -34,8 +34,12 @@ func TestVerify(t *testing.T) {
 	}
 	// The expected rejection is reported as one, with one line of what
 	// was found, not as a failure with its whole trace.
-	if !regexp.MustCompile(`(?m)^H\s+explore\s+rejected`).MatchString(stderr) || strings.Contains(stderr, "replay:") {
+	rejected := regexp.MustCompile(`(?m)^H\s+explore\s+rejected`)
+	if !rejected.MatchString(stderr) || strings.Contains(stderr, "replay:") {
 		t.Errorf("verify -expect-rejections hyman printed\n%s\nwant a line \"H explore rejected\" and no trace", stderr)
+	}
+	if !rejected.MatchString(out) {
+		t.Errorf("verify -expect-rejections hyman's table:\n%s\nwant the verdict H explore rejected", out)
 	}
 	code, out, _ = lockgen("verify", "-layers", "explore", "-expect-rejections", "testdata/verify/ticket.toml")
 	if code != exitOK || !strings.Contains(out, "T: verified") {
