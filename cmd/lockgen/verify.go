@@ -139,13 +139,17 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	var results []layerResult
 	for _, f := range files {
 		rs, err := verifyFile(ctx, f, o)
+		if err != nil && ctx.Err() != nil {
+			fmt.Fprintf(stderr, "lockgen verify: interrupted during %s; no verdict\n", f.Path)
+			return exitFailed
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "lockgen verify: %s: %v\n", f.Path, err)
 			return exitFailed
 		}
 		results = append(results, rs...)
 		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "lockgen verify: interrupted")
+			fmt.Fprintln(stderr, "lockgen verify: interrupted; no verdict")
 			return exitFailed
 		}
 	}
@@ -203,8 +207,11 @@ func verifyFile(ctx context.Context, f *spec.File, o verifyOptions) ([]layerResu
 		}
 	}
 	if o.layers[layerStress] {
-		fmt.Fprintf(o.stderr, "%s: stress under -race (%d locks)...\n", f.Path, len(f.Locks))
+		fmt.Fprintf(o.stderr, "%s: stress under -race (%s)...\n", f.Path, plural(len(f.Locks), "lock"))
 		res, err := gotest.Run(ctx, gotest.Options{Dir: dir, Race: true, Run: "^TestLockgenVerify.*Stress$", Timeout: 10 * time.Minute})
+		if err == nil && ctx.Err() != nil {
+			err = ctx.Err() // interrupted: the tests' outcomes mean nothing
+		}
 		if err != nil {
 			return nil, err
 		}
@@ -213,8 +220,11 @@ func verifyFile(ctx context.Context, f *spec.File, o verifyOptions) ([]layerResu
 		}
 	}
 	if o.layers[layerExplore] {
-		fmt.Fprintf(o.stderr, "%s: controlled scheduler (%d locks)...\n", f.Path, len(f.Locks))
+		fmt.Fprintf(o.stderr, "%s: controlled scheduler (%s)...\n", f.Path, plural(len(f.Locks), "lock"))
 		res, err := gotest.Run(ctx, gotest.Options{Dir: dir, Tags: []string{"lockgen_check"}, Run: "^TestLockgenVerify.*Explore$", Timeout: 10 * time.Minute})
+		if err == nil && ctx.Err() != nil {
+			err = ctx.Err()
+		}
 		if err != nil {
 			return nil, err
 		}
