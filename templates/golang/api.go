@@ -120,7 +120,6 @@ func (g *gen) methods(f *jen.File) error {
 			if op.try {
 				body = append(body, jen.Return(jen.Id("entered")))
 			}
-
 		case g.api == apiLocker && g.c.Params.K > 1:
 			body = append(body, g.stateVar(run)...)
 			switch {
