@@ -237,13 +237,7 @@ func explain(w io.Writer, e *templates.Entry) {
 		if why, bad := e.Waits[wp]; bad {
 			text = "rejected: " + why
 		}
-		for i, line := range wrap(text, termWidth-21) {
-			if i == 0 {
-				fmt.Fprintf(w, "    %-16s %s\n", wp, line)
-			} else {
-				fmt.Fprintf(w, "    %-16s %s\n", "", line)
-			}
-		}
+		hanging(w, fmt.Sprintf("    %-16s ", wp), text)
 	}
 	if e.TryLock == "" {
 		fmt.Fprintln(w, "  trylock: supported")

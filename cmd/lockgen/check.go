@@ -48,8 +48,8 @@ func printKeys(w io.Writer) {
 			fmt.Fprintln(w)
 		}
 		fmt.Fprintf(w, "%s (%s)\n", k.Key, k.Type)
-		indented(w, "valid: "+k.Values, 4, termWidth)
-		indented(w, "default: "+k.Default, 4, termWidth)
+		hanging(w, "    ", "valid: "+k.Values)
+		hanging(w, "    ", "default: "+k.Default)
 	}
 	fmt.Fprintln(w, "\nAlgorithms add their own keys: lockgen explain ALGORITHM.")
 }

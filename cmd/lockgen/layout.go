@@ -12,36 +12,50 @@ import (
 // last column, lists wrap their text.
 const termWidth = 100
 
+// hang writes text wrapped at spaces after first, its later lines after
+// rest, every line within width: the one way lockgen's terminal output
+// wraps. Empty text still writes first.
+func hang(w io.Writer, width int, first, rest, text string) {
+	room := max(width-max(utf8.RuneCountInString(first), utf8.RuneCountInString(rest)), 20)
+	lines := wrap(text, room)
+	if len(lines) == 0 {
+		lines = []string{""}
+	}
+	for i, l := range lines {
+		lead := rest
+		if i == 0 {
+			lead = first
+		}
+		fmt.Fprintln(w, strings.TrimRight(lead+l, " "))
+	}
+}
+
+// hanging writes prefix then text, its later lines indented under the
+// text, within termWidth.
+func hanging(w io.Writer, prefix, text string) {
+	hang(w, termWidth, prefix, spaces(prefix), text)
+}
+
+// spaces is as many spaces as s has runes.
+func spaces(s string) string { return strings.Repeat(" ", utf8.RuneCountInString(s)) }
+
 // table writes rows under header in aligned columns within width: the last
 // column wraps onto continuation lines that start where it starts. The
 // other columns are short by construction (names, verdicts, times).
 func table(w io.Writer, width int, header []string, rows [][]string) {
 	cols := len(header)
-	widths := make([]int, cols)
+	widths := make([]int, cols-1)
 	for _, r := range append([][]string{header}, rows...) {
-		for i := 0; i < cols-1; i++ {
+		for i := range widths {
 			widths[i] = max(widths[i], utf8.RuneCountInString(r[i]))
 		}
 	}
-	indent := 0
-	for _, n := range widths[:cols-1] {
-		indent += n + 2
-	}
-	room := max(width-indent, 20)
 	for _, r := range append([][]string{header}, rows...) {
 		var b strings.Builder
-		for i := 0; i < cols-1; i++ {
-			b.WriteString(r[i])
-			b.WriteString(strings.Repeat(" ", widths[i]-utf8.RuneCountInString(r[i])+2))
+		for i, n := range widths {
+			fmt.Fprintf(&b, "%s%s  ", r[i], strings.Repeat(" ", n-utf8.RuneCountInString(r[i])))
 		}
-		lines := wrap(r[cols-1], room)
-		if len(lines) == 0 {
-			lines = []string{""}
-		}
-		fmt.Fprintln(w, strings.TrimRight(b.String()+lines[0], " "))
-		for _, l := range lines[1:] {
-			fmt.Fprintln(w, strings.Repeat(" ", indent)+l)
-		}
+		hang(w, width, b.String(), spaces(b.String()), r[cols-1])
 	}
 }
 
@@ -70,44 +84,16 @@ func wrap(text string, width int) []string {
 	return out
 }
 
-// indented writes text wrapped to width, every line after a prefix of n
-// spaces.
-func indented(w io.Writer, text string, n, width int) {
-	for _, l := range wrap(text, width-n) {
-		fmt.Fprintln(w, strings.Repeat(" ", n)+l)
-	}
-}
-
-// hanging writes prefix then text wrapped to termWidth, its later lines
-// indented under the text.
-func hanging(w io.Writer, prefix, text string) {
-	n := utf8.RuneCountInString(prefix)
-	for i, l := range wrap(text, termWidth-n) {
-		if i == 0 {
-			fmt.Fprintln(w, prefix+l)
-		} else {
-			fmt.Fprintln(w, strings.Repeat(" ", n)+l)
-		}
-	}
-}
-
 // codeLine writes a line of pseudo-code as it is, or, if longer than
-// termWidth, wrapped at spaces with its continuations indented four more.
+// termWidth, wrapped at spaces with its continuations indented four more
+// than its statement.
 func codeLine(w io.Writer, line string) {
 	if utf8.RuneCountInString(line) <= termWidth {
 		fmt.Fprintln(w, line) // keep its alignment
 		return
 	}
-	// The label and indentation stay; the statement wraps beneath itself.
 	lead := codeLead.FindString(line)
-	n := utf8.RuneCountInString(lead)
-	for i, l := range wrap(line[len(lead):], termWidth-n-4) {
-		if i == 0 {
-			fmt.Fprintln(w, lead+l)
-		} else {
-			fmt.Fprintln(w, strings.Repeat(" ", n+4)+l)
-		}
-	}
+	hang(w, termWidth, lead, spaces(lead)+"    ", line[len(lead):])
 }
 
 // codeLead matches a pseudo-code line's indentation, label and alignment.

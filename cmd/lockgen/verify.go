@@ -193,15 +193,7 @@ func verifyFile(ctx context.Context, f *spec.File, o verifyOptions) ([]layerResu
 			// first line of what was found, not the whole trace.
 			failure, _, _ = strings.Cut(failure, "\n")
 		}
-		head := fmt.Sprintf("%-18s %-8s %-10s %6.1fs  ", r.lock, r.layer, verdict, r.elapsed.Seconds())
-		lines := wrap(r.detail, max(termWidth-len(head), 20))
-		if len(lines) == 0 {
-			lines = []string{""}
-		}
-		fmt.Fprintln(o.stderr, strings.TrimRight(head+lines[0], " "))
-		for _, l := range lines[1:] {
-			fmt.Fprintln(o.stderr, strings.Repeat(" ", len(head))+l)
-		}
+		hanging(o.stderr, fmt.Sprintf("%-18s %-8s %-10s %6.1fs  ", r.lock, r.layer, verdict, r.elapsed.Seconds()), r.detail)
 		if failure != "" {
 			fmt.Fprintln(o.stderr, indent(failure, "    "))
 		}
