@@ -35,6 +35,7 @@ type Output struct {
 type Plan struct {
 	Outputs []Output
 	Stale   []string
+	Locks   []spec.Lock // the validated locks it generates, in spec order
 }
 
 // Options control a generation.
@@ -149,6 +150,7 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 			}
 			d.locks[l.Name] = l
 			d.seq[l.Name] = len(d.seq)
+			plan.Locks = append(plan.Locks, l)
 			rel, err := filepath.Rel(dir, specAbs)
 			if err != nil {
 				rel = specAbs
