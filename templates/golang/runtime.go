@@ -48,7 +48,11 @@ func PlainRuntime(pkg string) ([]File, error) {
 		if f.Name == CheckRuntimeFile {
 			continue
 		}
-		f.Data = bytes.Replace(f.Data, []byte("//go:build !lockgen_check\n\n"), nil, 1)
+		if tag := []byte("//go:build !lockgen_check\n\n"); bytes.Contains(f.Data, tag) {
+			f.Data = bytes.Replace(f.Data, tag, nil, 1)
+		} else if bytes.Contains(f.Data, []byte("//go:build")) {
+			return nil, fmt.Errorf("%s: a build constraint PlainRuntime does not know", f.Name)
+		}
 		out = append(out, f)
 	}
 	return out, nil
