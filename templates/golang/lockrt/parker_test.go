@@ -67,13 +67,16 @@ func TestParkerTokens(t *testing.T) {
 	p.arm()
 	p.disarm()
 	p.arm()
-	woke := make(chan struct{})
-	go func() { p.park(""); close(woke) }()
+	// No token may be waiting now: a park would return without a wake.
+	// (Looked at directly: a goroutine that has not parked yet proves
+	// nothing.)
 	select {
-	case <-woke:
-		t.Fatal("park returned without an unpark: a token was left behind")
+	case <-p.ch:
+		t.Fatal("a token was left behind: the next park returns without an unpark")
 	default:
 	}
+	woke := make(chan struct{})
+	go func() { p.park(""); close(woke) }()
 	p.unpark("")
 	<-woke
 }
