@@ -316,13 +316,15 @@ var (
 	stepNanos float64
 )
 
-// calibrate times the spin step: the fastest of several short runs, since
-// a run that was descheduled or shared its processor is only slower, and
-// an overestimate would make every workload's work too short.
+// calibrate times the spin step: the fastest of many runs short enough
+// (tens of microseconds) that some run whole between two preemptions even
+// on a loaded machine; a run that was descheduled or shared its processor
+// is only slower, and an overestimate would make every workload's work
+// too short.
 func calibrate() {
 	stepOnce.Do(func() {
 		w := &Worker{rng: 1}
-		const n, runs = 2_500_000, 8
+		const n, runs = 20_000, 400
 		stepNanos = math.Inf(1)
 		for range runs {
 			t0 := time.Now()
