@@ -35,8 +35,7 @@ func Tests(c Config) ([]File, error) {
 		docLines(f, fmt.Sprintf("%s is a negative control (%s): it is not stress-tested; the\nlockgen_check build's Test%sExploreFindsViolation must break it.", c.Name, negativeReason(c.Entry), c.Name))
 	} else {
 		docLines(f, fmt.Sprintf("Test%sStress checks mutual exclusion, progress and the critical-section\ncounter under real contention; run it with -race.", c.Name))
-		f.Func().Id("Test" + c.Name + "Stress").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
-			jen.Qual(verifyPath, "Stress").Call(jen.Id("t"), jen.Id(g.subjectName()).Call()))
+		layerTest(f, "Test"+c.Name+"Stress", jen.Qual(verifyPath, "Stress"), jen.Id(g.subjectName()).Call())
 	}
 	g.misuseTests(f)
 	g.zeroValueTest(f)
@@ -51,12 +50,10 @@ func Tests(c Config) ([]File, error) {
 	x.ImportName(verifyPath, "verify")
 	if c.Entry.NegativeControl() {
 		docLines(x, fmt.Sprintf("Test%sExploreFindsViolation requires the controlled scheduler to break\nthe lock (%s): a checker that stops catching it fails here.", c.Name, negativeReason(c.Entry)))
-		x.Func().Id("Test" + c.Name + "ExploreFindsViolation").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
-			jen.Qual(verifyPath, "ExploreFinds").Call(jen.Id("t"), jen.Id(g.subjectName()).Call(), jen.Qual(verifyPath, "ExploreMutualExclusion")))
+		layerTest(x, "Test"+c.Name+"ExploreFindsViolation", jen.Qual(verifyPath, "ExploreFinds"), jen.Id(g.subjectName()).Call(), jen.Qual(verifyPath, "ExploreMutualExclusion"))
 	} else {
 		docLines(x, fmt.Sprintf("Test%sExplore runs the lock under the controlled scheduler: random and PCT\nschedules, and bounded exhaustive search on a tiny configuration. It needs the\ninstrumented registers: go test -tags lockgen_check.", c.Name))
-		x.Func().Id("Test" + c.Name + "Explore").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
-			jen.Qual(verifyPath, "Explore").Call(jen.Id("t"), jen.Id(g.subjectName()).Call()))
+		layerTest(x, "Test"+c.Name+"Explore", jen.Qual(verifyPath, "Explore"), jen.Id(g.subjectName()).Call())
 	}
 	check, err := render(x)
 	if err != nil {

@@ -1,17 +1,17 @@
 package mutation
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
-	"go/format"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
-	"text/template"
 	"time"
 
+	"github.com/dave/jennifer/jen"
+
 	"github.com/lockgen/lockgen/templates/golang"
+	"github.com/lockgen/lockgen/verify/harness"
 )
 
 // Lock is one lock of a generated package: a mutant or a control, with
@@ -52,7 +52,7 @@ type ExploreSettings struct {
 
 // Package is a generated package of many locks, each with a stress test
 // (TestLGStress<Name>) and an exploration test (TestLGExplore<Name>, build
-// tag lockgen_check) that log their findings as one "LGMUT {json}" line.
+// tag lockgen_check) that log their findings for the runner (verify/harness).
 type Package struct {
 	Dir        string
 	ImportPath string
@@ -67,9 +67,6 @@ func ExploreTest(name string) string { return "TestLGExplore" + name }
 // DeepTest names the deep exploration test of lock name (generated when
 // WritePackage gets deep settings).
 func DeepTest(name string) string { return "TestLGDeep" + name }
-
-// marker prefixes the JSON line each generated test logs.
-const marker = "LGMUT "
 
 // WritePackage writes locks as package pkg into a fresh directory under
 // parent (which must lie inside module root modRoot, whose module path is
@@ -114,12 +111,16 @@ func (p *Package) Rewrite(locks []Lock, st StressSettings, ex, deep ExploreSetti
 
 func (p *Package) write(locks []Lock, st StressSettings, ex, deep ExploreSettings) error {
 	p.Locks = nil
-	type tl struct {
-		Name, Subject, Opts string
-		NoFIFO              bool
-		Seed                uint64
+	stressOpts := stressOptions(st)
+	exOpts, err := exploreOptions(ex)
+	if err != nil {
+		return err
 	}
-	var tls []tl
+	deepOpts, err := exploreOptions(deep)
+	if err != nil {
+		return err
+	}
+	var tests []golang.HarnessTest
 	for _, l := range locks {
 		c := l.Config
 		c.Package, c.ImportPath = p.Name, p.ImportPath
@@ -127,207 +128,103 @@ func (p *Package) write(locks []Lock, st StressSettings, ex, deep ExploreSetting
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.Name, err)
 		}
-		tests, err := golang.Tests(c)
+		files, err := golang.Tests(c)
 		if err != nil {
 			return fmt.Errorf("%s: %w", c.Name, err)
 		}
-		for _, f := range append(tests, lock) {
+		for _, f := range append(files, lock) {
 			if err := os.WriteFile(filepath.Join(p.Dir, f.Name), f.Data, 0o644); err != nil {
 				return err
 			}
 		}
 		p.Locks = append(p.Locks, c.Name)
-		opts := ""
+		own := l.Explore
 		if l.Seed != 0 {
-			opts += fmt.Sprintf(", verify.ExploreSeed(%d)", l.Seed)
+			own = append([]string{fmt.Sprintf("verify.ExploreSeed(%d)", l.Seed)}, own...)
 		}
-		for _, o := range l.Explore {
-			opts += ", " + o
+		lockOpts, err := parseOptions(own)
+		if err != nil {
+			return fmt.Errorf("%s: %w", c.Name, err)
 		}
-		tls = append(tls, tl{Name: c.Name, Subject: subjectFunc(c.Name), Opts: opts, NoFIFO: l.NoFIFO, Seed: l.Seed})
+		seeded := stressOpts
+		if l.Seed != 0 {
+			seeded = append(slices.Clip(stressOpts), jen.Qual(verifyPath, "StressSeed").Call(jen.Lit(l.Seed)))
+		}
+		tests = append(tests,
+			golang.HarnessTest{Name: StressTest(c.Name), Lock: c.Name, Layer: golang.LayerStress, Options: seeded},
+			golang.HarnessTest{Name: ExploreTest(c.Name), Lock: c.Name, Layer: golang.LayerExplore, NoFIFO: l.NoFIFO,
+				Options: append(slices.Clip(exOpts), lockOpts...)})
+		if deep.Budget > 0 {
+			tests = append(tests, golang.HarnessTest{Name: DeepTest(c.Name), Lock: c.Name, Layer: golang.LayerExplore, NoFIFO: l.NoFIFO,
+				Options: append(slices.Clip(deepOpts), lockOpts...)})
+		}
 	}
 	rt, err := golang.Runtime(p.Name)
 	if err != nil {
 		return err
 	}
-	for _, f := range rt {
+	harness, err := golang.Harness(p.Name, "lockgen's mutation runner (verify/mutation)", tests)
+	if err != nil {
+		return err
+	}
+	for _, f := range append(rt, harness...) {
 		if err := os.WriteFile(filepath.Join(p.Dir, f.Name), f.Data, 0o644); err != nil {
-			return err
-		}
-	}
-	var exOpts, deepOpts string
-	for _, o := range ex.Options {
-		exOpts += ", " + o
-	}
-	for _, o := range deep.Options {
-		deepOpts += ", " + o
-	}
-	data := map[string]any{
-		"Pkg": p.Name, "Locks": tls, "Marker": marker,
-		"Goroutines": st.Goroutines, "Passages": st.Passages,
-		"Timeout": int64(st.Timeout), "Stall": int64(st.Stall),
-		"Budget": int64(ex.Budget), "ExStall": int64(ex.Stall), "ExOpts": exOpts,
-		"Deep": deep.Budget > 0, "DeepBudget": int64(deep.Budget), "DeepStall": int64(deep.Stall), "DeepOpts": deepOpts,
-	}
-	for name, tmpl := range map[string]*template.Template{"lgmut_test.go": stressTmpl, "lgmut_check_test.go": exploreTmpl} {
-		var b bytes.Buffer
-		if err := tmpl.Execute(&b, data); err != nil {
-			return err
-		}
-		src, err := format.Source(b.Bytes())
-		if err != nil {
-			return fmt.Errorf("%s: %v\n%s", name, err, b.Bytes())
-		}
-		if err := os.WriteFile(filepath.Join(p.Dir, name), src, 0o644); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// subjectFunc is the name golang.Tests gives a lock's subject function.
-func subjectFunc(lock string) string {
-	// golang lowers the leading capital run of the name (M12 -> m12,
-	// DTOneNode -> dtOneNode); the locks here are named so that the
-	// result is simply the first letter lowered followed by the rest
-	// lowered up to the first lower-case letter.
-	r := []rune(lock)
-	n := 0
-	for n < len(r) && r[n] >= 'A' && r[n] <= 'Z' {
-		n++
+const verifyPath = "github.com/lockgen/lockgen/verify"
+
+// stressOptions are the runner's stress settings as verify options.
+func stressOptions(st StressSettings) []jen.Code {
+	opts := []jen.Code{
+		jen.Qual(verifyPath, "StressPassages").Call(jen.Lit(st.Passages)),
+		jen.Qual(verifyPath, "StressTimeout").Call(duration(st.Timeout)),
+		jen.Qual(verifyPath, "StressStall").Call(duration(st.Stall)),
 	}
-	if n > 1 && n < len(r) && r[n] >= 'a' && r[n] <= 'z' {
-		n--
+	if st.Goroutines > 0 {
+		opts = append(opts, jen.Qual(verifyPath, "StressGoroutines").Call(jen.Lit(st.Goroutines)))
 	}
-	return strings.ToLower(string(r[:n])) + string(r[n:]) + "Subject"
+	return opts
 }
 
-var stressTmpl = template.Must(template.New("stress").Parse(`// Code generated by lockgen's mutation runner (verify/mutation). DO NOT EDIT.
-
-package {{.Pkg}}_test
-
-import (
-	"encoding/json"
-	"testing"
-	"time"
-
-	"github.com/lockgen/lockgen/verify"
-)
-{{range .Locks}}
-func TestLGStress{{.Name}}(t *testing.T) { lgStress(t, {{.Subject}}(), {{.Seed}}) }
-{{end}}
-// lgStress runs verify.Stress with the runner's settings and logs what it
-// found as one JSON line.
-func lgStress(t *testing.T, s verify.Subject, seed uint64) {
-	var rep verify.StressReport
-	opts := []verify.StressOption{
-		verify.StressPassages({{.Passages}}),
-		verify.StressTimeout(time.Duration({{.Timeout}})),
-		verify.StressStall(time.Duration({{.Stall}})),
-		verify.StressReportTo(&rep),
+// exploreOptions are an exploration's settings as verify options: its
+// budget and watchdog, a trace tail long enough to name the lines, then
+// its own options.
+func exploreOptions(ex ExploreSettings) ([]jen.Code, error) {
+	opts := []jen.Code{
+		jen.Qual(verifyPath, "ExploreBudget").Call(duration(ex.Budget)),
+		jen.Qual(verifyPath, "ExploreStall").Call(duration(ex.Stall)),
+		jen.Qual(verifyPath, "ExploreTraceTail").Call(jen.Lit(80)),
 	}
-	if g := {{.Goroutines}}; g > 0 {
-		opts = append(opts, verify.StressGoroutines(g))
-	}
-	if seed != 0 {
-		opts = append(opts, verify.StressSeed(seed))
-	}
-	verify.Stress(t, s, opts...)
-	type failure struct{ Kind, Msg string }
-	out := struct {
-		Failures []failure
-		Passages int64
-		Duration time.Duration
-		Config   string
-	}{Passages: rep.Passages, Duration: rep.Duration, Config: rep.Config()}
-	for _, f := range rep.Failures {
-		msg := f.String()
-		if len(msg) > 600 {
-			msg = msg[:600] + " …"
+	more, err := parseOptions(ex.Options)
+	return append(opts, more...), err
+}
+
+func parseOptions(srcs []string) ([]jen.Code, error) {
+	var out []jen.Code
+	for _, s := range srcs {
+		c, err := golang.ParseOption(s)
+		if err != nil {
+			return nil, err
 		}
-		out.Failures = append(out.Failures, failure{string(f.Kind), msg})
+		out = append(out, c)
 	}
-	b, _ := json.Marshal(out)
-	t.Logf("{{.Marker}}%s", b)
+	return out, nil
 }
-`))
 
-var exploreTmpl = template.Must(template.New("explore").Parse(`//go:build lockgen_check
+func duration(d time.Duration) *jen.Statement {
+	return jen.Qual("time", "Duration").Call(jen.Lit(int64(d)))
+}
 
-// Code generated by lockgen's mutation runner (verify/mutation). DO NOT EDIT.
-
-package {{.Pkg}}_test
-
-import (
-	"encoding/json"
-	"testing"
-	"time"
-
-	"github.com/lockgen/lockgen/verify"
+// StressFinding and ExploreFinding are what a generated test logged.
+type (
+	StressFinding  = harness.StressFinding
+	ExploreFinding = harness.ExploreFinding
 )
-{{range .Locks}}
-func TestLGExplore{{.Name}}(t *testing.T) {
-	lgExplore(t, {{if .NoFIFO}}lgNoFIFO({{.Subject}}()){{else}}{{.Subject}}(){{end}}, time.Duration({{$.Budget}}), time.Duration({{$.ExStall}}){{$.ExOpts}}{{.Opts}})
-}
-{{if $.Deep}}
-func TestLGDeep{{.Name}}(t *testing.T) {
-	lgExplore(t, {{if .NoFIFO}}lgNoFIFO({{.Subject}}()){{else}}{{.Subject}}(){{end}}, time.Duration({{$.DeepBudget}}), time.Duration({{$.DeepStall}}){{$.DeepOpts}}{{.Opts}})
-}
-{{end}}{{end}}
-// lgNoFIFO drops a subject's FIFO claim.
-func lgNoFIFO(s verify.Subject) verify.Subject { s.FIFO = false; return s }
 
-// lgExplore runs verify.Explore with the runner's settings and logs what it
-// found as one JSON line.
-func lgExplore(t *testing.T, s verify.Subject, budget, stall time.Duration, extra ...verify.ExploreOption) {
-	var rep verify.ExploreReport
-	opts := []verify.ExploreOption{
-		verify.ExploreBudget(budget),
-		verify.ExploreStall(stall),
-		verify.ExploreTraceTail(80),
-	}
-	opts = append(append(opts, extra...), verify.ExploreReportTo(&rep))
-	verify.Explore(t, s, opts...)
-	out := struct {
-		Kind, Message, Strategy, Token, Trace string
-		Executions                            int
-		Exhausted                             bool
-		Summary                               string
-	}{Executions: rep.Executions, Exhausted: rep.Exhausted, Summary: rep.String()}
-	if f := rep.Failure; f != nil {
-		out.Kind, out.Message, out.Strategy, out.Token, out.Trace = string(f.Kind), f.Message, f.Strategy, f.Token, f.Trace
-	}
-	b, _ := json.Marshal(out)
-	t.Logf("{{.Marker}}%s", b)
-}
-`))
-
-// StressFinding is what a generated stress test logged.
-type StressFinding struct {
-	Failures []struct{ Kind, Msg string }
-	Passages int64
-	Duration time.Duration
-	Config   string
-}
-
-// ExploreFinding is what a generated exploration test logged.
-type ExploreFinding struct {
-	Kind, Message, Strategy, Token, Trace string
-	Executions                            int
-	Exhausted                             bool
-	Summary                               string
-}
-
-// finding extracts the JSON a generated test logged into v; false if the
-// test logged none (it crashed or was killed first).
-func finding(output string, v any) bool {
-	i := strings.LastIndex(output, marker)
-	if i < 0 {
-		return false
-	}
-	line := output[i+len(marker):]
-	if j := strings.IndexByte(line, '\n'); j >= 0 {
-		line = line[:j]
-	}
-	return json.Unmarshal([]byte(line), v) == nil
-}
+// finding decodes what a generated test logged into v; false if it logged
+// nothing (it crashed or was killed first).
+func finding(output string, v any) bool { return harness.Find(output, v) }
