@@ -7,10 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"os/signal"
 	"path/filepath"
-	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -113,24 +111,13 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 }
 
 // benchFile generates f's locks into a scratch package inside f's module,
-// adds the measurement driver, builds it without the race detector and
-// runs it, and reads back its report.
+// adds the measurement driver, and runs it (perf.RunDriver).
 func benchFile(ctx context.Context, f *spec.File, cfg perf.Config, stderr io.Writer) (*perf.Report, error) {
-	dir, err := os.MkdirTemp(filepath.Dir(f.Path), "_lockgen-bench-")
+	dir, err := gen.Scratch(f, "_lockgen-bench-")
 	if err != nil {
 		return nil, err
 	}
-	if dir, err = filepath.Abs(dir); err != nil {
-		return nil, err
-	}
-	defer os.RemoveAll(dir)
-	plan, err := gen.Build([]string{f.Path}, gen.Options{OutDir: dir})
-	if err != nil {
-		return nil, err
-	}
-	if _, err := plan.Write(); err != nil {
-		return nil, err
-	}
+	defer dir.Remove()
 	var cs []golang.Config
 	for _, l := range f.Locks {
 		cs = append(cs, gen.Config(l, f, "", ""))
@@ -139,46 +126,11 @@ func benchFile(ctx context.Context, f *spec.File, cfg perf.Config, stderr io.Wri
 	if err != nil {
 		return nil, err
 	}
-	if err := os.WriteFile(filepath.Join(dir, driver.Name), driver.Data, 0o644); err != nil {
+	if err := dir.Add(driver); err != nil {
 		return nil, err
 	}
-	bin := filepath.Join(dir, "lockgen-bench.test")
-	if runtime.GOOS == "windows" {
-		bin += ".exe"
-	}
-	fmt.Fprintf(stderr, "%s: building the benchmark of %d lock(s)...\n", f.Path, len(f.Locks))
-	build := exec.CommandContext(ctx, "go", "test", "-c", "-o", bin, ".")
-	build.Dir = dir
-	if out, err := build.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("building the benchmark: %v\n%s", err, out)
-	}
-	raw, err := json.Marshal(cfg)
-	if err != nil {
-		return nil, err
-	}
-	out := filepath.Join(dir, "report.json")
-	run := exec.CommandContext(ctx, bin, "-test.run=^TestLockgenBench$", "-test.count=1", "-test.timeout=0")
-	run.Dir = dir
-	run.Env = append(os.Environ(), perf.ConfigEnv+"="+string(raw), perf.OutEnv+"="+out)
-	run.Stdout, run.Stderr = io.Discard, stderr
-	if f, ok := stderr.(*os.File); ok {
-		run.Stderr = f // the driver rewrites its progress line in place on a terminal
-	}
-	if err := run.Run(); err != nil {
-		if ctx.Err() != nil {
-			return nil, fmt.Errorf("interrupted")
-		}
-		return nil, fmt.Errorf("running the benchmark: %v", err)
-	}
-	data, err := os.ReadFile(out)
-	if err != nil {
-		return nil, err
-	}
-	var rep perf.Report
-	if err := json.Unmarshal(data, &rep); err != nil {
-		return nil, err
-	}
-	return &rep, nil
+	fmt.Fprintf(stderr, "%s: building the benchmark of %s...\n", f.Path, plural(len(f.Locks), "lock"))
+	return perf.RunDriver(ctx, dir.Path, cfg, stderr)
 }
 
 // writeBenchReport writes the Markdown report and its plots, in a

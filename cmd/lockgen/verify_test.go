@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockgen/lockgen/verify/layers"
 	"github.com/lockgen/lockgen/verify/spin"
 )
 
@@ -100,13 +101,13 @@ func TestCommandLineNamesTheFlagsSet(t *testing.T) {
 }
 
 // TestVerifySpinSaysWhatItSearches: a SPIN layer reports its runs as it
-// goes (every progressEvery; here every time).
+// goes (every layers.ProgressEvery; here every time).
 func TestVerifySpinSaysWhatItSearches(t *testing.T) {
 	if _, err := exec.LookPath("spin"); err != nil {
 		t.Skip("spin not installed")
 	}
-	defer func(d time.Duration) { progressEvery = d }(progressEvery)
-	progressEvery = 0
+	defer func(d time.Duration) { layers.ProgressEvery = d }(layers.ProgressEvery)
+	layers.ProgressEvery = 0
 	code, _, stderr := lockgen("verify", "-layers", "spin", "-n", "2", "testdata/verify/ticket.toml")
 	if code != exitOK || !strings.Contains(stderr, ": spin n=2 mutual-exclusion: searching (") {
 		t.Errorf("verify = %d, stderr:\n%s\nwant progress lines like \"T: spin n=2 mutual-exclusion: searching (0s so far)\"", code, stderr)

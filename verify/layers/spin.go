@@ -1,0 +1,150 @@
+package layers
+
+import (
+	"context"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/lockgen/lockgen/spec"
+	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/verify/spin"
+)
+
+// SpinCache remembers SPIN results by model: locks that differ only in
+// what SPIN does not model (node policy, padding, waiting, TryLock) share
+// one run. Make one with make(SpinCache).
+type SpinCache map[string]Result
+
+func spinKey(l spec.Lock, sizes []int) string {
+	var params []string
+	for k, v := range l.Params {
+		params = append(params, fmt.Sprintf("%s=%d", k, v))
+	}
+	sort.Strings(params)
+	return fmt.Sprintf("%s|%s|%s|k=%d|procs=%d|%s|n=%v", l.Algorithm, l.Mode, l.Preference, l.K, l.Procs, strings.Join(params, ","), sizes)
+}
+
+// ProgressEvery is how often a long SPIN layer says what it searches.
+var ProgressEvery = 10 * time.Second
+
+// trailShown is how many steps of a SPIN trail a failure shows: the end,
+// where the violation is (a long trail would bury the summary).
+const trailShown = 80
+
+// spinResult runs the entry's standard SPIN properties on the lock's own
+// definition (mode, k, preference, parameters) for each size procs allows.
+func spinResult(ctx context.Context, l spec.Lock, o *Options) Result {
+	r := Result{Lock: l.Name, Layer: SPIN}
+	start := time.Now()
+	var sizes []int
+	for _, n := range o.Sizes {
+		if (l.Procs > 0 && n > l.Procs) || (l.Mode == templates.KExclusion && n <= l.K) {
+			continue
+		}
+		if l.Entry.MaxProcs > 0 && n > l.Entry.MaxProcs || n < l.Entry.MinProcs {
+			continue
+		}
+		sizes = append(sizes, n)
+	}
+	if len(sizes) == 0 {
+		r.Verdict, r.Detail = Skipped, "no process count in -n fits this lock"
+		return r
+	}
+	key := spinKey(l, sizes)
+	if c, ok := o.Cache[key]; ok {
+		c.Lock, c.Elapsed = l.Name, 0
+		c.Detail = "same model as " + c.Detail
+		return c
+	}
+	defer func() {
+		if o.Cache != nil {
+			c := r
+			c.Detail = c.Lock + ": " + c.Detail
+			o.Cache[key] = c
+		}
+	}()
+	// A SPIN layer can take minutes: say what it is searching every
+	// ProgressEvery, so that a long run is never silent.
+	last := start
+	progress := func(msg string) {
+		if now := time.Now(); now.Sub(last) >= ProgressEvery {
+			last = now
+			o.say("  %s: spin %s (%s so far)", l.Name, msg, now.Sub(start).Round(time.Second))
+		}
+	}
+	rep, err := spin.CheckEntry(ctx, l.Algorithm, spin.SuiteOptions{
+		Progress: progress,
+		Sizes:    sizes, Mode: l.Mode, K: l.K, Preference: l.Preference,
+		Def:   l.Entry.MustDef(templates.Options{Mode: l.Mode, Preference: l.Preference}),
+		Extra: l.Params, Reduce: true, Run: spin.Options{Timeout: o.SpinTimeout, Fold: o.SpinFold},
+	})
+	r.Elapsed = time.Since(start)
+	if err != nil {
+		r.Verdict, r.Failure = Fail, err.Error()
+		return r
+	}
+	var passed, failed, incomplete, skipped int
+	var states int64
+	var failures, gaps, reduced []string
+	for _, run := range rep.Runs {
+		if run.Reduced != "" && run.Result.Status != spin.Skipped && !slices.Contains(reduced, run.Reduced) {
+			reduced = append(reduced, run.Reduced)
+		}
+		switch run.Result.Status {
+		case spin.Passed:
+			passed++
+			states += run.Result.States
+		case spin.Failed:
+			failed++
+			failures = append(failures, fmt.Sprintf("n=%d %s: %s\n%s", run.N, run.Property, run.Result.Message, Indent(spin.Counterexample(run.Result, trailShown), "  ")))
+		case spin.Skipped:
+			skipped++
+		default:
+			incomplete++
+			gaps = append(gaps, fmt.Sprintf("n=%d %s", run.N, run.Property))
+		}
+	}
+	r.Detail = fmt.Sprintf("%s passed (n = %s, %d states in all)", plural(passed, "run"), joinInts(sizes), states)
+	if failed > 0 {
+		r.Detail = fmt.Sprintf("%s failed, %s", plural(failed, "run"), r.Detail)
+	}
+	if incomplete > 0 {
+		r.Detail += fmt.Sprintf("; %d incomplete, no verdict (%s)", incomplete, strings.Join(gaps, ", "))
+	}
+	if len(reduced) > 0 {
+		r.Detail += fmt.Sprintf("; checked with the smallest valid parameters, %s, as %s", strings.Join(reduced, " and "), rep.Reduction)
+	}
+	if skipped > 0 {
+		r.Detail += fmt.Sprintf("; %d skipped (a smaller n was already incomplete, or the parameters do not fit n)", skipped)
+	}
+	switch {
+	case failed > 0:
+		r.Verdict, r.Failure = Fail, strings.Join(failures, "\n")
+	case passed == 0:
+		r.Verdict = Incomplete
+	default:
+		r.Verdict = Pass
+	}
+	return r
+}
+
+func joinInts(xs []int) string {
+	var s []string
+	for _, x := range xs {
+		s = append(s, strconv.Itoa(x))
+	}
+	return strings.Join(s, ",")
+}
+
+// Indent puts pre before every line of s.
+func Indent(s, pre string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i := range lines {
+		lines[i] = pre + lines[i]
+	}
+	return strings.Join(lines, "\n")
+}
