@@ -94,6 +94,9 @@ type Bakery struct {
 // NewBakery returns an unlocked Bakery. The zero value is an unlocked Bakery too.
 func NewBakery() *Bakery {
 	l := &Bakery{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	return l
 }
 

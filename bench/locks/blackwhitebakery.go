@@ -113,6 +113,9 @@ type BlackWhiteBakery struct {
 // NewBlackWhiteBakery returns an unlocked BlackWhiteBakery. The zero value is an unlocked BlackWhiteBakery too.
 func NewBlackWhiteBakery() *BlackWhiteBakery {
 	l := &BlackWhiteBakery{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	return l
 }
 

@@ -102,6 +102,7 @@ func NewDT1() *DT1 {
 // should be reused: each one owns 2 QNode record(s).
 func (l *DT1) NewHandle() *DT1Handle {
 	h := &DT1Handle{l: l}
+	readyWaiters(h.st.waiters[:])
 	return h
 }
 

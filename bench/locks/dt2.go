@@ -118,6 +118,9 @@ type DT2 struct {
 // NewDT2 returns an unlocked DT2. The zero value is an unlocked DT2 too.
 func NewDT2() *DT2 {
 	l := &DT2{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	return l
 }
 

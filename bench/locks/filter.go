@@ -86,6 +86,9 @@ type Filter struct {
 // NewFilter returns an unlocked Filter. The zero value is an unlocked Filter too.
 func NewFilter() *Filter {
 	l := &Filter{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	return l
 }
 

@@ -98,6 +98,9 @@ func (l *GraunkeThakkar) setup() {
 // NewGraunkeThakkar returns an unlocked GraunkeThakkar. The zero value is an unlocked GraunkeThakkar too.
 func NewGraunkeThakkar() *GraunkeThakkar {
 	l := &GraunkeThakkar{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	l.setup()
 	return l
 }

@@ -400,6 +400,15 @@ func badProcess(lock string, id, procs int) {
 	panic("lockgen: " + lock + ": process id " + strconv.Itoa(id) + " out of range [0," + strconv.Itoa(procs) + ")")
 }
 
+// readyWaiters makes the wake-ups of a lock's per-process waiters in
+// advance (New and NewHandle call it), so that no wait of a constructed
+// lock allocates; a zero-value lock makes each on its first sleep.
+func readyWaiters(ws []waiter) {
+	for i := range ws {
+		ws[i].p.arm()
+	}
+}
+
 // waiters holds the waiters of processes without state of their own
 // (Lock()/Unlock() locks): only the slow path takes one.
 var waiters = sync.Pool{New: func() any { return new(waiter) }}

@@ -99,6 +99,7 @@ func NewMCS() *MCS {
 // should be reused: each one owns 1 QNode record(s).
 func (l *MCS) NewHandle() *MCSHandle {
 	h := &MCSHandle{l: l}
+	readyWaiters(h.st.waiters[:])
 	return h
 }
 

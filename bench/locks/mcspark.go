@@ -97,6 +97,7 @@ func NewMCSPark() *MCSPark {
 // should be reused: each one owns 1 QNode record(s).
 func (l *MCSPark) NewHandle() *MCSParkHandle {
 	h := &MCSParkHandle{l: l}
+	readyWaiters(h.st.waiters[:])
 	return h
 }
 

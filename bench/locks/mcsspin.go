@@ -96,6 +96,7 @@ func NewMCSSpin() *MCSSpin {
 // should be reused: each one owns 1 QNode record(s).
 func (l *MCSSpin) NewHandle() *MCSSpinHandle {
 	h := &MCSSpinHandle{l: l}
+	readyWaiters(h.st.waiters[:])
 	return h
 }
 

@@ -98,6 +98,7 @@ func NewMCSSpinThenPark() *MCSSpinThenPark {
 // should be reused: each one owns 1 QNode record(s).
 func (l *MCSSpinThenPark) NewHandle() *MCSSpinThenParkHandle {
 	h := &MCSSpinThenParkHandle{l: l}
+	readyWaiters(h.st.waiters[:])
 	return h
 }
 

@@ -97,6 +97,7 @@ func NewMCSSpinThenYield() *MCSSpinThenYield {
 // should be reused: each one owns 1 QNode record(s).
 func (l *MCSSpinThenYield) NewHandle() *MCSSpinThenYieldHandle {
 	h := &MCSSpinThenYieldHandle{l: l}
+	readyWaiters(h.st.waiters[:])
 	return h
 }
 

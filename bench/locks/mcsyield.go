@@ -96,6 +96,7 @@ func NewMCSYield() *MCSYield {
 // should be reused: each one owns 1 QNode record(s).
 func (l *MCSYield) NewHandle() *MCSYieldHandle {
 	h := &MCSYieldHandle{l: l}
+	readyWaiters(h.st.waiters[:])
 	return h
 }
 

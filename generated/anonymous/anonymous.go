@@ -127,6 +127,7 @@ func NewAnonymous() *Anonymous {
 // should be reused: each one owns its passage state.
 func (l *Anonymous) NewHandle() *AnonymousHandle {
 	h := &AnonymousHandle{l: l}
+	readyWaiters(h.st.waiters[:])
 	return h
 }
 

@@ -97,6 +97,9 @@ type Burns struct {
 // NewBurns returns an unlocked Burns. The zero value is an unlocked Burns too.
 func NewBurns() *Burns {
 	l := &Burns{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	return l
 }
 

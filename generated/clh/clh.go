@@ -94,6 +94,7 @@ func NewCLH() *CLH {
 // should be reused: each one owns 2 QNode record(s).
 func (l *CLH) NewHandle() *CLHHandle {
 	h := &CLHHandle{l: l}
+	readyWaiters(h.st.waiters[:])
 	return h
 }
 

@@ -95,6 +95,9 @@ type CLHArray struct {
 // NewCLHArray returns an unlocked CLHArray. The zero value is an unlocked CLHArray too.
 func NewCLHArray() *CLHArray {
 	l := &CLHArray{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	return l
 }
 

@@ -119,6 +119,9 @@ func (l *DeBruijn) setup() {
 // NewDeBruijn returns an unlocked DeBruijn. The zero value is an unlocked DeBruijn too.
 func NewDeBruijn() *DeBruijn {
 	l := &DeBruijn{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	l.setup()
 	return l
 }

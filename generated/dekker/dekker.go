@@ -111,6 +111,9 @@ func (l *Dekker) setup() {
 // NewDekker returns an unlocked Dekker. The zero value is an unlocked Dekker too.
 func NewDekker() *Dekker {
 	l := &Dekker{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	l.setup()
 	return l
 }

@@ -128,6 +128,9 @@ func (l *Dijkstra) setup() {
 // NewDijkstra returns an unlocked Dijkstra. The zero value is an unlocked Dijkstra too.
 func NewDijkstra() *Dijkstra {
 	l := &Dijkstra{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	l.setup()
 	return l
 }

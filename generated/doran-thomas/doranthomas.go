@@ -85,6 +85,9 @@ type DoranThomas struct {
 // NewDoranThomas returns an unlocked DoranThomas. The zero value is an unlocked DoranThomas too.
 func NewDoranThomas() *DoranThomas {
 	l := &DoranThomas{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	return l
 }
 

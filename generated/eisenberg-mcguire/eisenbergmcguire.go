@@ -113,6 +113,9 @@ type EisenbergMcGuire struct {
 // NewEisenbergMcGuire returns an unlocked EisenbergMcGuire. The zero value is an unlocked EisenbergMcGuire too.
 func NewEisenbergMcGuire() *EisenbergMcGuire {
 	l := &EisenbergMcGuire{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	return l
 }
 

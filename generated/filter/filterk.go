@@ -89,6 +89,9 @@ type FilterK struct {
 // NewFilterK returns an unlocked FilterK. The zero value is an unlocked FilterK too.
 func NewFilterK() *FilterK {
 	l := &FilterK{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	return l
 }
 

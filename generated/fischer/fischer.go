@@ -100,6 +100,9 @@ func (l *Fischer) setup() {
 // NewFischer returns an unlocked Fischer. The zero value is an unlocked Fischer too.
 func NewFischer() *Fischer {
 	l := &Fischer{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	l.setup()
 	return l
 }

@@ -108,6 +108,9 @@ func (l *HehnerShyamasundar) setup() {
 // NewHehnerShyamasundar returns an unlocked HehnerShyamasundar. The zero value is an unlocked HehnerShyamasundar too.
 func NewHehnerShyamasundar() *HehnerShyamasundar {
 	l := &HehnerShyamasundar{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	l.setup()
 	return l
 }

@@ -103,6 +103,9 @@ func (l *Hyman) setup() {
 // NewHyman returns an unlocked Hyman. The zero value is an unlocked Hyman too.
 func NewHyman() *Hyman {
 	l := &Hyman{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	l.setup()
 	return l
 }

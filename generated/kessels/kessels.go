@@ -96,6 +96,9 @@ type Kessels struct {
 // NewKessels returns an unlocked Kessels. The zero value is an unlocked Kessels too.
 func NewKessels() *Kessels {
 	l := &Kessels{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	return l
 }
 

@@ -96,6 +96,9 @@ type Kessels5 struct {
 // NewKessels5 returns an unlocked Kessels5. The zero value is an unlocked Kessels5 too.
 func NewKessels5() *Kessels5 {
 	l := &Kessels5{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	return l
 }
 

@@ -118,6 +118,9 @@ func (l *Knuth) setup() {
 // NewKnuth returns an unlocked Knuth. The zero value is an unlocked Knuth too.
 func NewKnuth() *Knuth {
 	l := &Knuth{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	l.setup()
 	return l
 }

@@ -117,6 +117,9 @@ func (l *LamportFast) setup() {
 // NewLamportFast returns an unlocked LamportFast. The zero value is an unlocked LamportFast too.
 func NewLamportFast() *LamportFast {
 	l := &LamportFast{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	l.setup()
 	return l
 }

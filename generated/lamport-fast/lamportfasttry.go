@@ -129,6 +129,9 @@ func (l *LamportFastTry) setup() {
 // NewLamportFastTry returns an unlocked LamportFastTry. The zero value is an unlocked LamportFastTry too.
 func NewLamportFastTry() *LamportFastTry {
 	l := &LamportFastTry{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	l.setup()
 	return l
 }

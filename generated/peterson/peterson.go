@@ -87,6 +87,9 @@ type Peterson struct {
 // NewPeterson returns an unlocked Peterson. The zero value is an unlocked Peterson too.
 func NewPeterson() *Peterson {
 	l := &Peterson{}
+	for i := range l.procs {
+		readyWaiters(l.procs[i].waiters[:])
+	}
 	return l
 }
 

@@ -405,7 +405,7 @@ var goReserved = map[string]bool{
 	"l": true, "st": true, "id": true, "spins": true, "tok": true, "h": true, "nd": true,
 	"len": true, "cap": true, "new": true, "nil": true, "true": true, "false": true,
 	"max": true, "min": true, "delay": true, "prevVal": true, "newVal": true, "pause": true, "yield": true, "doorway": true,
-	"entered": true, "casOK": true, "delta": true, "b2i": true, "sleepers": true, "waiters": true, "getWaiter": true, "putWaiter": true,
+	"entered": true, "casOK": true, "delta": true, "b2i": true, "sleepers": true, "waiters": true, "getWaiter": true, "putWaiter": true, "readyWaiters": true,
 }
 
 // generatedLocal matches the locals the lowering numbers by nesting depth.

@@ -300,6 +300,13 @@ func localDoc(l ir.Local) string {
 func (g *gen) constructors(f *jen.File) {
 	var body []jen.Code
 	body = append(body, jen.Id("l").Op(":=").Op("&").Id(g.c.Name).Values())
+	if g.api == apiID && g.waitDepth > 0 {
+		// Every process's wake-ups made here, so that no wait of a lock
+		// made by New allocates (a zero-value lock makes each on its
+		// process's first sleep).
+		body = append(body, jen.For(jen.Id("i").Op(":=").Range().Id("l").Dot("procs")).Block(
+			jen.Id("readyWaiters").Call(jen.Id("l").Dot("procs").Index(jen.Id("i")).Dot("waiters").Index(jen.Op(":")))))
+	}
 	if init := g.setupCode(); len(init) > 0 {
 		body = append(body, jen.Id("l").Dot("setup").Call())
 		f.Line()
@@ -318,7 +325,7 @@ func (g *gen) constructors(f *jen.File) {
 		docLines(f, fmt.Sprintf("NewHandle returns a handle for one goroutine. Handles are cheap to keep and\nshould be reused: each one owns %s.", g.ownsWhat()))
 		f.Func().Params(jen.Id("l").Op("*").Id(g.c.Name)).Id("NewHandle").Params().Op("*").Id(g.handleType()).Block(
 			append(append(append(g.setupCheck(jen.Id("l")), jen.Id("h").Op(":=").Op("&").Id(g.handleType()).Values(jen.Dict{jen.Id("l"): jen.Id("l")})),
-				g.initState(jen.Id("h").Dot("st"))...), jen.Return(jen.Id("h")))...)
+				append(g.initState(jen.Id("h").Dot("st")), g.readyHandle()...)...), jen.Return(jen.Id("h")))...)
 	}
 
 	if g.api == apiLocker {
@@ -349,6 +356,15 @@ func (g *gen) constructors(f *jen.File) {
 			}
 		}
 	}
+}
+
+// readyHandle makes a new handle's wake-ups, so that its waits do not
+// allocate.
+func (g *gen) readyHandle() []jen.Code {
+	if g.waitDepth == 0 {
+		return nil
+	}
+	return []jen.Code{jen.Id("readyWaiters").Call(jen.Id("h").Dot("st").Dot("waiters").Index(jen.Op(":")))}
 }
 
 func (g *gen) ownsWhat() string {

@@ -99,6 +99,7 @@ func NewLedger() *Ledger {
 // should be reused: each one owns 1 QNode record(s).
 func (l *Ledger) NewHandle() *LedgerHandle {
 	h := &LedgerHandle{l: l}
+	readyWaiters(h.st.waiters[:])
 	return h
 }
 

@@ -80,3 +80,25 @@ func TestParkerTokens(t *testing.T) {
 	p.unpark("")
 	<-woke
 }
+
+// TestReadyWaitersAllocatesUpFront: after readyWaiters, a wait's arm and
+// a whole park/unpark round allocate nothing (a constructed lock's waits
+// are allocation-free); without it, the first arm allocates.
+func TestReadyWaitersAllocatesUpFront(t *testing.T) {
+	cold, next := make([]waiter, 20), 0
+	if n := testing.AllocsPerRun(10, func() { cold[next].p.arm(); next++ }); n == 0 {
+		t.Fatal("the first arm of a fresh waiter allocated nothing: this test can no longer tell")
+	}
+	ws := make([]waiter, 4)
+	readyWaiters(ws)
+	n := testing.AllocsPerRun(100, func() {
+		for i := range ws {
+			ws[i].p.arm()
+			ws[i].p.unpark("")
+			ws[i].p.park("")
+		}
+	})
+	if n != 0 {
+		t.Errorf("a round on ready waiters allocated %.1f times", n)
+	}
+}
