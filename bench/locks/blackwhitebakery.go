@@ -104,7 +104,7 @@ type BlackWhiteBakery struct {
 		_ [56]byte
 	} // NUMBER: process i's ticket, 0..n (0: not competing)
 	sleepers waitq // processes waiting on several of the lock's registers
-	_        [40]byte
+	_        [32]byte
 	spinners intReg // waiters spinning now (the adaptive policy caps them)
 	_        [56]byte
 	procs    [BlackWhiteBakeryProcs]blackWhiteBakeryProc

@@ -5,8 +5,8 @@ package locks
 // clhQNode is the algorithm's QNode record.
 type clhQNode struct {
 	locked         boolReg // locked: true while the node's owner holds or waits for the lock (Craig: PENDING)
-	lockedSleepers waitq   // processes waiting on locked
-	_              [32]byte
+	lockedSleepers soloq   // processes waiting on locked
+	_              [48]byte
 }
 
 // clhState is what a process keeps between and across its passages.
@@ -132,7 +132,7 @@ func (h *CLHHandle) Lock() {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *CLH) acquireSlow1(st *clhState) {
-	st.waiters[0].begin("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0, b2i(false), 0, waitKeyed)
+	st.waiters[0].beginSolo("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0)
 	for {
 		if !st.waiters[0].spin("4") {
 			st.waiters[0].prepare("4")

@@ -90,7 +90,7 @@ type Dijkstra struct {
 	next      intReg // NEXT: the process considered next to enter
 	_         [56]byte
 	sleepers  waitq // processes waiting on several of the lock's registers
-	_         [40]byte
+	_         [32]byte
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
 	_         [64]byte

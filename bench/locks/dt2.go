@@ -21,8 +21,8 @@ type dt2QNode struct {
 // dt2LocalNode is the algorithm's LocalNode record.
 type dt2LocalNode struct {
 	locked         boolReg // locked: the owner spins on it (line 10); the predecessor clears it (line 14)
-	lockedSleepers waitq   // processes waiting on locked
-	_              [32]byte
+	lockedSleepers soloq   // processes waiting on locked
+	_              [48]byte
 }
 
 // dt2State is what a process keeps between and across its passages.
@@ -184,7 +184,7 @@ func (l *DT2) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *DT2) acquireSlow1(st *dt2State, myq *dt2LocalNode) {
-	st.waiters[0].begin("10", &myq.lockedSleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
+	st.waiters[0].beginSolo("10", &myq.lockedSleepers, &l.spinners, waitAdaptive, 0)
 	for {
 		if !st.waiters[0].spin("10") {
 			st.waiters[0].prepare("10")

@@ -89,7 +89,7 @@ type EisenbergMcGuire struct {
 	k        intReg // k: the process with priority; scans of L1 start there
 	_        [56]byte
 	sleepers waitq // processes waiting on several of the lock's registers
-	_        [40]byte
+	_        [32]byte
 	spinners intReg // waiters spinning now (the adaptive policy caps them)
 	_        [56]byte
 	procs    [EisenbergMcGuireProcs]eisenbergMcGuireProc

@@ -87,7 +87,7 @@ type Kessels struct {
 		_ [56]byte
 	} // R: R[2x+c]: side c's turn bit (written by that side only)
 	sleepers waitq // processes waiting on several of the lock's registers
-	_        [40]byte
+	_        [32]byte
 	spinners intReg // waiters spinning now (the adaptive policy caps them)
 	_        [56]byte
 	procs    [KesselsProcs]kesselsProc

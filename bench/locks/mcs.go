@@ -5,9 +5,10 @@ package locks
 // mcsQNode is the algorithm's QNode record.
 type mcsQNode struct {
 	next          refReg[mcsQNode] // next: the successor, once it has linked itself
-	nextSleepers  waitq            // processes waiting on next
+	nextSleepers  soloq            // processes waiting on next
 	value         boolReg          // value: set by the predecessor: enter
-	valueSleepers waitq            // processes waiting on value
+	valueSleepers soloq            // processes waiting on value
+	_             [32]byte
 }
 
 // mcsState is what a process keeps between and across its passages.
@@ -143,7 +144,7 @@ func (h *MCSHandle) Lock() {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *MCS) acquireSlow1(st *mcsState) {
-	st.waiters[0].begin("7", &st.mynode.valueSleepers, &l.spinners, waitAdaptive, 0, b2i(true), 0, waitKeyed)
+	st.waiters[0].beginSolo("7", &st.mynode.valueSleepers, &l.spinners, waitAdaptive, 0)
 	for {
 		if !st.waiters[0].spin("7") {
 			st.waiters[0].prepare("7")
@@ -208,7 +209,7 @@ func (h *MCSHandle) Unlock() {
 // releaseSlow1 continues release where its inline path had to wait.
 func (l *MCS) releaseSlow1(st *mcsState) {
 	var successor *mcsQNode
-	st.waiters[0].begin("14", &st.mynode.nextSleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
+	st.waiters[0].beginSolo("14", &st.mynode.nextSleepers, &l.spinners, waitAdaptive, 0)
 	for {
 		if !st.waiters[0].spin("14") {
 			st.waiters[0].prepare("14")

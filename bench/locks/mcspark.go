@@ -5,9 +5,10 @@ package locks
 // mcsParkQNode is the algorithm's QNode record.
 type mcsParkQNode struct {
 	next          refReg[mcsParkQNode] // next: the successor, once it has linked itself
-	nextSleepers  waitq                // processes waiting on next
+	nextSleepers  soloq                // processes waiting on next
 	value         boolReg              // value: set by the predecessor: enter
-	valueSleepers waitq                // processes waiting on value
+	valueSleepers soloq                // processes waiting on value
+	_             [32]byte
 }
 
 // mcsParkState is what a process keeps between and across its passages.
@@ -141,7 +142,7 @@ func (h *MCSParkHandle) Lock() {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *MCSPark) acquireSlow1(st *mcsParkState) {
-	st.waiters[0].begin("7", &st.mynode.valueSleepers, nil, waitPark, 0, b2i(true), 0, waitKeyed)
+	st.waiters[0].beginSolo("7", &st.mynode.valueSleepers, nil, waitPark, 0)
 	for {
 		if !st.waiters[0].spin("7") {
 			st.waiters[0].prepare("7")
@@ -206,7 +207,7 @@ func (h *MCSParkHandle) Unlock() {
 // releaseSlow1 continues release where its inline path had to wait.
 func (l *MCSPark) releaseSlow1(st *mcsParkState) {
 	var successor *mcsParkQNode
-	st.waiters[0].begin("14", &st.mynode.nextSleepers, nil, waitPark, 0, 0, 0, 0)
+	st.waiters[0].beginSolo("14", &st.mynode.nextSleepers, nil, waitPark, 0)
 	for {
 		if !st.waiters[0].spin("14") {
 			st.waiters[0].prepare("14")

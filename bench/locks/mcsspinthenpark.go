@@ -5,9 +5,10 @@ package locks
 // mcsSpinThenParkQNode is the algorithm's QNode record.
 type mcsSpinThenParkQNode struct {
 	next          refReg[mcsSpinThenParkQNode] // next: the successor, once it has linked itself
-	nextSleepers  waitq                        // processes waiting on next
+	nextSleepers  soloq                        // processes waiting on next
 	value         boolReg                      // value: set by the predecessor: enter
-	valueSleepers waitq                        // processes waiting on value
+	valueSleepers soloq                        // processes waiting on value
+	_             [32]byte
 }
 
 // mcsSpinThenParkState is what a process keeps between and across its passages.
@@ -142,7 +143,7 @@ func (h *MCSSpinThenParkHandle) Lock() {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *MCSSpinThenPark) acquireSlow1(st *mcsSpinThenParkState) {
-	st.waiters[0].begin("7", &st.mynode.valueSleepers, nil, waitSpinThenPark, 100, b2i(true), 0, waitKeyed)
+	st.waiters[0].beginSolo("7", &st.mynode.valueSleepers, nil, waitSpinThenPark, 100)
 	for {
 		if !st.waiters[0].spin("7") {
 			st.waiters[0].prepare("7")
@@ -207,7 +208,7 @@ func (h *MCSSpinThenParkHandle) Unlock() {
 // releaseSlow1 continues release where its inline path had to wait.
 func (l *MCSSpinThenPark) releaseSlow1(st *mcsSpinThenParkState) {
 	var successor *mcsSpinThenParkQNode
-	st.waiters[0].begin("14", &st.mynode.nextSleepers, nil, waitSpinThenPark, 100, 0, 0, 0)
+	st.waiters[0].beginSolo("14", &st.mynode.nextSleepers, nil, waitSpinThenPark, 100)
 	for {
 		if !st.waiters[0].spin("14") {
 			st.waiters[0].prepare("14")

@@ -82,13 +82,13 @@ type Morris struct {
 	_         [64]byte
 	a         intReg // A: turnstile a into the second room (1 = open)
 	aSleepers waitq  // processes waiting on A
-	_         [32]byte
+	_         [24]byte
 	b         intReg // B: semaphore b, protecting na
 	bSleepers waitq  // processes waiting on B
-	_         [32]byte
+	_         [24]byte
 	m         intReg // M: turnstile m into the critical section
 	mSleepers waitq  // processes waiting on M
-	_         [32]byte
+	_         [24]byte
 	na        intReg // NA: na: processes in the first room (updated under b)
 	_         [56]byte
 	nm        intReg // NM: nm: processes in the second room (updated by the holder of a or m)

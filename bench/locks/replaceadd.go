@@ -62,7 +62,7 @@ type ReplaceAdd struct {
 	_         [64]byte
 	s         intReg // S: the free places: k minus holders minus pending failed decrements
 	sSleepers waitq  // processes waiting on S
-	_         [32]byte
+	_         [24]byte
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
 	_         [64]byte

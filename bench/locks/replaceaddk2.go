@@ -68,7 +68,7 @@ type ReplaceAddK2 struct {
 	_         [64]byte
 	s         intReg // S: the free places: k minus holders minus pending failed decrements
 	sSleepers waitq  // processes waiting on S
-	_         [32]byte
+	_         [24]byte
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
 	_         [64]byte

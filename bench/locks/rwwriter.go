@@ -62,12 +62,12 @@ type RWWriter struct {
 	_             [56]byte
 	wcomp         intReg // WCOMP: write_completions
 	wcompSleepers waitq  // processes waiting on WCOMP
-	_             [32]byte
+	_             [24]byte
 	rcf           intReg // RCF: rdr_cnt_and_flag: readers × RC_INCR + writer flag
 	rcfSleepers   waitq  // processes waiting on RCF
-	_             [32]byte
+	_             [24]byte
 	sleepers      waitq // processes waiting on several of the lock's registers
-	_             [40]byte
+	_             [32]byte
 	spinners      intReg // waiters spinning now (the adaptive policy caps them)
 	_             [56]byte
 	held          bool // locked (misuse checks; written inside the critical section)

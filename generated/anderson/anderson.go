@@ -72,8 +72,8 @@ type Anderson struct {
 	_      [56]byte
 	valid  [4]struct {
 		r        boolReg
-		sleepers waitq
-		_        [36]byte
+		sleepers soloq
+		_        [52]byte
 	} // VALID: VALID[t mod n]: ticket t may enter
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
@@ -121,7 +121,7 @@ func (l *Anderson) Lock() {
 func (l *Anderson) acquireSlow1(st *andersonState) {
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("2", &l.valid[st.ticket%AndersonProcs].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), 0, waitKeyed)
+	w0.beginSolo("2", &l.valid[st.ticket%AndersonProcs].sleepers, &l.spinners, waitAdaptive, 0)
 	for {
 		if !w0.spin("2") {
 			w0.prepare("2")

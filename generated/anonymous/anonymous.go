@@ -105,7 +105,7 @@ type Anonymous struct {
 	handles  intReg // HANDLES: numbers processes for the simulated adversary (lines A1–A3 only)
 	_        [56]byte
 	sleepers waitq // processes waiting on several of the lock's registers
-	_        [40]byte
+	_        [32]byte
 	spinners intReg // waiters spinning now (the adaptive policy caps them)
 	_        [56]byte
 }

@@ -85,7 +85,7 @@ type Bakery struct {
 		_ [56]byte
 	} // MYTURN: process i's ticket (0: not competing)
 	sleepers waitq // processes waiting on several of the lock's registers
-	_        [40]byte
+	_        [32]byte
 	spinners intReg // waiters spinning now (the adaptive policy caps them)
 	_        [56]byte
 	procs    [BakeryProcs]bakeryProc

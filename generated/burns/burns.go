@@ -88,7 +88,7 @@ type Burns struct {
 		_ [60]byte
 	} // flag: process i competes for or holds the lock
 	sleepers waitq // processes waiting on several of the lock's registers
-	_        [40]byte
+	_        [32]byte
 	spinners intReg // waiters spinning now (the adaptive policy caps them)
 	_        [56]byte
 	procs    [BurnsProcs]burnsProc

@@ -5,8 +5,8 @@ package clh
 // clhHeapQNode is the algorithm's QNode record.
 type clhHeapQNode struct {
 	locked         boolReg // locked: true while the node's owner holds or waits for the lock (Craig: PENDING)
-	lockedSleepers waitq   // processes waiting on locked
-	_              [32]byte
+	lockedSleepers soloq   // processes waiting on locked
+	_              [48]byte
 }
 
 // clhHeapState is what a process keeps between and across its passages.
@@ -118,7 +118,7 @@ func (l *CLHHeap) Lock() {
 func (l *CLHHeap) acquireSlow1(st *clhHeapState) {
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0, b2i(false), 0, waitKeyed)
+	w0.beginSolo("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0)
 	for {
 		if !w0.spin("4") {
 			w0.prepare("4")

@@ -7,8 +7,8 @@ import "sync"
 // clhPoolQNode is the algorithm's QNode record.
 type clhPoolQNode struct {
 	locked         boolReg // locked: true while the node's owner holds or waits for the lock (Craig: PENDING)
-	lockedSleepers waitq   // processes waiting on locked
-	_              [32]byte
+	lockedSleepers soloq   // processes waiting on locked
+	_              [48]byte
 }
 
 // clhPoolState is what a process keeps between and across its passages.
@@ -125,7 +125,7 @@ func (l *CLHPool) Lock() {
 func (l *CLHPool) acquireSlow1(st *clhPoolState) {
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0, b2i(false), 0, waitKeyed)
+	w0.beginSolo("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0)
 	for {
 		if !w0.spin("4") {
 			w0.prepare("4")

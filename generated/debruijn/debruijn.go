@@ -98,7 +98,7 @@ type DeBruijn struct {
 	k         intReg // k: where the scans of L1 start; moved only by exits
 	_         [56]byte
 	sleepers  waitq // processes waiting on several of the lock's registers
-	_         [40]byte
+	_         [32]byte
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
 	_         [64]byte

@@ -87,9 +87,9 @@ type Dekker struct {
 	} // c: 0: process i wants to enter or is inside; 1: it does not
 	turn         intReg // turn: which process insists when both want to enter
 	turnSleepers waitq  // processes waiting on turn
-	_            [32]byte
+	_            [24]byte
 	sleepers     waitq // processes waiting on several of the lock's registers
-	_            [40]byte
+	_            [32]byte
 	spinners     intReg // waiters spinning now (the adaptive policy caps them)
 	_            [56]byte
 	_            [64]byte

@@ -71,12 +71,12 @@ type DoranThomas struct {
 	_ [64]byte
 	c [2]struct {
 		r        boolReg
-		sleepers waitq
-		_        [36]byte
+		sleepers soloq
+		_        [52]byte
 	} // c: process i wants to enter or is inside
 	turn         intReg // turn: which process has priority when both want to enter
 	turnSleepers waitq  // processes waiting on turn
-	_            [32]byte
+	_            [24]byte
 	spinners     intReg // waiters spinning now (the adaptive policy caps them)
 	_            [56]byte
 	procs        [DoranThomasProcs]doranThomasProc
@@ -159,7 +159,7 @@ func (l *DoranThomas) acquireSlow1(st *doranThomasState, id int) {
 	l.c[int64(id)].r.store("D6", true)
 	// D7: await ¬c[1 - i]
 	if !(!l.c[1-int64(id)].r.load("D7")) {
-		st.waiters[0].begin("D7", &l.c[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(false), 0, waitKeyed)
+		st.waiters[0].beginSolo("D7", &l.c[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0)
 		for {
 			if !st.waiters[0].spin("D7") {
 				st.waiters[0].prepare("D7")
@@ -179,7 +179,7 @@ func (l *DoranThomas) acquireSlow1(st *doranThomasState, id int) {
 
 // acquireSlow2 continues acquire where its inline path had to wait.
 func (l *DoranThomas) acquireSlow2(st *doranThomasState, id int) {
-	st.waiters[0].begin("D7", &l.c[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(false), 0, waitKeyed)
+	st.waiters[0].beginSolo("D7", &l.c[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0)
 	for {
 		if !st.waiters[0].spin("D7") {
 			st.waiters[0].prepare("D7")
@@ -198,7 +198,7 @@ func (l *DoranThomas) acquireSlow2(st *doranThomasState, id int) {
 
 // acquireSlow3 continues acquire where its inline path had to wait.
 func (l *DoranThomas) acquireSlow3(st *doranThomasState, id int) {
-	st.waiters[0].begin("D7", &l.c[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(false), 0, waitKeyed)
+	st.waiters[0].beginSolo("D7", &l.c[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0)
 	for {
 		if !st.waiters[0].spin("D7") {
 			st.waiters[0].prepare("D7")

@@ -6,9 +6,9 @@ package dvirtaubenfeld1
 type dt1QNode struct {
 	next           refReg[dt1QNode] // next: the successor, once it has linked itself (line 7)
 	locked         boolReg          // locked: the successor spins on its own locked (line 9)
-	lockedSleepers waitq            // processes waiting on locked
+	lockedSleepers soloq            // processes waiting on locked
 	status         intReg           // status: LOCKED (0) or UNLOCKED (1): the exit's signal to a successor it may not know yet
-	_              [16]byte
+	_              [32]byte
 }
 
 // dt1State is what a process keeps between and across its passages.
@@ -155,7 +155,7 @@ func (h *DT1Handle) Lock() {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *DT1) acquireSlow1(st *dt1State) {
-	st.waiters[0].begin("9", &st.mynode.lockedSleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
+	st.waiters[0].beginSolo("9", &st.mynode.lockedSleepers, &l.spinners, waitAdaptive, 0)
 	for {
 		if !st.waiters[0].spin("9") {
 			st.waiters[0].prepare("9")

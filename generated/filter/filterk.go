@@ -80,7 +80,7 @@ type FilterK struct {
 		_ [56]byte
 	} // AFTERYOU: the last process to enter each level (indices 1..n-1)
 	sleepers waitq // processes waiting on several of the lock's registers
-	_        [40]byte
+	_        [32]byte
 	spinners intReg // waiters spinning now (the adaptive policy caps them)
 	_        [56]byte
 	procs    [FilterKProcs]filterKProc

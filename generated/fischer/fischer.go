@@ -79,7 +79,7 @@ type Fischer struct {
 	_         [64]byte
 	x         intReg // X: ⊥ (-1) when free, else the id of the last process to claim it
 	xSleepers waitq  // processes waiting on X
-	_         [32]byte
+	_         [24]byte
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
 	_         [64]byte

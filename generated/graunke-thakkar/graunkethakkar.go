@@ -73,8 +73,8 @@ type GraunkeThakkar struct {
 	_    [64]byte
 	flag [5]struct {
 		r        intReg
-		sleepers waitq
-		_        [32]byte
+		sleepers soloq
+		_        [48]byte
 	} // FLAG: FLAG[i], process i's flag (0 or 1), toggled at each release; FLAG[n] is the dummy
 	lock      intReg // LOCK: the last pair enqueued: who*2 + the value FLAG[who] had then
 	_         [56]byte
@@ -137,7 +137,7 @@ func (l *GraunkeThakkar) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *GraunkeThakkar) acquireSlow1(st *graunkeThakkarState, pred int64) {
-	st.waiters[0].begin("3", &l.flag[pred/2].sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
+	st.waiters[0].beginSolo("3", &l.flag[pred/2].sleepers, &l.spinners, waitAdaptive, 0)
 	for {
 		if !st.waiters[0].spin("3") {
 			st.waiters[0].prepare("3")

@@ -84,7 +84,7 @@ type HehnerShyamasundar struct {
 		_ [56]byte
 	} // T: process i's ticket: ∞ (not competing), 0 (choosing) or its number
 	sleepers  waitq // processes waiting on several of the lock's registers
-	_         [40]byte
+	_         [32]byte
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
 	_         [64]byte

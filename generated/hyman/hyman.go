@@ -77,8 +77,8 @@ type Hyman struct {
 	_ [64]byte
 	b [2]struct {
 		r        boolReg
-		sleepers waitq
-		_        [36]byte
+		sleepers soloq
+		_        [52]byte
 	} // b: false: process i wants to enter or is inside
 	k         intReg // k: the process allowed to enter
 	_         [56]byte
@@ -147,7 +147,7 @@ func (l *Hyman) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *Hyman) acquireSlow1(st *hymanState, id int) {
-	st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), 0, waitKeyed)
+	st.waiters[0].beginSolo("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0)
 	for {
 		if !st.waiters[0].spin("C2") {
 			st.waiters[0].prepare("C2")
@@ -168,7 +168,7 @@ func (l *Hyman) acquireSlow1(st *hymanState, id int) {
 		for {
 			// C2: await b[1 - i]
 			if !(l.b[1-int64(id)].r.load("C2")) {
-				st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), 0, waitKeyed)
+				st.waiters[0].beginSolo("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0)
 				for {
 					if !st.waiters[0].spin("C2") {
 						st.waiters[0].prepare("C2")
@@ -198,7 +198,7 @@ func (l *Hyman) acquireSlow2(st *hymanState, id int) {
 	for {
 		// C2: await b[1 - i]
 		if !(l.b[1-int64(id)].r.load("C2")) {
-			st.waiters[0].begin("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0, b2i(true), 0, waitKeyed)
+			st.waiters[0].beginSolo("C2", &l.b[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0)
 			for {
 				if !st.waiters[0].spin("C2") {
 					st.waiters[0].prepare("C2")

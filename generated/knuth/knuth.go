@@ -97,7 +97,7 @@ type Knuth struct {
 	k         intReg // k: where the scans of L1 start
 	_         [56]byte
 	sleepers  waitq // processes waiting on several of the lock's registers
-	_         [40]byte
+	_         [32]byte
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
 	_         [64]byte

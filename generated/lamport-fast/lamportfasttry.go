@@ -105,9 +105,9 @@ type LamportFastTry struct {
 	_         [56]byte
 	y         intReg // Y: the splitter's lock: ⊥ (-1) when nobody is past line 4
 	ySleepers waitq  // processes waiting on Y
-	_         [32]byte
+	_         [24]byte
 	sleepers  waitq // processes waiting on several of the lock's registers
-	_         [40]byte
+	_         [32]byte
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
 	_         [64]byte

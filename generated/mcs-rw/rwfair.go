@@ -58,7 +58,7 @@ type RWFair struct {
 	_            [56]byte
 	comp         intReg // COMP: completions: readers × 2^16 + writers
 	compSleepers waitq  // processes waiting on COMP
-	_            [32]byte
+	_            [24]byte
 	spinners     intReg // waiters spinning now (the adaptive policy caps them)
 	_            [56]byte
 	held         bool // locked (misuse checks; written inside the critical section)

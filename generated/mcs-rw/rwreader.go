@@ -56,7 +56,7 @@ type RWReader struct {
 	_         [64]byte
 	l         intReg // L: interested readers × RC_INCR + writer-active flag
 	lSleepers waitq  // processes waiting on L
-	_         [32]byte
+	_         [24]byte
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
 	held      bool // locked (misuse checks; written inside the critical section)

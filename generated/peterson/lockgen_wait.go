@@ -150,17 +150,22 @@ func (q *waitq) wakeSlow(l string, val int64) {
 	q.state.fetchAdd(l, awake*qAwake-n*qSleeper-nx*qExclusive-qLocked)
 	for w := woken; w != nil; {
 		next := w.wnext // w may start another wait as soon as it is unparked
-		if w.spinners != nil {
-			// Woken, it is runnable: it counts against the spinners
-			// until it sleeps again or ends its wait, so that the waker,
-			// likely to wait next on the processor the woken one is queued
-			// on, parks rather than spin in its way.
-			w.spinning = true
-			w.spinners.fetchAdd(l, 1)
-		}
-		w.p.unpark(l)
+		w.wakeUp(l)
 		w = next
 	}
+}
+
+// wakeUp unparks a waiter a writer took off its queue.
+func (w *waiter) wakeUp(l string) {
+	if w.spinners != nil {
+		// Woken, it is runnable: it counts against the spinners until it
+		// sleeps again or ends its wait, so that the waker, likely to wait
+		// next on the processor the woken one is queued on, parks rather
+		// than spin in its way.
+		w.spinning = true
+		w.spinners.fetchAdd(l, 1)
+	}
+	w.p.unpark(l)
 }
 
 // lock takes the list's lock bit and returns the state word it set.
@@ -196,12 +201,39 @@ func (q *waitq) unlink(w *waiter) {
 	}
 }
 
+// soloq is the queue of a location that one process at a time waits on
+// (a queue node's own flag, an array lock's slot; the Go backend picks it
+// only for those). Its sleeper takes the slot with one CAS and a writer
+// takes it back with one, where a waitq costs its lock bit and a count
+// each way. A write wakes the sleeper whatever it wrote: the writes that
+// cannot end the wait are filtered where the generator can tell, and a
+// needless wake only makes the waiter check again. A second waiter that
+// finds the slot taken does not sleep: it yields between its checks.
+type soloq struct {
+	w refReg[waiter]
+}
+
+// wake is called after a write to a register this queue covers; it costs
+// one load of a word beside the register when nobody sleeps.
+func (q *soloq) wake(l string, _ int64) {
+	if q.w.load(l) != nil {
+		q.wakeSlow(l) // control skip-wake:
+	}
+}
+
+func (q *soloq) wakeSlow(l string) {
+	if w := q.w.load(l); w != nil && q.w.cas(l, w, nil) {
+		w.wakeUp(l)
+	}
+}
+
 // waiter is one process's side of a wait. Processes with state of their
 // own (ids, handles, caller nodes) keep theirs there; the others take one
 // from a pool for the slow path.
 type waiter struct {
 	p        parker
 	q        *waitq
+	sq       *soloq  // instead of q, for a wait on a solo queue
 	spinners *intReg // the lock's spinning waiters (adaptive policy)
 	next     *waiter // in q's list, guarded by its lock
 	wnext    *waiter // in a waker's list of waiters to unpark
@@ -214,6 +246,7 @@ type waiter struct {
 	spinMax  int32
 	spins    int32
 	queued   bool // in q's list (guarded by q's lock)
+	polls    bool // found sq's slot taken: yields instead of sleeping
 	awake    bool // counted among q's awake exclusive waiters
 	spinning bool // counted in *spinners
 }
@@ -230,7 +263,7 @@ const (
 // its spin count, and the wait's key (compared with the value written mod
 // mod, when mod is not 0) and kind (waitKeyed...).
 func (w *waiter) begin(l string, q *waitq, spinners *intReg, kind uint8, spins int32, key, mod int64, flags uint8) {
-	w.q, w.spinners, w.kind, w.spinMax = q, spinners, kind, min(spins, spinLimit)
+	w.q, w.sq, w.spinners, w.kind, w.spinMax = q, nil, spinners, kind, min(spins, spinLimit)
 	w.mod = mod
 	w.key, w.keyed, w.unique, w.excl = key, flags&waitKeyed != 0, flags&waitUniqueKey != 0, flags&waitExclusive != 0
 	w.spins, w.spinning = 0, false
@@ -244,6 +277,12 @@ func (w *waiter) begin(l string, q *waitq, spinners *intReg, kind uint8, spins i
 		q.state.fetchAdd(l, qAwake)
 		w.awake = true
 	}
+}
+
+// beginSolo starts a wait on a solo queue after a failed first check.
+func (w *waiter) beginSolo(l string, q *soloq, spinners *intReg, kind uint8, spins int32) {
+	w.begin(l, nil, spinners, kind, spins, 0, 0, 0)
+	w.sq = q
 }
 
 // spin is called after a failed check. It reports whether the waiter
@@ -338,6 +377,10 @@ func (w *waiter) unit() int64 {
 func (w *waiter) prepare(l string) {
 	w.stopSpinning(l)
 	w.p.arm()
+	if w.sq != nil {
+		w.polls = !w.sq.w.cas(l, nil, w)
+		return
+	}
 	q := w.q
 	q.lock(l)
 	w.next = nil
@@ -362,6 +405,14 @@ func (w *waiter) prepare(l string) {
 // cancel withdraws a queued waiter whose last check succeeded. If a writer
 // took it off the list meanwhile, the token that writer owes is absorbed.
 func (w *waiter) cancel(l string) {
+	if w.sq != nil {
+		if w.polls || w.sq.w.cas(l, w, nil) {
+			w.p.disarm()
+			return
+		}
+		w.p.park(l) // a writer took it: absorb the token it sends
+		return
+	}
 	q := w.q
 	q.lock(l)
 	if w.queued {
@@ -377,6 +428,11 @@ func (w *waiter) cancel(l string) {
 
 // park sleeps until a writer takes the waiter off the list.
 func (w *waiter) park(l string) {
+	if w.polls {
+		w.p.disarm()
+		yield(l) // a solo queue's slot was taken: check again after a yield
+		return
+	}
 	w.p.park(l)
 	if w.kind == waitAdaptive {
 		w.spins = 0 // woken: a short spin may pay again

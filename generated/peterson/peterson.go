@@ -78,7 +78,7 @@ type Peterson struct {
 	afteryou intReg // AFTERYOU: the process that gave priority last
 	_        [56]byte
 	sleepers waitq // processes waiting on several of the lock's registers
-	_        [40]byte
+	_        [32]byte
 	spinners intReg // waiters spinning now (the adaptive policy caps them)
 	_        [56]byte
 	procs    [PetersonProcs]petersonProc

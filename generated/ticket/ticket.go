@@ -54,7 +54,7 @@ type Ticket struct {
 	_           [56]byte
 	now         intReg // NOW: the ticket being served
 	nowSleepers waitq  // processes waiting on NOW
-	_           [32]byte
+	_           [24]byte
 	spinners    intReg // waiters spinning now (the adaptive policy caps them)
 	_           [56]byte
 	held        bool // locked (misuse checks; written inside the critical section)

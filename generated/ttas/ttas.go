@@ -69,7 +69,7 @@ type TTAS struct {
 	_         [64]byte
 	l         intReg // L: FREE (0) or BUSY (1)
 	lSleepers waitq  // processes waiting on L
-	_         [32]byte
+	_         [24]byte
 	spinners  intReg // waiters spinning now (the adaptive policy caps them)
 	_         [56]byte
 	held      bool // locked (misuse checks; written inside the critical section)

@@ -95,6 +95,7 @@ type gen struct {
 	recQ         map[string]bool              // records that carry a queue for waits on several fields
 	fieldQ       map[string]map[string]string // record -> field -> its queue's field, for waits on one field
 	lockQ        bool                         // the lock carries a queue
+	sharedQ      map[string]bool              // queues (queueID) some wait on which may not use a soloq
 	boundInWaits map[string]bool              // quantifier and loop variables
 	waitDepth    int                          // waiters a process needs at once (nested waits)
 
@@ -405,7 +406,7 @@ var goReserved = map[string]bool{
 	"l": true, "st": true, "id": true, "spins": true, "tok": true, "h": true, "nd": true,
 	"len": true, "cap": true, "new": true, "nil": true, "true": true, "false": true,
 	"max": true, "min": true, "delay": true, "prevVal": true, "newVal": true, "pause": true, "yield": true, "doorway": true,
-	"entered": true, "casOK": true, "delta": true, "b2i": true, "sleepers": true, "waiters": true, "getWaiter": true, "putWaiter": true, "readyWaiters": true,
+	"entered": true, "casOK": true, "delta": true, "b2i": true, "sleepers": true, "waiters": true, "getWaiter": true, "putWaiter": true, "readyWaiters": true, "soloq": true, "waitq": true,
 }
 
 // generatedLocal matches the locals the lowering numbers by nesting depth.
@@ -446,8 +447,12 @@ func regSize(t ir.Type) int {
 	return 8
 }
 
-// waitqSize is the size of lockrt's waitq (a word and two pointers).
-const waitqSize = 24
+// waitqSize and soloqSize are the sizes of lockrt's waitq (a word, two
+// pointers and a count) and soloq (a pointer).
+const (
+	waitqSize = 32
+	soloqSize = 8
+)
 
 func padBytes(pad, used int) int {
 	if pad == 0 {

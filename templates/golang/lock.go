@@ -133,13 +133,15 @@ func (g *gen) types(f *jen.File) {
 			used += padBytes(sz, used) + sz
 			fields = append(fields, jen.Id(goIdent(fl.Name)).Add(g.regType(fl.Type)).Comment(fieldDoc(fl.Name, fl.Doc)))
 			if q, ok := g.fieldQ[r.Name][fl.Name]; ok {
-				used += padBytes(8, used) + waitqSize
-				fields = append(fields, jen.Id(q).Id("waitq").Comment("processes waiting on "+fl.Name))
+				typ, size := g.queueType("field:" + r.Name + "." + fl.Name)
+				used += padBytes(8, used) + size
+				fields = append(fields, jen.Id(q).Id(typ).Comment("processes waiting on "+fl.Name))
 			}
 		}
 		if g.recQ[r.Name] {
-			fields = append(fields, jen.Id("sleepers").Id("waitq").Comment("processes waiting on this record"))
-			used += waitqSize
+			typ, size := g.queueType("rec:" + r.Name)
+			fields = append(fields, jen.Id("sleepers").Id(typ).Comment("processes waiting on this record"))
+			used += size
 		}
 		fields = append(fields, padField(padBytes(pad, used))...)
 		doc := fmt.Sprintf("%s is the algorithm's %s record.", g.recType(r.Name), r.Name)
@@ -201,8 +203,9 @@ func (g *gen) types(f *jen.File) {
 			if g.elemQ[s.Name] {
 				// Awaited element by element: each has its own queue, so a
 				// write wakes only those waiting on it (local spinning).
-				fields = append(fields, jen.Id("sleepers").Id("waitq"))
-				sz += waitqSize
+				typ, size := g.queueType("elem:" + s.Name)
+				fields = append(fields, jen.Id("sleepers").Id(typ))
+				sz += size
 			}
 			fields = append(fields, padField(padBytes(pad, sz))...)
 			elem = jen.Struct(fields...)

@@ -60,6 +60,42 @@ type waitSite struct {
 	excl   bool
 }
 
+// solo reports whether s may wait on a soloq: a wait on a record or an
+// array element (a queue node's flag, an array lock's slot, which one
+// process at a time waits on), neither exclusive nor keyed by a unique
+// ticket. A queue is a soloq when every wait on it may be.
+func (s *waitSite) solo() bool {
+	switch s.kind {
+	case domRecord, domField, domElem:
+		return !s.excl && !(s.keyed() && s.unique)
+	}
+	return false
+}
+
+// queueID names the queue s sleeps on, as the declarations know it.
+func (s *waitSite) queueID() string {
+	switch s.kind {
+	case domRecord:
+		return "rec:" + s.name
+	case domField:
+		return "field:" + s.name + "." + s.field
+	case domElem:
+		return "elem:" + s.name
+	case domReg:
+		return "reg:" + s.name
+	}
+	return "lock"
+}
+
+// queueType is the runtime type of the queue named id (a queueID) and its
+// size.
+func (g *gen) queueType(id string) (string, int) {
+	if g.sharedQ[id] {
+		return "waitq", waitqSize
+	}
+	return "soloq", soloqSize
+}
+
 // keyed reports whether only a write of s.key can end s.
 func (s *waitSite) keyed() bool { return s.key != nil }
 
@@ -98,7 +134,11 @@ func (g *gen) analyseWaits() {
 		taken[f] = true
 	}
 	g.fieldQ = map[string]map[string]string{}
+	g.sharedQ = map[string]bool{}
 	for _, s := range g.sites {
+		if !s.solo() {
+			g.sharedQ[s.queueID()] = true
+		}
 		switch s.kind {
 		case domReg:
 			if _, ok := g.regQ[s.name]; !ok {
@@ -650,6 +690,9 @@ func (g *gen) beginCall(w *jen.Statement, lbl string, s *waitSite) jen.Code {
 	var mod jen.Code = jen.Lit(0)
 	if s.keyed() && s.mod != nil && g.c.Wait.Parks() {
 		mod = g.expr(s.mod, lbl)
+	}
+	if g.c.Wait.Parks() && !g.sharedQ[s.queueID()] {
+		return w.Clone().Dot("beginSolo").Call(jen.Lit(lbl), g.queueOf(s), g.spinnersRef(), jen.Id(g.waitKind()), jen.Lit(g.c.Spin))
 	}
 	return w.Clone().Dot("begin").Call(jen.Lit(lbl), g.queueOf(s), g.spinnersRef(), jen.Id(g.waitKind()),
 		jen.Lit(g.c.Spin), key, mod, f)
