@@ -363,3 +363,78 @@ func TestSpinnersCapped(t *testing.T) {
 		t.Fatalf("spinner count %d after all stopped", sp.load(""))
 	}
 }
+
+// TestSoloSlot: a solo queue's sleeper takes its slot and any wake of the
+// queue wakes it; a second waiter finding the slot taken does not sleep
+// (its park returns after a yield).
+func TestSoloSlot(t *testing.T) {
+	var q soloq
+	var sp intReg
+	var a, b waiter
+	woke := make(chan struct{})
+	go func() {
+		a.beginSolo("", &q, &sp, waitPark, 0)
+		a.prepare("")
+		a.park("")
+		a.end("")
+		close(woke)
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for q.w.load("") != &a {
+		if time.Now().After(deadline) {
+			t.Fatal("the sleeper never took the slot")
+		}
+		time.Sleep(100 * time.Microsecond)
+	}
+	b.beginSolo("", &q, &sp, waitPark, 0)
+	b.prepare("")
+	if !b.polls || q.w.load("") != &a {
+		t.Fatalf("second waiter: polls %v, slot %p (want the first, %p)", b.polls, q.w.load(""), &a)
+	}
+	b.park("") // returns: it polls
+	b.cancel("")
+	b.end("")
+	select {
+	case <-woke:
+		t.Fatal("the sleeper woke without a write")
+	case <-time.After(20 * time.Millisecond):
+	}
+	q.wake("", 0)
+	<-woke
+	if q.w.load("") != nil {
+		t.Fatal("the slot still holds a woken waiter")
+	}
+}
+
+// TestSoloCancelAbsorbsTheWake: a sleeper whose check succeeded after a
+// writer took it out of the slot absorbs the writer's token, so that its
+// next wait does not wake on a stale one; a cancel nobody raced with
+// empties the slot.
+func TestSoloCancelAbsorbsTheWake(t *testing.T) {
+	var q soloq
+	var sp intReg
+	var w waiter
+	w.beginSolo("", &q, &sp, waitPark, 0)
+	w.prepare("")
+	q.wake("", 0) // the writer takes it: its token is on its way
+	w.cancel("")  // the check succeeded: absorb the token
+	w.end("")
+	w.beginSolo("", &q, &sp, waitPark, 0)
+	w.prepare("")
+	woke := make(chan struct{})
+	go func() { w.park(""); close(woke) }()
+	select {
+	case <-woke:
+		t.Fatal("the next wait woke on a stale token")
+	case <-time.After(20 * time.Millisecond):
+	}
+	q.wake("", 0)
+	<-woke
+	w.end("")
+	w.beginSolo("", &q, &sp, waitPark, 0)
+	w.prepare("")
+	w.cancel("")
+	if q.w.load("") != nil {
+		t.Fatal("a cancelled sleeper is still in the slot")
+	}
+}
