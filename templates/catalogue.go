@@ -155,6 +155,13 @@ type Properties struct {
 	// RLock begins after a writer has finished its doorway
 	// (ir.Algorithm.DoorwayEnd) enters after that writer.
 	WriterPriority bool
+	// CrashTolerant (k-exclusion) claims that the processes which have not
+	// crashed keep the lock's liveness while up to k−1 others crash (stop
+	// for good) anywhere, the critical section included. Explore's crash
+	// phase checks it in every generated k-exclusion lock that claims it.
+	// Crashes says what the checks found, claimed or not.
+	CrashTolerant bool
+	Crashes       string
 }
 
 // BoundedAt reports whether the claims include bounded registers for n

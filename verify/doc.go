@@ -19,8 +19,12 @@
 // WithProcs limits the number of processes; WithFIFO claims first-come,
 // first-served order, WithBoundedWaiting a bound on how often a waiting
 // process is overtaken, and WithWriterPriority that readers defer to a
-// waiting writer (all checked by the controlled scheduler). A TryLock
-// method is picked up when present and checked too.
+// waiting writer (all checked by the controlled scheduler).
+// WithCrashTolerance(m, anywhere) claims that the others keep entering
+// while m processes crash (stop for good) inside the critical section or,
+// with anywhere, at any step: Stress crashes m goroutines inside the
+// critical section, Explore adds a crash phase (ExploreCrashes). A
+// TryLock method is picked up when present and checked too.
 //
 // # Checking it
 //

@@ -62,6 +62,8 @@ type exploreConfig struct {
 	replay               string
 	tail                 int
 	report               *ExploreReport
+	crashes, crashRuns   int
+	crashesSet           bool
 }
 
 // ExploreGoroutines sets the goroutines of the random and PCT executions
@@ -162,6 +164,7 @@ type ExplorePhase struct {
 	Exhausted  bool   // dfs: every schedule within the bound was run
 	Bound      int    // dfs: the largest preemption bound whose schedules were all run (-1: none)
 	Stopped    string // why it ended early: "budget", "limit", "failure"; "" if it ran to the end
+	Crashes    int    // crash phase: goroutines that crashed, over its executions
 }
 
 // ExploreFailure describes a failing execution.
@@ -185,6 +188,9 @@ func (r *ExploreReport) String() string {
 	b.WriteString(";")
 	for _, p := range r.Phases {
 		fmt.Fprintf(&b, " %s %dx%d: %d", p.Strategy, p.Goroutines, p.Passages, p.Executions)
+		if p.Crashes > 0 {
+			fmt.Fprintf(&b, " (%d crashed)", p.Crashes)
+		}
 		switch {
 		case p.Exhausted:
 			b.WriteString(" (exhausted)")
@@ -265,6 +271,7 @@ func Explore(t testing.TB, s Subject, opts ...ExploreOption) {
 		dfsBound: DefaultExploreDFSBound, dfsG: DefaultExploreDFSSize, dfsP: DefaultExploreDFSSize,
 		dfsLimit: DefaultExploreDFSLimit, maxSteps: DefaultExploreMaxSteps,
 		budget: DefaultExploreBudget, tail: DefaultExploreTraceTail,
+		crashRuns: DefaultExploreCrashRuns,
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -305,6 +312,9 @@ func Explore(t testing.TB, s Subject, opts ...ExploreOption) {
 	}
 	if cfg.dfsBound >= 0 && cfg.dfsLimit > 0 {
 		phases = append(phases, phase{2, e.dfs})
+	}
+	if e.crashes() > 0 && cfg.crashRuns > 0 {
+		phases = append(phases, phase{1, e.crash})
 	}
 	for i, ph := range phases {
 		end := deadline
@@ -381,8 +391,9 @@ type explorer struct {
 	s      Subject
 	cfg    exploreConfig
 	rep    *ExploreReport
-	kSteps int  // the most steps an execution took so far (PCT's k)
-	shared bool // the last execution shared the critical section
+	kSteps int        // the most steps an execution took so far (PCT's k)
+	shared bool       // the last execution shared the critical section
+	plan   *crashPlan // the crashes of the next execution, nil for none
 }
 
 // size caps a goroutine count by the subject's processes.
@@ -403,6 +414,11 @@ func (e *explorer) addPhase(p ExplorePhase) *ExplorePhase {
 func (e *explorer) account(ph *ExplorePhase, res *sched.Result, start time.Time) {
 	ph.Executions++
 	ph.Steps += int64(res.Steps)
+	for i := range res.Events {
+		if res.Events[i].Kind == sched.EvCrash {
+			ph.Crashes++
+		}
+	}
 	ph.Elapsed = time.Since(start)
 	e.rep.Executions++
 	e.rep.Steps += int64(res.Steps)
@@ -490,7 +506,8 @@ func (e *explorer) dfs(deadline time.Time) bool {
 	return true
 }
 
-// Tokens: "lg1/<goroutines>x<passages>/<max steps>/<chooser token>".
+// Tokens: "lg1/<goroutines>x<passages>/<max steps>/<chooser token>", the
+// chooser's token preceded by "crash=M,SEED/" when goroutines crash.
 
 func (e *explorer) token(g, p int, chooser string) string {
 	return fmt.Sprintf("lg1/%dx%d/%d/%s", g, p, e.cfg.maxSteps, chooser)
@@ -518,11 +535,29 @@ func parseExploreToken(tok string) (g, p, maxSteps int, c sched.Chooser, err err
 	return g, p, maxSteps, c, err
 }
 
+// splitCrash separates a token's crash plan, if any, from the rest.
+func splitCrash(tok string) (rest string, m int, seed uint64, inCSOnly bool, err error) {
+	f := strings.SplitN(tok, "/", 5)
+	if len(f) < 5 || !strings.HasPrefix(f[3], "crash") {
+		return tok, 0, 0, false, nil
+	}
+	m, seed, inCSOnly, err = parseCrashToken(f[3])
+	return strings.Join([]string{f[0], f[1], f[2], f[4]}, "/"), m, seed, inCSOnly, err
+}
+
 func (e *explorer) replay(tok string) {
 	e.t.Helper()
-	g, p, maxSteps, c, err := parseExploreToken(tok)
+	rest, m, crashSeed, inCSOnly, err := splitCrash(tok)
 	if err != nil {
 		e.t.Fatalf("verify.Explore: replay token %q: %v", tok, err)
+	}
+	g, p, maxSteps, c, err := parseExploreToken(rest)
+	if err != nil {
+		e.t.Fatalf("verify.Explore: replay token %q: %v", tok, err)
+	}
+	if m > 0 {
+		e.plan = newCrashPlan(m, crashSeed, inCSOnly, g, p)
+		defer func() { e.plan = nil }()
 	}
 	if e.s.Procs > 0 && g > e.s.Procs {
 		e.t.Fatalf("verify.Explore: replay token %q needs %d processes; %s has %d", tok, g, e.s.Name, e.s.Procs)
@@ -600,6 +635,12 @@ type exploreHarness struct {
 	overtook []int  // entries of others since the doorway of the current Acquire
 	gaveUp   bool   // a TryAcquire has failed in this execution
 	shared   *bool  // set when two are inside at once
+	// The crash phase's: the plan (nil outside it), who crashed, each
+	// goroutine's current passage (0-based) and its accesses in it.
+	plan      *crashPlan
+	crashed   []bool
+	passage   []int
+	accesses1 []int
 }
 
 // run runs one execution of g goroutines × p passages on a fresh instance.
@@ -615,7 +656,10 @@ func (e *explorer) run(c sched.Chooser, g, p int) *sched.Result {
 	}
 	h := &exploreHarness{s: e.s, k: e.s.k(), in: make([]int8, g), acq: make([]bool, g),
 		reader: make([]bool, g), begin: make([]int, g), door: make([]int, g), try: make([]bool, g), overtook: make([]int, g),
-		shared: &e.shared}
+		shared: &e.shared, plan: e.plan, crashed: make([]bool, g), passage: make([]int, g), accesses1: make([]int, g)}
+	for i := range h.passage {
+		h.passage[i] = -1
+	}
 	try, _ := inst.(TryInstance)
 	e.shared = false
 	bodies := make([]func(*sched.Proc), g)
@@ -661,10 +705,19 @@ func (e *explorer) run(c sched.Chooser, g, p int) *sched.Result {
 }
 
 func (h *exploreHarness) observe(p *sched.Proc, ev *sched.Event) {
+	h.check(p, ev)
+	if h.plan != nil {
+		h.crashTrigger(p, ev.G, ev)
+	}
+}
+
+// check follows one event and checks the invariants it may break.
+func (h *exploreHarness) check(p *sched.Proc, ev *sched.Event) {
 	g, idx := ev.G, p.Events()-1
 	switch ev.Kind {
 	case sched.EvAccess:
 		h.accesses++
+		h.accesses1[g]++
 	case sched.EvDoorway:
 		if h.acq[g] && h.door[g] < 0 {
 			h.door[g] = idx
@@ -674,6 +727,8 @@ func (h *exploreHarness) observe(p *sched.Proc, ev *sched.Event) {
 		case tagBegin, tagRBegin, tagTryBegin:
 			h.acq[g], h.reader[g], h.try[g] = true, ev.Tag == tagRBegin, ev.Tag == tagTryBegin
 			h.begin[g], h.door[g], h.overtook[g] = idx, -1, 0
+			h.passage[g]++
+			h.accesses1[g] = 0
 		case tagTryFail:
 			h.acq[g], h.gaveUp = false, true
 		case tagEnter, tagREnter:

@@ -64,6 +64,18 @@ type stressConfig struct {
 	// a lock known to be broken does not fail the test binary through the
 	// race detector.
 	quietCounter bool
+	// crashes: goroutines that crash inside the critical section.
+	crashes    int
+	crashesSet bool
+}
+
+// StressCrashes makes m goroutines crash inside the critical section: each
+// enters at a random early passage and never releases, as a goroutine
+// that blocks for good while holding the lock; every other goroutine must
+// still finish. A subject's CrashTolerance sets m by default (crashes
+// elsewhere need the controlled scheduler: ExploreCrashes).
+func StressCrashes(m int) StressOption {
+	return func(c *stressConfig) { c.crashes, c.crashesSet = m, true }
 }
 
 // StressGoroutines sets the number of goroutines (default 4×GOMAXPROCS, at
@@ -192,7 +204,10 @@ type StressReport struct {
 	// critical section at once; MaxReaders the most readers.
 	MaxOccupancy int
 	MaxReaders   int
-	Duration     time.Duration
+	// Crashed is how many goroutines crashed inside the critical section
+	// (StressCrashes), holding the lock to the end.
+	Crashed  int
+	Duration time.Duration
 	// OutOfTime is set when the time budget ran out while passages still
 	// completed: the goroutines stopped early, each after a whole passage.
 	OutOfTime bool
@@ -256,6 +271,9 @@ func (r *StressReport) String() string {
 	}
 	if r.Tryable {
 		fmt.Fprintf(&b, "; TryAcquire %d/%d succeeded", r.TrySuccesses, r.TryAttempts)
+	}
+	if r.Crashed > 0 {
+		fmt.Fprintf(&b, "; %d crashed holding the lock", r.Crashed)
 	}
 	if r.OutOfTime {
 		b.WriteString("; stopped early at the time budget")
@@ -326,6 +344,10 @@ func Stress(t testing.TB, s Subject, opts ...StressOption) {
 	if cfg.stall <= 0 || cfg.stall > cfg.timeout {
 		cfg.stall = cfg.timeout
 	}
+	if !cfg.crashesSet {
+		cfg.crashes = s.CrashTolerance
+	}
+	cfg.crashes = min(cfg.crashes, cfg.goroutines-1)
 	if !cfg.seedSet {
 		cfg.seed = uint64(time.Now().UnixNano())
 	}
@@ -369,6 +391,7 @@ const (
 	stRRelease
 	stOutside
 	stDone
+	stCrashed
 )
 
 var stateNames = [...]string{
@@ -383,19 +406,21 @@ var stateNames = [...]string{
 	stRRelease:   "in RRelease",
 	stOutside:    "between passages",
 	stDone:       "done",
+	stCrashed:    "crashed inside the critical section (by design: StressCrashes)",
 }
 
 type stressWorker struct {
-	idx   int
-	rng   *rand.Rand
-	gid   atomic.Int64 // runtime goroutine id, to find it among the stacks
-	state atomic.Int32
-	done  atomic.Int64 // completed passages
-	excl  atomic.Int64 // completed exclusive passages that bumped the counter
-	reads atomic.Int64
-	tries atomic.Int64
-	tryOK atomic.Int64
-	sink  uint64 // local busy work; keeps the compiler honest
+	idx     int
+	crashed bool // crashed holding the lock (StressCrashes); written before it returns
+	rng     *rand.Rand
+	gid     atomic.Int64 // runtime goroutine id, to find it among the stacks
+	state   atomic.Int32
+	done    atomic.Int64 // completed passages
+	excl    atomic.Int64 // completed exclusive passages that bumped the counter
+	reads   atomic.Int64
+	tries   atomic.Int64
+	tryOK   atomic.Int64
+	sink    uint64 // local busy work; keeps the compiler honest
 }
 
 type stressRun struct {
@@ -408,6 +433,7 @@ type stressRun struct {
 	rw   RWInstance  // nil unless s.RW
 
 	occ, readers, writers atomic.Int64
+	crashed               atomic.Int64 // goroutines that crashed holding the lock
 	maxOcc, maxReaders    atomic.Int64
 	progress              atomic.Int64
 	stop                  atomic.Bool // a failure or the watchdog ended the run
@@ -698,6 +724,9 @@ func (r *stressRun) hang(why string) {
 		r.note("after the failure, %d goroutine(s) did not finish (%s):%s", stuck, why, b.String())
 		return
 	}
+	if c := r.crashed.Load(); c > 0 {
+		fmt.Fprintf(&b, "\n    (%d more crashed holding the lock, as StressCrashes asked)", c)
+	}
 	r.fail(StressHang, -1, -1, "watchdog: %s; %d of %d goroutines had not finished:%s",
 		why, stuck, len(r.workers), b.String())
 	r.freeze()
@@ -717,18 +746,49 @@ func (r *stressRun) worker(w *stressWorker, start <-chan struct{}, ready, wg *sy
 	w.state.Store(stBarrier)
 	ready.Done()
 	<-start
+	crashAt := -1
+	if w.idx < r.cfg.crashes {
+		crashAt = w.rng.IntN(maxCrashPassage)
+	}
 	n := r.cfg.passages
 	if r.overlapTarget >= 2 {
 		for a := 0; a < overlapAttempts && int(w.done.Load()) < n; a++ {
 			if r.overlapSeen.Load() || r.stop.Load() || r.outOfTime.Load() {
 				break
 			}
+			if int(w.done.Load()) == crashAt {
+				r.crash(w)
+				return
+			}
 			r.passage(w, true)
 		}
 	}
 	for int(w.done.Load()) < n && !r.stop.Load() && !r.outOfTime.Load() && !r.enough.Load() {
+		if int(w.done.Load()) == crashAt {
+			r.crash(w)
+			return
+		}
 		r.passage(w, false)
 	}
+}
+
+// maxCrashPassage bounds the passage at which a crashing goroutine crashes.
+const maxCrashPassage = 4
+
+// crash enters the critical section and never leaves: a goroutine that
+// stops for good there (StressCrashes). It counts as a holder to the end.
+func (r *stressRun) crash(w *stressWorker) {
+	p := w.idx
+	w.state.Store(stAcquire)
+	r.inst.Acquire(p)
+	o := r.occ.Add(1)
+	if o > r.k {
+		r.fail(StressOccupancy, p, int(w.done.Load()), "%d holders in the critical section, the lock allows %d", o, r.k)
+	}
+	raise(&r.maxOcc, o)
+	r.crashed.Add(1)
+	w.crashed = true
+	w.state.Store(stCrashed)
 }
 
 // passage makes one passage; in the overlap phase the holder waits (a
@@ -891,6 +951,7 @@ func (r *stressRun) finishReport() {
 		excl += w.excl.Load()
 	}
 	rep.MaxOccupancy = int(r.maxOcc.Load())
+	rep.Crashed = int(r.crashed.Load())
 	rep.MaxReaders = int(r.maxReaders.Load())
 	if !r.finished {
 		return
@@ -920,7 +981,7 @@ func (r *stressRun) finishReport() {
 	}
 	if !r.stop.Load() && !r.outOfTime.Load() && !r.byTime {
 		for _, w := range r.workers {
-			if d := w.done.Load(); int(d) != r.cfg.passages {
+			if d := w.done.Load(); int(d) != r.cfg.passages && !w.crashed {
 				r.fail(StressHang, w.idx, int(d), "goroutine returned after %d of %d passages", d, r.cfg.passages)
 			}
 		}

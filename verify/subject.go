@@ -34,6 +34,16 @@ type Subject struct {
 	// whose RAcquire began after a writer finished its doorway enters
 	// after that writer (Explore checks it).
 	WriterPriority bool
+	// CrashTolerance is how many processes may crash (stop for good) while
+	// every other one still keeps entering, as a k-exclusion lock may
+	// claim for k−1: Explore then adds a crash phase (ExploreCrashes).
+	// The crashes are inside the critical section (a goroutine that never
+	// releases: the only crash Go lets a lock see, since a goroutine cannot
+	// be stopped inside a call), or anywhere with CrashAnywhere (the
+	// papers' model: in a doorway, while waiting, inside the lock's own
+	// steps).
+	CrashTolerance int
+	CrashAnywhere  bool
 	// New makes a fresh, unlocked instance.
 	New func() Instance
 }
@@ -80,6 +90,13 @@ func (s Subject) WithProcs(n int) Subject { s.Procs = n; return s }
 
 // WithFIFO returns s claiming FIFO order (checked by Explore).
 func (s Subject) WithFIFO() Subject { s.FIFO = true; return s }
+
+// WithCrashTolerance claims that the lock keeps every live process entering
+// while up to m processes crash inside the critical section, or anywhere.
+func (s Subject) WithCrashTolerance(m int, anywhere bool) Subject {
+	s.CrashTolerance, s.CrashAnywhere = m, anywhere
+	return s
+}
 
 // WithWriterPriority returns s claiming writer priority (reader/writer
 // locks: readers arriving after a writer's doorway enter after it).

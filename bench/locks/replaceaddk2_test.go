@@ -15,7 +15,7 @@ import (
 func replaceAddK2Subject() verify.Subject {
 	return verify.Locker("ReplaceAddK2", func() sync.Locker {
 		return locks.NewReplaceAddK2()
-	}).WithK(locks.ReplaceAddK2K)
+	}).WithK(locks.ReplaceAddK2K).WithCrashTolerance(locks.ReplaceAddK2K-1, false)
 }
 
 // TestReplaceAddK2Stress checks mutual exclusion, progress and the critical-section

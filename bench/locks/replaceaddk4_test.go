@@ -15,7 +15,7 @@ import (
 func replaceAddK4Subject() verify.Subject {
 	return verify.Locker("ReplaceAddK4", func() sync.Locker {
 		return locks.NewReplaceAddK4()
-	}).WithK(locks.ReplaceAddK4K)
+	}).WithK(locks.ReplaceAddK4K).WithCrashTolerance(locks.ReplaceAddK4K-1, false)
 }
 
 // TestReplaceAddK4Stress checks mutual exclusion, progress and the critical-section

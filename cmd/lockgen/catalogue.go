@@ -102,6 +102,9 @@ func catalogueMarkdown(w io.Writer) {
 		case e.Props.FIFOClaim():
 			checked += " with FIFO"
 		}
+		if e.Props.CrashTolerant {
+			checked += "; k-exclusion with k − 1 crashes"
+		}
 		p := e.Props
 		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s | %s | %s |\n",
 			e.Name, cell(strings.Join(src, "; ")), cell(p.Liveness), cell(p.Fairness), cell(p.Exit),
@@ -192,8 +195,11 @@ func explain(w io.Writer, e *templates.Entry) {
 		{"liveness", p.Liveness}, {"fairness", p.Fairness}, {"exit code", p.Exit},
 		{"RMR, CC model", p.RMRCC}, {"RMR, DSM model", p.RMRDSM}, {"space", space},
 		{"instructions", strings.Join(p.Instructions, ", ")}, {"identity", p.Identity},
+		{"crashes", p.Crashes},
 	} {
-		hanging(w, fmt.Sprintf("  %-16s", kv[0]), kv[1])
+		if kv[1] != "" {
+			hanging(w, fmt.Sprintf("  %-16s", kv[0]), kv[1])
+		}
 	}
 
 	fmt.Fprintln(w, "\nOptions:")

@@ -15,7 +15,7 @@ import (
 func replaceAddKSubject() verify.Subject {
 	return verify.Locker("ReplaceAddK", func() sync.Locker {
 		return replaceadd.NewReplaceAddK()
-	}).WithK(replaceadd.ReplaceAddKK)
+	}).WithK(replaceadd.ReplaceAddKK).WithCrashTolerance(replaceadd.ReplaceAddKK-1, false)
 }
 
 // TestReplaceAddKStress checks mutual exclusion, progress and the critical-section

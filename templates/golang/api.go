@@ -331,6 +331,9 @@ func (g *gen) typeDoc() string {
 	space := p.SpaceChecked("lockgen explain " + e.Name + " says why")
 	fmt.Fprintf(&b, "  - RMR complexity: %s (CC), %s (DSM)\n  - space: %s\n", p.RMRCC, p.RMRDSM, space)
 	fmt.Fprintf(&b, "  - instructions: %s\n  - identity: %s\n", strings.Join(p.Instructions, ", "), p.Identity)
+	if g.c.Mode == templates.KExclusion && p.Crashes != "" {
+		fmt.Fprintf(&b, "  - crashes: %s\n", p.Crashes)
+	}
 
 	b.WriteString("\nAlgorithm (line labels are the paper's; every shared access is one atomic step):\n\n")
 	for _, op := range g.a.Ops() {

@@ -113,6 +113,13 @@ func (g *gen) subjectFunc(f *jen.File) {
 	if g.props().FIFOClaim() {
 		subj = subj.Dot("WithFIFO").Call()
 	}
+	if c.Mode == templates.KExclusion && g.props().CrashTolerant {
+		// The parking policies' sleeps are not crash tolerant (a waiter
+		// that stops while counted awake is trusted to see a write): with
+		// them, the crashes are only those Go can produce, inside the
+		// critical section.
+		subj = subj.Dot("WithCrashTolerance").Call(g.pkg(g.kConst()).Op("-").Lit(1), jen.Lit(!c.Wait.Parks()))
+	}
 	if g.props().WriterPriority {
 		subj = subj.Dot("WithWriterPriority").Call()
 	}

@@ -137,7 +137,32 @@ const (
 	stRunning                  // holds the token
 	stBlocked                  // in Wait until a write, or in Park until an Unpark
 	stDone                     // body returned
+	stCrashed                  // stopped for good (Crash); the execution ends without it
 )
+
+// Crash stops the calling goroutine for good, as a process that crashes
+// does: wherever it is (inside the critical section, in a doorway, while
+// waiting), it takes no further step, and the execution ends when the
+// others have ended; a deadlock is declared only among the others. what
+// says where it stopped, for the trace. Call it from the body or from
+// Config.Observe; it does not return.
+func (h *Proc) Crash(what string) {
+	p := h.p
+	ex := p.ex
+	if ex.stopped.Load() {
+		runtime.Goexit() // the execution is over
+	}
+	ex.record(Event{G: p.id, Kind: EvCrash, Label: what})
+	p.state = stCrashed
+	p.pt = ptYield // switching away from a crash costs no preemption
+	if ex.setup {
+		ex.setupCh <- struct{}{} // crashed before its first scheduling point
+	} else if next := ex.decide(p); next != nil {
+		next.wake <- struct{}{}
+	}
+	<-p.wake // the execution is over: ended, or aborted
+	runtime.Goexit()
+}
 
 type pointKind uint8
 
@@ -501,9 +526,17 @@ func (ex *execution) decide(self *proc) *proc {
 	}
 	if enabled == 0 {
 		for _, q := range ex.procs {
-			if q.state != stDone {
+			if q.state != stDone && q.state != stCrashed {
 				ex.abort(self, &Failure{Kind: FailDeadlock, G: -1, Msg: ex.deadlockMsg()})
 				return nil
+			}
+		}
+		// Over: let the crashed goroutines exit, uncontrolled (their
+		// deferred calls may touch registers; nothing is checked now).
+		ex.stopped.Store(true)
+		for _, q := range ex.procs {
+			if q.state == stCrashed {
+				q.wake <- struct{}{}
 			}
 		}
 		close(ex.done)
@@ -577,6 +610,9 @@ func (ex *execution) deadlockMsg() string {
 		if q.state == stDone {
 			fmt.Fprintf(&b, "\n  g%d has finished", q.id)
 		}
+		if q.state == stCrashed {
+			fmt.Fprintf(&b, "\n  g%d has crashed", q.id)
+		}
 		if q.state != stBlocked {
 			continue
 		}
@@ -605,7 +641,7 @@ func (ex *execution) abort(self *proc, f *Failure) {
 	ex.setFailure(f)
 	ex.stopped.Store(true)
 	for _, q := range ex.procs {
-		if q != self && (q.state == stReady || q.state == stBlocked) {
+		if q != self && (q.state == stReady || q.state == stBlocked || q.state == stCrashed) {
 			select {
 			case q.wake <- struct{}{}:
 			default:

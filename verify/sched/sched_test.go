@@ -470,3 +470,60 @@ func BenchmarkExecution(b *testing.B) {
 	b.ReportMetric(float64(steps)/s, "steps/s")
 	b.ReportMetric(float64(steps)/float64(i), "steps/exec")
 }
+
+// TestCrash: a goroutine that crashes holding a lock leaves the others
+// deadlocked, and the deadlock names it; one that crashes outside lets the
+// others finish, and the execution ends without it, its goroutine gone.
+func TestCrash(t *testing.T) {
+	var l testlocks.TAS
+	res := sched.Run(sched.Config{Chooser: sched.NewRandom(3)}, []func(*sched.Proc){
+		func(p *sched.Proc) {
+			p.Point(0, "start")
+			l.Lock(0)
+			p.Crash("in the critical section")
+		},
+		func(p *sched.Proc) {
+			p.Point(0, "start")
+			for range 3 {
+				l.Lock(1)
+				l.Unlock(1)
+			}
+		},
+	})
+	// g1 may finish before g0 takes the lock; with seed 3 it does not.
+	if res.Failure == nil || res.Failure.Kind != sched.FailDeadlock || !strings.Contains(res.Failure.Msg, "g0 has crashed") {
+		t.Fatalf("want a deadlock naming the crashed g0, got %v", res.Failure)
+	}
+
+	before := runtime.NumGoroutine()
+	var m testlocks.TAS
+	for seed := range uint64(20) {
+		crashed := false
+		res = sched.Run(sched.Config{Chooser: sched.NewRandom(seed)}, append(lockBodies(2, 2, &m), func(p *sched.Proc) {
+			p.Point(0, "start")
+			m.Lock(2)
+			m.Unlock(2)
+			crashed = true
+			p.Crash("in the remainder")
+		}))
+		if res.Failure != nil || !crashed {
+			t.Fatalf("seed %d: a crash outside the lock: failure %v, crashed %v", seed, res.Failure, crashed)
+		}
+		var ev *sched.Event
+		for i := range res.Events {
+			if res.Events[i].Kind == sched.EvCrash {
+				ev = &res.Events[i]
+			}
+		}
+		if ev == nil || ev.G != 2 || !strings.Contains(ev.String(), "CRASHED in the remainder") {
+			t.Fatalf("seed %d: no crash event for g2 in the trace", seed)
+		}
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for runtime.NumGoroutine() > before && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	if n := runtime.NumGoroutine(); n > before {
+		t.Errorf("%d goroutines after the crashed executions, %d before: the crashed ones were not let go", n, before)
+	}
+}

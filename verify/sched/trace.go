@@ -23,6 +23,7 @@ const (
 	EvEnd                      // the goroutine's body returned
 	EvPark                     // Parker.Park: took the token, blocked, or timed out
 	EvUnpark                   // Parker.Unpark: woke a goroutine or left the token
+	EvCrash                    // Proc.Crash: the goroutine stopped for good
 )
 
 // Instrumented reports whether the event comes from the code under test's
@@ -141,6 +142,8 @@ func (e *Event) String() string {
 		what = "delay"
 	case EvEnd:
 		return fmt.Sprintf("g%d  finished", e.G)
+	case EvCrash:
+		return fmt.Sprintf("g%d  CRASHED %s: takes no further step", e.G, e.Label)
 	default:
 		return fmt.Sprintf("g%d  %s", e.G, e.Label)
 	}

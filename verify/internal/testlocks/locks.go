@@ -242,3 +242,29 @@ func (l *RacyTry) TryLock(int) bool {
 	l.held.store("T2", true)
 	return true
 }
+
+// GuardedK admits up to K holders, counting them under a test-and-set
+// guard that it keeps while it waits for room: a correct k-exclusion lock,
+// but a process that crashes holding the guard stops every other one (a
+// negative control for crash tolerance; Semaphore, whose every step is a
+// single CAS, is the tolerant one).
+type GuardedK struct {
+	guard boolReg
+	count intReg
+	K     int64
+}
+
+// Lock acquires.
+func (l *GuardedK) Lock(int) {
+	for l.guard.swap("G1", true) {
+		pause("G1")
+	}
+	for l.count.load("G2") >= l.K {
+		pause("G2")
+	}
+	l.count.fetchAdd("G3", 1)
+	l.guard.store("G4", false)
+}
+
+// Unlock releases.
+func (l *GuardedK) Unlock(int) { l.count.fetchAdd("G5", -1) }

@@ -1,0 +1,77 @@
+package verify_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/lockgen/lockgen/verify"
+	"github.com/lockgen/lockgen/verify/internal/testlocks"
+	"github.com/lockgen/lockgen/verify/sched"
+)
+
+// crashOnly runs only the crash phase, deterministically.
+func crashOnly(seed uint64, opts ...verify.ExploreOption) []verify.ExploreOption {
+	return fixed(seed, append([]verify.ExploreOption{verify.ExploreRandom(0), verify.ExplorePCT(0, 0), verify.ExploreDFS(-1)}, opts...)...)
+}
+
+// TestExploreCrashes: a counting semaphore, each step one CAS, keeps the
+// others entering while k−1 of them crash anywhere; GuardedK, which waits
+// for room holding its guard, does not, and the crash phase finds the
+// deadlock, names the crash in its trace, and its token replays it.
+func TestExploreCrashes(t *testing.T) {
+	for _, k := range []int{2, 3} {
+		s := idLock("semaphore", 0, func() *testlocks.Semaphore { return &testlocks.Semaphore{K: int64(k)} }).
+			WithK(k).WithCrashTolerance(k-1, true)
+		var rep verify.ExploreReport
+		verify.Explore(t, s, crashOnly(1, verify.ExploreCrashRuns(400), verify.ExploreReportTo(&rep))...)
+		if len(rep.Phases) != 1 || rep.Phases[0].Executions != 400 || !strings.HasPrefix(rep.Phases[0].Strategy, "crash(m=") {
+			t.Fatalf("k=%d: phases %+v, want one crash phase of 400 executions", k, rep.Phases)
+		}
+		// Not every planned point is reached (a wait that never happens),
+		// but most are.
+		if c := rep.Phases[0].Crashes; c < 400*(k-1)/2 {
+			t.Errorf("k=%d: %d crashes in 400 executions planning %d each", k, c, k-1)
+		}
+	}
+
+	guarded := idLock("guarded k", 0, func() *testlocks.GuardedK { return &testlocks.GuardedK{K: 2} }).WithK(2).WithCrashTolerance(1, true)
+	// Without crashes it is a correct 2-exclusion lock.
+	verify.Explore(t, guarded, fixed(1, verify.ExploreRandom(300), verify.ExplorePCT(300, 3), verify.ExploreDFS(1), verify.ExploreCrashes(0))...)
+	rep, err := verify.RunExplore(guarded, crashOnly(1)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := rep.Failure
+	if f == nil || f.Kind != sched.FailDeadlock {
+		t.Fatalf("the crash phase missed GuardedK's deadlock: %s", rep.String())
+	}
+	if !strings.Contains(f.Trace, "CRASHED") || !strings.Contains(f.Message, "has crashed") || !strings.Contains(f.Token, "/crash=1,") {
+		t.Errorf("the failure does not show its crash:\nmessage %s\ntoken %s\n%s", f.Message, f.Token, f.Trace)
+	}
+	again, err := verify.RunExplore(guarded, verify.ExploreReplay(f.Token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Failure == nil || again.Failure.Trace != f.Trace {
+		t.Errorf("replay of %s gave another execution: %v", f.Token, again.Failure)
+	}
+}
+
+// TestStressCrashes: with k − 1 goroutines crashed inside the critical
+// section of a k-exclusion lock the others still finish; with k crashed,
+// nobody else can enter and the watchdog says so.
+func TestStressCrashes(t *testing.T) {
+	sem := func(k int) verify.Subject {
+		return idLock("semaphore", 0, func() *testlocks.Semaphore { return &testlocks.Semaphore{K: int64(k)} }).WithK(k)
+	}
+	rep := verify.RunStress(sem(3).WithCrashTolerance(2, false), verify.StressGoroutines(6), verify.StressPassages(200))
+	if rep.Failed() || rep.Crashed != 2 || rep.Passages < 4*200 {
+		t.Fatalf("k=3 with 2 crashed: %s %v", rep.String(), rep.Failures)
+	}
+	if !strings.Contains(rep.String(), "2 crashed holding the lock") {
+		t.Errorf("the summary does not say who crashed: %s", rep.String())
+	}
+	verify.StressFinds(t, sem(2), verify.StressHang, verify.StressCrashes(2), verify.StressGoroutines(4),
+		verify.StressPassages(200), verify.StressStall(300*time.Millisecond), verify.StressTimeout(2*time.Second))
+}
