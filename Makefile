@@ -45,8 +45,9 @@ test-race:
 # The controlled scheduler needs the instrumented registers: the generated
 # packages' check tests, the hand-written locks of verify's tests (on
 # verify/checked) and the checked primitives' own run only with the tag.
+# bench/locks holds the catalogue at 64 processes (about a minute).
 test-check:
-	$(GO) test -tags lockgen_check -count=1 ./generated/... ./examples/... ./verify/ ./verify/checked/...
+	$(GO) test -tags lockgen_check -count=1 ./generated/... ./examples/... ./bench/... ./verify/ ./verify/checked/...
 
 # SPIN at n = 2 over the whole catalogue (about 2 minutes); make verify
 # goes to n = 3.

@@ -110,7 +110,8 @@ func ExploreSeed(seed uint64) ExploreOption {
 }
 
 // ExploreMaxSteps bounds the scheduling steps of one execution (default
-// 10000); reaching it is a "no progress" failure (livelock, starvation).
+// 10000, more for a lock of many processes: defaultMaxSteps); reaching it
+// is a "no progress" failure (livelock, starvation).
 func ExploreMaxSteps(n int) ExploreOption { return func(c *exploreConfig) { c.maxSteps = n } }
 
 // ExploreBudget bounds the wall time of the whole call (default 2 s),
@@ -215,6 +216,17 @@ func (r *ExploreReport) String() string {
 	return b.String()
 }
 
+// defaultMaxSteps is the step bound for a lock of procs processes. A
+// passage of the filter or bakery lock reads every process's registers,
+// level by level: its steps grow with procs² even when only a few
+// goroutines run, so beyond 8 processes the bound grows the same way.
+func defaultMaxSteps(procs int) int {
+	if procs <= 8 {
+		return DefaultExploreMaxSteps
+	}
+	return DefaultExploreMaxSteps * (procs * procs) / 64
+}
+
 // Explore checks s under the controlled scheduler (verify/sched). The lock
 // must be built with its instrumented registers: for a generated package,
 // run the test with -tags lockgen_check, e.g.
@@ -269,7 +281,7 @@ func Explore(t testing.TB, s Subject, opts ...ExploreOption) {
 		randomRuns: DefaultExploreRandomRuns,
 		pctRuns:    DefaultExplorePCTRuns, pctDepth: DefaultExplorePCTDepth,
 		dfsBound: DefaultExploreDFSBound, dfsG: DefaultExploreDFSSize, dfsP: DefaultExploreDFSSize,
-		dfsLimit: DefaultExploreDFSLimit, maxSteps: DefaultExploreMaxSteps,
+		dfsLimit: DefaultExploreDFSLimit, maxSteps: defaultMaxSteps(s.Procs),
 		budget: DefaultExploreBudget, tail: DefaultExploreTraceTail,
 		crashRuns: DefaultExploreCrashRuns,
 	}
