@@ -162,6 +162,12 @@ type Properties struct {
 	// Crashes says what the checks found, claimed or not.
 	CrashTolerant bool
 	Crashes       string
+	// FIFESteps, when set, is the claim behind a Fairness of "FIFE": a
+	// process that finished its doorway before another began its own is,
+	// once the other has entered first, enabled: it enters within
+	// FIFESteps(n) of its own steps (shared accesses, the waiting layer's
+	// included) and waits for no other process's write.
+	FIFESteps func(n int) int
 }
 
 // BoundedAt reports whether the claims include bounded registers for n

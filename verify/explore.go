@@ -34,6 +34,7 @@ const (
 	ExploreFIFO            sched.FailKind = "FIFO"
 	ExploreBoundedWaiting  sched.FailKind = "bounded waiting"
 	ExploreWriterPriority  sched.FailKind = "writer priority"
+	ExploreFIFE            sched.FailKind = "FIFE"
 	ExploreNotInstrumented sched.FailKind = "not instrumented"
 	// ExploreNoOverlap: a reader/writer or k-exclusion lock never let two
 	// holders share the critical section in any execution explored.
@@ -653,6 +654,10 @@ type exploreHarness struct {
 	crashed   []bool
 	passage   []int
 	accesses1 []int
+	// enabled[g] >= 0 counts g's accesses since a process that began
+	// after g's doorway entered first (FIFE: g must now be enabled); -1
+	// otherwise. enabledBy[g] is that process.
+	enabled, enabledBy []int
 }
 
 // run runs one execution of g goroutines × p passages on a fresh instance.
@@ -668,9 +673,10 @@ func (e *explorer) run(c sched.Chooser, g, p int) *sched.Result {
 	}
 	h := &exploreHarness{s: e.s, k: e.s.k(), in: make([]int8, g), acq: make([]bool, g),
 		reader: make([]bool, g), begin: make([]int, g), door: make([]int, g), try: make([]bool, g), overtook: make([]int, g),
-		shared: &e.shared, plan: e.plan, crashed: make([]bool, g), passage: make([]int, g), accesses1: make([]int, g)}
+		shared: &e.shared, plan: e.plan, crashed: make([]bool, g), passage: make([]int, g), accesses1: make([]int, g),
+		enabled: make([]int, g), enabledBy: make([]int, g)}
 	for i := range h.passage {
-		h.passage[i] = -1
+		h.passage[i], h.enabled[i] = -1, -1
 	}
 	try, _ := inst.(TryInstance)
 	e.shared = false
@@ -730,6 +736,17 @@ func (h *exploreHarness) check(p *sched.Proc, ev *sched.Event) {
 	case sched.EvAccess:
 		h.accesses++
 		h.accesses1[g]++
+		if h.enabled[g] >= 0 {
+			if h.enabled[g]++; h.enabled[g] > h.s.FIFESteps {
+				p.Fail(ExploreFIFE, "g%d has taken %d steps since g%d, which began its Acquire after g%d's doorway, entered the critical section, "+
+					"and is still not in: the lock claims it enters within %d", g, h.enabled[g], h.enabledBy[g], g, h.s.FIFESteps)
+			}
+		}
+	case sched.EvWait, sched.EvPark:
+		if ev.Blocked && h.enabled[g] >= 0 && !strings.HasSuffix(ev.Label, sched.LayerWait) {
+			p.Fail(ExploreFIFE, "g%d waits for another process's write (at [%s]) although g%d, which began its Acquire after g%d's doorway, "+
+				"entered the critical section first: the lock claims g%d is enabled", g, ev.Label, h.enabledBy[g], g, g)
+		}
 	case sched.EvDoorway:
 		if h.acq[g] && h.door[g] < 0 {
 			h.door[g] = idx
@@ -790,6 +807,14 @@ func (h *exploreHarness) enter(p *sched.Proc, g, idx int) {
 			p.Fail(ExploreFIFO, "g%d entered the critical section (event %d) before g%d, although g%d "+
 				"finished its doorway (event %d) before g%d began its Acquire (event %d)",
 				g, idx+1, q, q, h.door[q]+1, g, h.begin[g]+1)
+		}
+	}
+	if h.s.FIFE {
+		h.enabled[g] = -1
+		for q := range h.acq {
+			if q != g && h.acq[q] && h.door[q] >= 0 && h.door[q] < h.begin[g] && h.enabled[q] < 0 {
+				h.enabled[q], h.enabledBy[q] = 0, g
+			}
 		}
 	}
 	if h.s.WriterPriority && reader {

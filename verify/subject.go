@@ -44,6 +44,13 @@ type Subject struct {
 	// steps).
 	CrashTolerance int
 	CrashAnywhere  bool
+	// FIFE (first-in-first-enabled, for k-exclusion) is set when the lock
+	// claims that a process p which finished its doorway before q began
+	// its own, once q has entered first, enters within FIFESteps of its own
+	// steps, without waiting for another process's write (Explore checks
+	// it).
+	FIFE      bool
+	FIFESteps int
 	// New makes a fresh, unlocked instance.
 	New func() Instance
 }
@@ -90,6 +97,10 @@ func (s Subject) WithProcs(n int) Subject { s.Procs = n; return s }
 
 // WithFIFO returns s claiming FIFO order (checked by Explore).
 func (s Subject) WithFIFO() Subject { s.FIFO = true; return s }
+
+// WithFIFE claims first-in-first-enabled within steps of the overtaken
+// process's own steps.
+func (s Subject) WithFIFE(steps int) Subject { s.FIFE, s.FIFESteps = true, steps; return s }
 
 // WithCrashTolerance claims that the lock keeps every live process entering
 // while up to m processes crash inside the critical section, or anywhere.

@@ -134,7 +134,7 @@ func delay(l string, _ time.Duration) { sched.Delay(l) }
 // register I read changes" under the scheduler.
 func yield(l string)          { sched.Wait(l) }
 func pause(l string)          { sched.Wait(l) }
-func backoff(l string, _ int) { sched.Wait(l) }
+func backoff(l string, _ int) { sched.Wait(l + sched.LayerWait) }
 func maxSpinners() int64      { return 1 }
 
 // One spin before a waiter parks: the scheduler explores the spin-to-park

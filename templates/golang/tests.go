@@ -120,6 +120,9 @@ func (g *gen) subjectFunc(f *jen.File) {
 		// critical section.
 		subj = subj.Dot("WithCrashTolerance").Call(g.pkg(g.kConst()).Op("-").Lit(1), jen.Lit(!c.Wait.Parks()))
 	}
+	if p := g.props(); p.FIFESteps != nil {
+		subj = subj.Dot("WithFIFE").Call(jen.Lit(p.FIFESteps(c.Params.N)))
+	}
 	if g.props().WriterPriority {
 		subj = subj.Dot("WithWriterPriority").Call()
 	}

@@ -105,6 +105,11 @@ func Wait(label string) {
 	runtime.Gosched()
 }
 
+// LayerWait ends the label of a wait inside a lock's waiting layer (for
+// its queue's lock bit or its spinner count) rather than in the
+// algorithm: a few instructions of another goroutine away from ending.
+const LayerWait = " (waiting layer)"
+
 // Doorway records that the caller finished the doorway of its acquire (the
 // wait-free prefix that fixes its place in a FIFO lock). It is recorded
 // immediately after the doorway's last access; it adds no scheduling point of
