@@ -136,7 +136,8 @@ func catalogueMarkdown(w io.Writer) {
 // and why.
 var missing = [][2]string{
 	{"Peterson 1983 (Raynal ch. 4.6)", "our copy of Raynal 1986 holds only the book's contents; the original (G. L. Peterson, A new solution to Lamport's concurrent programming problem using small shared variables, ACM TOPLAS 5(1), 1983) could not be obtained, and writing it from memory would not be faithful."},
-	{"Zehavi's bounded-space k-exclusion (Algorithm 1)", "Algorithm 1 rests on a bounded concurrent timestamp system (its reference [19]) that the paper does not give and that could not be obtained; an unbounded stand-in would drop the paper's main claim (bounded space)."},
+	{"A bounded concurrent timestamp system for Zehavi's k-exclusion", "the paper's reference [19] (Dwork, Herlihy, Plotkin, Waarts, \"Time-lapse snapshots\", SIAM J. Comput. 28(5), 1999) gives it, the paper does not, and no citable transcription was found: the `zehavi` entry runs on a collect-based, unbounded one (see its deviations)."},
+	{"Danek's k-bakery; Anderson and Moir's local-spin k-exclusion; a k-ticket lock", "named in Zehavi's table I; their pseudo-code was not found in a citable source (searched: the seed papers, public web pages and code for \"k-bakery\", \"Danek k-exclusion\", \"Anderson Moir k-exclusion\")."},
 	{"Message-passing algorithms (Johnson & Yoon 1996 dCREW, Raynal 1986 ch. 5)", "distributed locks are a later phase of the project (transport, simulator)."},
 }
 

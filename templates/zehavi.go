@@ -1,0 +1,155 @@
+package templates
+
+import (
+	"github.com/lockgen/lockgen/templates/ir"
+	. "github.com/lockgen/lockgen/templates/ir/dsl"
+)
+
+// Zehavi's k-exclusion from reads and writes (seed 004, Algorithm 1,
+// lines 1–15): the bakery's order, taken from a concurrent timestamp
+// system, and processes that learn their waiting status from the others
+// (Order<, Reveal, Discover, Ignore, Compete, Allow) instead of scanning
+// again, so that a waiter spins only on what it owns in the DSM model.
+//
+// The two-dimensional arrays are flattened, row-major: X[i][j] is element
+// i·n + j; Discover[i][j][0] and [1] are DISCOVER0 and DISCOVER1.
+func init() {
+	register(&Entry{
+		Name:  "zehavi",
+		Title: "Zehavi's local-spin k-exclusion from reads and writes (on a collect-based timestamp system)",
+		Refs:  []Ref{{Seed: "004_f4f101679f3c3547.txt", Where: "section IV, Algorithm 1 (lines 1–15); the CTS of its reference [19] is not in the paper"}},
+		Props: Properties{
+			Liveness: "starvation-free, with up to k − 1 processes crashed", Fairness: "FIFE (in O(n) steps)",
+			Exit:  "bounded (lines 13–15: 2n + 1 writes)",
+			RMRCC: "O(n)", RMRDSM: "O(n)",
+			Space:         "O(n²) booleans and n unbounded timestamps (the paper's bounded CTS is not reproduced)",
+			Instructions:  []string{"read", "write"},
+			Identity:      "ids",
+			CrashTolerant: true,
+			// Lemma 5's O(n): once the process that overtook p has
+			// written Allow (line 12) and entered, p finishes the line-11
+			// iteration it is in (at most 8n reads) and one more, whose
+			// 11b.i empties precede, then line 12 (n writes): 17n shared
+			// steps. The bound leaves room for the waiting layer's own
+			// steps (its queue words) in the checked build.
+			FIFESteps: func(n int) int { return 64 * n },
+			Crashes: "claimed by the paper (its starvation freedom is defined with up to k − 1 crashes) and checked by Explore's crash phase in every generated " +
+				"Zehavi lock: anywhere under the spin and yield policies, inside the critical section under the parking ones.",
+		},
+		Modes:      []Mode{KExclusion, Mutex},
+		NeedsProcs: true,
+		MinProcs:   2,
+		TryLock:    "a process that gave up would have to undo lines 1–10 (its Compete, Reveal and Discover traces) as the exit does; the paper has no abortable variant",
+		Deviations: []string{
+			"The concurrent timestamp system is not the bounded one of the paper's reference [19] (Dwork, Herlihy, Plotkin, Waarts, \"Time-lapse snapshots\", SIAM J. Comput. 28(5), 1999), whose code the paper does not give and we could not find in a citable form: Label_p (line 3) writes 1 + the largest of a collect of every timestamp TS[0..n-1] (its own included, so each process's timestamps grow); Scan_p (line 6) is a collect of TS, ordered by (timestamp, id). It satisfies the two CTS properties the proofs use: a Label that starts after another finished gets a larger timestamp, and a process that is no longer labelling keeps its place. Timestamps are unbounded 64-bit integers, so the paper's headline claim, bounded space, does not hold here; k-exclusion, starvation freedom with up to k − 1 crashes, FIFE, bounded exit and O(n) RMRs do not depend on it.",
+			"Process ids are 0..n-1; the n × n arrays are flattened row-major (X[i][j] is X[i·n + j]) and Discover[i][j][0], [1] are DISCOVER0[i·n + j], DISCOVER1[i·n + j].",
+			"order is a local array of the timestamps the Scan read: order.i < order.p is (order[i], i) < (order[p], p).",
+			"The set precede is a local boolean array with its size kept in a local count; line 11a.ii is skipped for an i that 11a.i has just removed (it could only remove it again).",
+		},
+		Notes: []string{
+			"FIFE (a process that finished its doorway before another began its own is enabled, in O(n) of its own steps, once the other has entered) is checked by the controlled scheduler: after such an overtaking, the overtaken process must enter within 64n of its steps and never wait for another's write. SPIN does not check it yet.",
+		},
+		Def: zehaviDef,
+	})
+}
+
+func zehaviDef(Options) *ir.Algorithm {
+	i, j, mine, t, cnt := Var("i"), Var("j"), Var("mine"), Var("t"), Var("cnt")
+	last := Minus(N, Lit(1))
+	sq := func(p ir.Params) int { return p.N * p.N }
+	n := func(p ir.Params) int { return p.N }
+	// at is row-major X[a][b].
+	at := func(name string, a, b ir.Expr) ir.Loc { return Elem(name, Plus(Times(a, N), b)) }
+	// order.a < order.b, on the Scan's timestamps and the ids.
+	before := func(a, b ir.Expr) ir.Expr { return Lex(VarAt("order", a), a, VarAt("order", b), b) }
+	d0, d1 := func(a, b ir.Expr) ir.Loc { return at("DISCOVER0", a, b) }, func(a, b ir.Expr) ir.Loc { return at("DISCOVER1", a, b) }
+	discovered := func(a, b ir.Expr) ir.Expr { return And(Read(d0(a, b)), Read(d1(a, b))) }
+	undiscovered := func(a, b ir.Expr) ir.Expr { return Or(Not(Read(d0(a, b))), Not(Read(d1(a, b)))) }
+	drop := func(l string, x ir.Expr) []ir.Stmt {
+		return []ir.Stmt{SetAt(l, "precede", x, False), Set(l, "cnt", Minus(cnt, Lit(1)))}
+	}
+	return &ir.Algorithm{
+		Name: "zehavi",
+		Shared: []ir.Shared{
+			{Name: "COMPETE", Type: ir.TBool, Len: sq, Doc: "Compete[p][i]: p competes with i for the critical section (local to i in the DSM model)"},
+			{Name: "IGNORE", Type: ir.TBool, Len: sq, Doc: "Ignore[p][i]: i must not rely on p's Order<[p][i] yet (local to i)"},
+			{Name: "ORDERLT", Type: ir.TBool, Len: sq, Doc: "Order<[p][i]: p's last Scan put p before i (local to i)"},
+			{Name: "REVEAL", Type: ir.TBool, Len: n, Owner: "proc", Doc: "Reveal[p]: p is between its doorway's line 5 and its exit's line 13"},
+			{Name: "ALLOW", Type: ir.TBool, Len: sq, Doc: "Allow[p][i]: p, enabled, lets i (ordered before it) enter (local to i)"},
+			{Name: "DISCOVER0", Type: ir.TBool, Len: sq, Doc: "Discover[p][i][0]: p discovered i revealed (local to i)"},
+			{Name: "DISCOVER1", Type: ir.TBool, Len: sq, Doc: "Discover[p][i][1]: the second cell of the same discovery (local to i)"},
+			{Name: "TS", Type: ir.TInt, Len: n, Owner: "proc", Doc: "the timestamp system's labels: TS[p] is p's last Label (0: none yet)"},
+		},
+		Locals: []ir.Local{
+			{Name: "mine", Type: ir.TInt, Doc: "the label line 3 takes"},
+			{Name: "t", Type: ir.TInt},
+			{Name: "order", Type: ir.TInt, Len: n, Doc: "the timestamps line 6's Scan read"},
+			{Name: "precede", Type: ir.TBool, Len: n, Doc: "the processes p still waits for"},
+			{Name: "cnt", Type: ir.TInt, Doc: "|precede|"},
+		},
+		Acquire: Code(
+			For("1", "i", Lit(0), last, Write("1", at("COMPETE", Self, i), True)),
+			For("2", "i", Lit(0), last, Write("2", at("IGNORE", Self, i), True)),
+			// Label_p: a timestamp above every one collected.
+			Set("3", "mine", Lit(0)),
+			For("3", "i", Lit(0), last,
+				Set("3", "t", Read(Elem("TS", i))),
+				If("3", Gt(t, mine), Set("3", "mine", t)),
+			),
+			Write("3", Elem("TS", Self), Plus(mine, Lit(1))),
+			For("4", "i", Lit(0), last,
+				If("4", undiscovered(Self, i),
+					Write("4a", d0(Self, i), False),
+					Write("4b", d1(Self, i), False),
+					Write("4c", at("ALLOW", Self, i), False),
+					If("4d", Read(Elem("REVEAL", i)), Write("4d", d0(Self, i), True)),
+					If("4e", Read(Elem("REVEAL", i)), Write("4e", d1(Self, i), True)),
+					If("4f", undiscovered(Self, i),
+						Write("4f.i", d0(Self, i), False),
+						Write("4f.ii", d1(Self, i), False),
+					),
+				),
+			),
+			Write("5", Elem("REVEAL", Self), True),
+			// Scan_p: a collect of the labels.
+			For("6", "i", Lit(0), last, SetAt("6", "order", i, Read(Elem("TS", i)))),
+			For("7", "i", Lit(0), last, Write("7", at("ORDERLT", Self, i), before(Self, i))),
+			For("8", "i", Lit(0), last, Write("8", at("IGNORE", Self, i), False)),
+			For("9", "i", Lit(0), last, SetAt("9", "precede", i, False)),
+			Set("9", "cnt", Lit(0)),
+			For("10", "i", Lit(0), last,
+				If("10", before(i, Self),
+					SetAt("10", "precede", i, True),
+					Set("10", "cnt", Plus(cnt, Lit(1))),
+				),
+			),
+			BusyWhile("11", Ge(cnt, K),
+				For("11a", "i", Lit(0), last,
+					If("11a.i", And(VarAt("precede", i), Not(Read(at("COMPETE", i, Self)))), drop("11a.i", i)...),
+					If("11a.ii", And(VarAt("precede", i), discovered(i, Self), Not(Read(at("IGNORE", i, Self))), Not(Read(at("ORDERLT", i, Self)))),
+						drop("11a.ii", i)...),
+				),
+				For("11b", "i", Lit(0), last,
+					If("11b", discovered(i, Self),
+						If("11b.i", Read(at("ALLOW", i, Self)),
+							For("11b.i", "j", Lit(0), last, SetAt("11b.i", "precede", j, False)),
+							Set("11b.i", "cnt", Lit(0)),
+						),
+					),
+				),
+			),
+			For("12", "i", Lit(0), last,
+				If("12", before(i, Self), Write("12", at("ALLOW", Self, i), True)),
+			),
+		),
+		Release: Code(
+			Write("13", Elem("REVEAL", Self), False),
+			For("14", "i", Lit(0), last,
+				Write("14a", d0(i, Self), False),
+				Write("14b", d1(i, Self), False),
+			),
+			For("15", "i", Lit(0), last, Write("15", at("COMPETE", Self, i), False)),
+		),
+		DoorwayEnd: "10",
+	}
+}
