@@ -41,25 +41,11 @@ func TestWaitingLayerControls(t *testing.T) {
 		{"skip-wake", "skip-wake", "", []string{"ticket", "mcs", "tas"}, park},
 		{"keep-the-wake", "keep-the-wake", "", []string{"tas", "ttas", "replace-add"}, park},
 	}
-	root, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(root, 0o755); err != nil { // ignored by git
-		t.Fatal(err)
-	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			dir, err := os.MkdirTemp(root, "control-"+tc.name+"-")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if os.Getenv("LOCKGEN_KEEP_CONTROLS") == "" {
-				defer os.RemoveAll(dir) // keep it with LOCKGEN_KEEP_CONTROLS=1 to debug
-			}
+			dir, importPath := testPackage(t, "control-"+tc.name)
 			pkg := "c" + strings.ReplaceAll(tc.name, "-", "")
-			importPath := "github.com/lockgen/lockgen/templates/golang/testdata/" + filepath.Base(dir)
 			var tests strings.Builder
 			fmt.Fprintf(&tests, "//go:build lockgen_check\n\npackage %s_test\n\nimport (\n\t\"testing\"\n\n\t\"github.com/lockgen/lockgen/verify\"\n\t\"github.com/lockgen/lockgen/verify/sched\"\n)\n\nvar _ = sched.FailDeadlock\n", pkg)
 			for i, alg := range tc.locks {

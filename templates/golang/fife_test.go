@@ -25,20 +25,8 @@ func TestFIFECheckBites(t *testing.T) {
 	if !ok {
 		t.Fatal("no zehavi entry")
 	}
-	root, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(root, 0o755); err != nil { // ignored by git
-		t.Fatal(err)
-	}
-	dir, err := os.MkdirTemp(root, "fife-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer os.RemoveAll(dir)
+	dir, importPath := testPackage(t, "fife")
 	pkg := "cfife"
-	importPath := "github.com/lockgen/lockgen/templates/golang/testdata/" + filepath.Base(dir)
 	paper := e.MustDef(templates.Options{Mode: templates.KExclusion})
 	noAllow := e.MustDef(templates.Options{Mode: templates.KExclusion})
 	var kept ir.Code

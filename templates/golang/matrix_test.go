@@ -20,13 +20,6 @@ func TestMatrix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles and stress-tests every configuration: skipped in -short")
 	}
-	root, err := filepath.Abs("testdata")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.MkdirAll(root, 0o755); err != nil { // ignored by git: absent in a fresh clone
-		t.Fatal(err)
-	}
 	for _, e := range templates.All() {
 		if e.NegativeControl() {
 			continue // known-wrong or timing-dependent: their generated tests require a violation
@@ -34,20 +27,13 @@ func TestMatrix(t *testing.T) {
 		t.Run(e.Name, func(t *testing.T) {
 			t.Parallel()
 			pkg := "m" + strings.ReplaceAll(e.Name, "-", "")
-			// A directory of its own: concurrent runs must not share one.
-			dir, err := os.MkdirTemp(root, "matrix-"+e.Name+"-")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if os.Getenv("LOCKGEN_KEEP_MATRIX") == "" {
-				defer os.RemoveAll(dir) // keep it with LOCKGEN_KEEP_MATRIX=1 to debug
-			}
+			dir, importPath := testPackage(t, "matrix-"+e.Name)
 			n := 0
 			for _, c := range configs(e) {
 				n++
 				c.Name = fmt.Sprintf("L%d", n)
 				c.Package = pkg
-				c.ImportPath = "github.com/lockgen/lockgen/templates/golang/testdata/" + filepath.Base(dir)
+				c.ImportPath = importPath
 				c.SpecPath, c.SpecHash, c.SpecEcho = "matrix", "0", c.describe()
 				lock, err := Lock(c)
 				if err != nil {

@@ -231,7 +231,7 @@ func (q *soloq) wakeSlow(l string) {
 type waiter struct {
 	p        parker
 	q        *waitq
-	sq       *soloq // instead of q, for a wait on a solo queue
+	sq       *soloq  // instead of q, for a wait on a solo queue
 	spinners *intReg // the lock's spinning waiters (adaptive policy)
 	next     *waiter // in q's list, guarded by its lock
 	wnext    *waiter // in a waker's list of waiters to unpark

@@ -1,0 +1,31 @@
+package golang
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// testPackage makes a directory for a generated package under testdata
+// (ignored by git, inside this module so that the package can import
+// verify) and returns it with its import path. It is removed when the test
+// ends, unless LOCKGEN_KEEP_TESTDATA is set (to debug).
+func testPackage(t *testing.T, prefix string) (dir, importPath string) {
+	t.Helper()
+	root, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.MkdirAll(root, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	// A directory of its own: concurrent runs must not share one.
+	dir, err = os.MkdirTemp(root, prefix+"-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.Getenv("LOCKGEN_KEEP_TESTDATA") == "" {
+		t.Cleanup(func() { os.RemoveAll(dir) })
+	}
+	return dir, "github.com/lockgen/lockgen/templates/golang/testdata/" + filepath.Base(dir)
+}
