@@ -42,6 +42,10 @@ type Plan struct {
 type Options struct {
 	// OutDir receives the packages; "" means each spec's own directory.
 	OutDir string
+	// WithTests generates every lock's tests, its spec's tests = false
+	// notwithstanding: a tool that checks the locks needs their subjects
+	// and the check build.
+	WithTests bool
 }
 
 // Config turns a validated spec lock into a backend configuration. Other
@@ -165,7 +169,7 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 				return nil, fmt.Errorf("%s: %v", l.Pos, err)
 			}
 			var tests []golang.File
-			if !l.NoTests {
+			if !l.NoTests || opts.WithTests {
 				d.tests = true
 				if tests, err = golang.Tests(c); err != nil {
 					return nil, fmt.Errorf("%s: %v", l.Pos, err)

@@ -348,3 +348,32 @@ func TestWithoutTests(t *testing.T) {
 		t.Errorf("T has tests = false, but t_test.go is there")
 	}
 }
+
+// TestScratchHasTests: a tool's scratch package has every lock's tests and
+// the check runtime, tests = false notwithstanding (lockgen verify drives
+// the generated subjects), and Remove deletes it.
+func TestScratchHasTests(t *testing.T) {
+	dir := module(t)
+	specPath := filepath.Join(dir, "locks.toml")
+	write(t, specPath, strings.ReplaceAll(twoLocks, `algorithm = "ticket"`, "algorithm = \"ticket\"\ntests = false"))
+	f, err := spec.ParseFile(specPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Scratch(f, "_scratch-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := strings.Join(names(snapshot(t, s.Path)), " ")
+	for _, want := range []string{"t_test.go", "t_check_test.go", "lockgen_check.go"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("scratch package lacks %s: %s", want, got)
+		}
+	}
+	if err := s.Remove(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(s.Path); !os.IsNotExist(err) {
+		t.Errorf("Remove left %s: %v", s.Path, err)
+	}
+}

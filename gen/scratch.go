@@ -28,7 +28,7 @@ func Scratch(f *spec.File, prefix string) (*ScratchDir, error) {
 		os.RemoveAll(dir)
 		return nil, err
 	}
-	plan, err := Build([]string{f.Path}, Options{OutDir: s.Path})
+	plan, err := Build([]string{f.Path}, Options{OutDir: s.Path, WithTests: true})
 	if err == nil {
 		_, err = plan.Write()
 	}
