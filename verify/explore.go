@@ -520,7 +520,8 @@ func (e *explorer) dfs(deadline time.Time) bool {
 }
 
 // Tokens: "lg1/<goroutines>x<passages>/<max steps>/<chooser token>", the
-// chooser's token preceded by "crash=M,SEED/" when goroutines crash.
+// chooser's token preceded by "crash=M,SEED/" when goroutines crash
+// ("crashcs=M,SEED/" when only inside the critical section).
 
 func (e *explorer) token(g, p int, chooser string) string {
 	return fmt.Sprintf("lg1/%dx%d/%d/%s", g, p, e.cfg.maxSteps, chooser)
