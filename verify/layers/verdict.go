@@ -49,6 +49,7 @@ func (j Judge) Outcome(rs []Result, lock string) (string, bool) {
 	ctl := j.Control(lock)
 	rejected := false
 	var open []string // layers that gave no verdict
+	ran := 0          // layers that ran
 	for _, r := range rs {
 		if r.Lock != lock {
 			continue
@@ -58,6 +59,9 @@ func (j Judge) Outcome(rs []Result, lock string) (string, bool) {
 			rejected = true
 		case Incomplete:
 			open = append(open, r.Layer)
+		}
+		if r.Verdict != Skipped {
+			ran++
 		}
 	}
 	switch {
@@ -69,6 +73,8 @@ func (j Judge) Outcome(rs []Result, lock string) (string, bool) {
 		return "FAILED", false
 	case len(open) > 0:
 		return "no failure; no verdict from " + strings.Join(open, ", ") + " (incomplete)", true
+	case ran == 0:
+		return "not checked: every layer was skipped", true
 	}
 	return "verified", true
 }

@@ -31,6 +31,8 @@ func TestOutcome(t *testing.T) {
 		{false, "T", []Result{pass("T", Stress), pass("T", Explore), fail("H", Explore)}, "verified", true},
 		{false, "T", []Result{pass("T", Stress), fail("T", Explore)}, "FAILED", false},
 		{false, "T", []Result{pass("T", Stress), incomplete("T")}, "no verdict from spin", true},
+		{false, "T", []Result{{Lock: "T", Layer: SPIN, Verdict: Skipped}}, "not checked: every layer was skipped", true},
+		{false, "T", []Result{pass("T", Stress), {Lock: "T", Layer: SPIN, Verdict: Skipped}}, "verified", true},
 		{false, "H", []Result{fail("H", Explore)}, "FAILED", false},
 		{true, "H", []Result{pass("H", Stress), fail("H", Explore)}, "rejected (known incorrect), as required", true},
 		{true, "H", []Result{pass("H", Stress), pass("H", Explore)}, "NOT rejected", false},
