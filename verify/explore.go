@@ -427,9 +427,11 @@ func (e *explorer) addPhase(p ExplorePhase) *ExplorePhase {
 func (e *explorer) account(ph *ExplorePhase, res *sched.Result, start time.Time) {
 	ph.Executions++
 	ph.Steps += int64(res.Steps)
-	for i := range res.Events {
-		if res.Events[i].Kind == sched.EvCrash {
-			ph.Crashes++
+	if e.plan != nil { // only the crash phase's executions crash
+		for i := range res.Events {
+			if res.Events[i].Kind == sched.EvCrash {
+				ph.Crashes++
+			}
 		}
 	}
 	ph.Elapsed = time.Since(start)

@@ -12,6 +12,7 @@ import (
 	"github.com/lockgen/lockgen/gen"
 	"github.com/lockgen/lockgen/templates/mutate"
 	"github.com/lockgen/lockgen/verify/gotest"
+	"github.com/lockgen/lockgen/verify/harness"
 	"github.com/lockgen/lockgen/verify/spin"
 )
 
@@ -105,11 +106,11 @@ func RunControls(ctx context.Context, mod string) ([]*ControlResult, error) {
 			cr.Problems = append(cr.Problems, "explore: the test did not run")
 		case t.Outcome == gotest.Pass:
 			cr.ExploreOutcome, cr.ExploreTime = t.Outcome, t.Elapsed
-			finding(t.Output, &cr.Explore)
+			harness.Find(t.Output, &cr.Explore)
 			cr.Problems = append(cr.Problems, "explore: not caught: "+cr.Explore.Summary)
 		default:
 			cr.ExploreOutcome, cr.ExploreTime = t.Outcome, t.Elapsed
-			if !finding(t.Output, &cr.Explore) {
+			if !harness.Find(t.Output, &cr.Explore) {
 				cr.Problems = append(cr.Problems, "explore: no finding logged: "+tail(t.Output, 6))
 				break
 			}

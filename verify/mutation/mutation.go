@@ -41,6 +41,7 @@ import (
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/mutate"
 	"github.com/lockgen/lockgen/verify/gotest"
+	"github.com/lockgen/lockgen/verify/harness"
 	"github.com/lockgen/lockgen/verify/spin"
 )
 
@@ -730,7 +731,7 @@ func (r *runner) stressJob(ctx context.Context, u *Unit, bin *gotest.Binary, res
 		v.Detail = tail(out.Output, 12)
 	case tr.Outcome == gotest.Pass:
 		v.Detail = "passed"
-	case finding(tr.Output, &f) && len(f.Failures) > 0:
+	case harness.Find(tr.Output, &f) && len(f.Failures) > 0:
 		v.Killed = true
 		var kinds []string
 		for _, x := range f.Failures {
@@ -795,10 +796,10 @@ func (r *runner) exploreJob(ctx context.Context, u *Unit, bin *gotest.Binary, re
 		v.Detail = tail(out.Output, 12)
 	case tr.Outcome == gotest.Pass:
 		v.Detail = "passed"
-		if finding(tr.Output, &f) {
+		if harness.Find(tr.Output, &f) {
 			v.Detail = f.Summary
 		}
-	case finding(tr.Output, &f) && f.Kind != "":
+	case harness.Find(tr.Output, &f) && f.Kind != "":
 		v.Killed, v.Kind = true, f.Kind
 		v.Detail = fmt.Sprintf("%s (%s; replay %s)\n%s", f.Message, f.Strategy, f.Token, tail(f.Trace, 16))
 	default:

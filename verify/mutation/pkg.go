@@ -224,7 +224,3 @@ type (
 	StressFinding  = harness.StressFinding
 	ExploreFinding = harness.ExploreFinding
 )
-
-// finding decodes what a generated test logged into v; false if it logged
-// nothing (it crashed or was killed first).
-func finding(output string, v any) bool { return harness.Find(output, v) }
