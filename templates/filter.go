@@ -24,7 +24,7 @@ func init() {
 			Instructions: []string{"read", "write"},
 			Identity:     "ids",
 			Crashes: "not tolerated in k-exclusion, even inside the critical section: a crashed process keeps FLAGLEVEL at the top level, so it counts as competing at every level, " +
-				"and the last process to reach a level waits for a newcomer that may never come. Explore's crash phase finds the deadlock (k = 2, 4 processes, 1 crash inside the critical section).",
+				"and the last process to reach a level waits for a newcomer that may never come. Explore's crash phase finds the deadlock (generated/filter's TestFilterKCrashDeadlocks: k = 2, 4 processes, 1 crash inside the critical section).",
 		},
 		Modes:      []Mode{Mutex, KExclusion},
 		NeedsProcs: true,

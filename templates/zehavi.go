@@ -34,7 +34,7 @@ func init() {
 			// steps (its queue words) in the checked build.
 			FIFESteps: func(n int) int { return 64 * n },
 			Crashes: "claimed by the paper (its starvation freedom is defined with up to k − 1 crashes) and checked by Explore's crash phase in every generated " +
-				"Zehavi lock: anywhere under the spin and yield policies, inside the critical section under the parking ones.",
+				"Zehavi lock: anywhere under the spin and yield policies (generated/zehavi's ZehaviSpin), inside the critical section under the parking ones (Zehavi).",
 		},
 		Modes:      []Mode{KExclusion, Mutex},
 		NeedsProcs: true,

@@ -30,7 +30,7 @@ type replaceAddK4State struct{}
 //   - space: 1 register
 //   - instructions: read, replace-add (fetch&add)
 //   - identity: anonymous
-//   - crashes: k-exclusion keeps its deadlock freedom while up to k − 1 processes crash: each holds at most one unit of S, wherever it stops. Checked by Explore's crash phase (1 of 4 processes crashing, k = 2, 5,000 executions): anywhere under the spin and yield policies, inside the critical section under the parking ones.
+//   - crashes: k-exclusion keeps its deadlock freedom while up to k − 1 processes crash: each holds at most one unit of S, wherever it stops. Checked by the crash phase of every generated lock's Explore test: anywhere under the spin and yield policies (generated/replace-add's ReplaceAddKSpin), inside the critical section under the parking ones (ReplaceAddK).
 //
 // Algorithm (line labels are the paper's; every shared access is one atomic step):
 //
