@@ -84,6 +84,9 @@ func (l *lower) body() error {
 			return err
 		}
 	}
+	if l.o.Crashes > 0 {
+		l.crasher()
+	}
 	l.raw("")
 	l.raw("init {")
 	l.raw("\tatomic {")
@@ -94,6 +97,9 @@ func (l *lower) body() error {
 		for i := 0; i < r.count; i++ {
 			l.raw(fmt.Sprintf("\t\trun %s(%d);", r.name, r.first+i))
 		}
+	}
+	if l.o.Crashes > 0 {
+		l.raw("\t\trun " + CrasherRole + "();")
 	}
 	l.raw("\t}")
 	l.raw("}")
@@ -218,7 +224,7 @@ func (l *lower) recDesc(rec string) string {
 
 func (l *lower) ghosts() {
 	c := l.o.Checks
-	if c == 0 {
+	if c == 0 && l.o.Crashes == 0 {
 		return
 	}
 	l.raw("")
@@ -235,9 +241,18 @@ func (l *lower) ghosts() {
 		l.raw(fmt.Sprintf("bool g_trying[%d];\t/* in acquire */", l.n))
 		l.raw(fmt.Sprintf("bool g_incs[%d];\t/* in the CS */", l.n))
 	}
-	if c&(FIFO|StrongFIFO|WriterPriority) != 0 {
+	if c&(FIFO|StrongFIFO|WriterPriority|FIFE) != 0 {
 		l.raw("byte g_dw;\t/* processes past their doorway, not yet in the CS (bit i) */")
 		l.raw(fmt.Sprintf("byte g_ahead[%d];\t/* who must enter before process i */", l.n))
+	}
+	if c&FIFE != 0 {
+		l.raw("byte g_fife;\t/* processes overtaken by a later one, which must now be enabled (bit i) */")
+		l.raw(fmt.Sprintf("byte g_fchk[%d];\t/* waits process i re-checked since it was overtaken */", l.n))
+	}
+	if l.o.Crashes > 0 {
+		l.raw(fmt.Sprintf("byte g_victim = %d;\t/* the process to crash at its next step (%d: none) */", noVictim, noVictim))
+		l.raw("byte g_ncrash;\t/* crashes so far */")
+		l.raw(fmt.Sprintf("bool g_dead[%d];\t/* process i crashed */", l.n))
 	}
 	if c&BoundedWaiting != 0 {
 		l.raw("byte g_bw;\t/* processes past their doorway, not yet in the CS (bit i) */")
@@ -258,25 +273,76 @@ func (l *lower) watchMask() int {
 	return m
 }
 
+// noVictim is g_victim when no crash is pending.
+const noVictim = 255
+
+// CrasherRole is the proctype of the ghost process that picks the
+// processes to crash (Options.Crashes).
+const CrasherRole = "lg_crasher"
+
+// claims writes the LTL claim Checks selects. With crashes it speaks of
+// the live processes: a crashed one is neither waited for nor counted as
+// entering (one crashed inside the critical section stays in it).
 func (l *lower) claims() {
 	c := l.o.Checks
+	crash := l.o.Crashes > 0
+	name := func(n string) string {
+		if crash {
+			return ClaimCrashTolerance
+		}
+		return n
+	}
+	live := func(f string, i int) string {
+		if crash {
+			return fmt.Sprintf("(%s[%d] && !g_dead[%d])", f, i, i)
+		}
+		return fmt.Sprintf("%s[%d]", f, i)
+	}
 	var parts []string
 	switch {
 	case c&Starvation != 0:
+		// A process that crashes while trying is no longer owed an entry.
 		for i := 0; i < l.n; i++ {
-			parts = append(parts, fmt.Sprintf("(g_trying[%d] -> <> g_incs[%d])", i, i))
+			enters := fmt.Sprintf("g_incs[%d]", i)
+			if crash {
+				enters = fmt.Sprintf("(g_incs[%d] || g_dead[%d])", i, i)
+			}
+			parts = append(parts, fmt.Sprintf("(%s -> <> %s)", live("g_trying", i), enters))
 		}
 		l.raw("")
-		l.raw(fmt.Sprintf("ltl %s { [] (%s) }", ClaimStarvation, strings.Join(parts, " && ")))
+		l.raw(fmt.Sprintf("ltl %s { [] (%s) }", name(ClaimStarvation), strings.Join(parts, " && ")))
 	case c&DeadlockFreedom != 0:
 		var tr, in []string
 		for i := 0; i < l.n; i++ {
-			tr = append(tr, fmt.Sprintf("g_trying[%d]", i))
-			in = append(in, fmt.Sprintf("g_incs[%d]", i))
+			tr = append(tr, live("g_trying", i))
+			in = append(in, live("g_incs", i))
 		}
 		l.raw("")
-		l.raw(fmt.Sprintf("ltl %s { [] ((%s) -> <> (%s)) }", ClaimDeadlockFreedom, strings.Join(tr, " || "), strings.Join(in, " || ")))
+		trying, enters := strings.Join(tr, " || "), strings.Join(in, " || ")
+		if crash {
+			// Live processes that all crash while trying are owed nothing.
+			enters += " || !(" + trying + ")"
+		}
+		l.raw(fmt.Sprintf("ltl %s { [] ((%s) -> <> (%s)) }", name(ClaimDeadlockFreedom), trying, enters))
 	}
+}
+
+// crasher writes the ghost process that picks the processes to crash: at
+// any moment, up to Options.Crashes times, any live process.
+func (l *lower) crasher() {
+	var pick []string
+	for i := 0; i < l.n; i++ {
+		pick = append(pick, fmt.Sprintf(":: !g_dead[%d] -> g_victim = %d", i, i))
+	}
+	l.raw("")
+	l.raw("proctype " + CrasherRole + "() {")
+	l.raw("end_crasher:")
+	l.raw("\tdo")
+	l.raw(fmt.Sprintf("\t:: atomic { (g_ncrash < %d && g_victim == %d) -> g_ncrash++; if %s fi }\t/*@ crash||pick a process to crash */",
+		l.o.Crashes, noVictim, strings.Join(pick, " ")))
+	l.raw("\t:: break")
+	l.raw("\tod")
+	l.raw("}")
 }
 
 // assigned returns the locals and loop variables an operation writes.
@@ -347,8 +413,11 @@ func (l *lower) proctype(r *role) error {
 	if c&(Starvation|DeadlockFreedom) != 0 {
 		begin = append(begin, "g_trying[lg_me] = 1")
 	}
-	if (c&FIFO != 0 && c&StrongFIFO == 0) || (c&WriterPriority != 0 && !r.writer) {
+	if (c&(FIFO|FIFE) != 0 && c&StrongFIFO == 0) || (c&WriterPriority != 0 && !r.writer) {
 		begin = append(begin, "g_ahead[lg_me] = g_dw")
+	}
+	if l.o.Crashes > 0 {
+		l.raw("\t{")
 	}
 	l.raw("end_ncs:")
 	l.raw("\tdo")
@@ -407,11 +476,16 @@ func (l *lower) proctype(r *role) error {
 	// FIFO orders every process after those ahead of it; writer priority
 	// orders readers after writers, so only readers are checked and only
 	// writers leave the doorway set.
-	fifo, wp := c&(FIFO|StrongFIFO) != 0, c&WriterPriority != 0
+	fifo, wp, fife := c&(FIFO|StrongFIFO) != 0, c&WriterPriority != 0, c&FIFE != 0
 	if fifo || (wp && !r.writer) {
 		enter = append(enter, "assert(g_ahead[lg_me] == 0)")
 	}
-	if fifo || (wp && r.writer) {
+	if fife {
+		// Those still ahead of this process are overtaken: from now on
+		// they must be enabled.
+		enter = append(enter, "g_fife = (g_fife | g_ahead[lg_me]) & ~(1 << lg_me)", "g_fchk[lg_me] = 0")
+	}
+	if fifo || fife || (wp && r.writer) {
 		enter = append(enter, "g_dw = g_dw & ~(1 << lg_me)")
 		for j := 0; j < l.n; j++ {
 			enter = append(enter, fmt.Sprintf("g_ahead[%d] = g_ahead[%d] & ~(1 << lg_me)", j, j))
@@ -478,6 +552,10 @@ func (l *lower) proctype(r *role) error {
 	}
 	l.mark = ""
 	l.raw("\tod")
+	if l.o.Crashes > 0 {
+		// The escape is taken before the next step, even a blocked one.
+		l.raw(fmt.Sprintf("\t} unless { atomic { g_victim == lg_me -> g_dead[lg_me] = 1; g_victim = %d } }\t/*@ crash||stop for ever */", noVictim))
+	}
 	l.raw("}")
 	body := string(l.out.Bytes()[start:])
 	l.out.Truncate(start)

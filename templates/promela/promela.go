@@ -65,6 +65,12 @@ const (
 	// after a writer finished its doorway (Algorithm.DoorwayEnd) enters
 	// after that writer: arriving readers defer to waiting writers.
 	WriterPriority
+	// FIFE (first in, first enabled; Zehavi) asserts that a process
+	// overtaken by one whose acquire began after its doorway ended is then
+	// enabled: from the overtaker's entry on, it checks its waits (a
+	// busy-wait loop's iterations, a failed await) at most
+	// Options.FIFEChecks more times before it enters.
+	FIFE
 )
 
 // Options choose what the model contains.
@@ -116,6 +122,14 @@ type Options struct {
 	NoHalt bool
 	// Overtakes is the bound of the BoundedWaiting check.
 	Overtakes int
+	// FIFEChecks is the bound of the FIFE check (1..254).
+	FIFEChecks int
+	// Crashes, when > 0, lets up to this many processes crash: stop for
+	// ever at any point of any operation, inside the critical section
+	// included (Zehavi's failure model). A ghost process picks each victim
+	// at any moment; the victim stops before its next step. The liveness
+	// claims then speak of the processes that have not crashed.
+	Crashes int
 	// Watch, when set, restricts the BoundedWaiting check to these
 	// processes: the others' overtake counters stay 0 instead of
 	// multiplying the state space by up to (Overtakes+1) each. The check
@@ -146,6 +160,9 @@ func Model(a *ir.Algorithm, p ir.Params, opts Options) (string, error) {
 const (
 	ClaimStarvation      = "starvation"
 	ClaimDeadlockFreedom = "deadlock_freedom"
+	// ClaimCrashTolerance is the liveness claim (starvation or deadlock
+	// freedom, as Checks selects) of a model with Options.Crashes.
+	ClaimCrashTolerance = "crash_tolerance"
 	Nil                  = "NIL"
 	// BoundName is the constant the counter-bound assertions compare with.
 	BoundName = "lg_bound"
@@ -301,8 +318,8 @@ func newLower(a *ir.Algorithm, p ir.Params, o Options) (*lower, error) {
 		if o.Readers+o.Writers != l.n || o.Readers < 0 || o.Writers < 0 {
 			return nil, fmt.Errorf("rw mode: %d readers + %d writers, but n = %d", o.Readers, o.Writers, l.n)
 		}
-		if o.Checks&(FIFO|StrongFIFO|BoundedWaiting) != 0 {
-			return nil, fmt.Errorf("FIFO and bounded-waiting instrumentation are not supported in rw mode (doorways are the writer's only)")
+		if o.Checks&(FIFO|StrongFIFO|BoundedWaiting|FIFE) != 0 {
+			return nil, fmt.Errorf("FIFO, FIFE and bounded-waiting instrumentation are not supported in rw mode (doorways are the writer's only)")
 		}
 		if o.Writers > 0 {
 			l.roles = append(l.roles, role{name: "Writer", count: o.Writers, writer: true, acquire: a.Acquire, release: a.Release,
@@ -326,13 +343,19 @@ func newLower(a *ir.Algorithm, p ir.Params, o Options) (*lower, error) {
 			l.roles[i].try = nil
 		}
 	}
-	if o.Checks&(FIFO|StrongFIFO|BoundedWaiting|WriterPriority) != 0 {
+	if o.Checks&(FIFO|StrongFIFO|BoundedWaiting|WriterPriority|FIFE) != 0 {
 		if a.DoorwayEnd == "" {
-			return nil, fmt.Errorf("FIFO, bounded-waiting and writer-priority instrumentation need Algorithm.DoorwayEnd")
+			return nil, fmt.Errorf("FIFO, FIFE, bounded-waiting and writer-priority instrumentation need Algorithm.DoorwayEnd")
 		}
 		if l.n > 8 {
-			return nil, fmt.Errorf("FIFO, bounded-waiting and writer-priority instrumentation support at most 8 processes")
+			return nil, fmt.Errorf("FIFO, FIFE, bounded-waiting and writer-priority instrumentation support at most 8 processes")
 		}
+	}
+	if o.Checks&FIFE != 0 && (o.FIFEChecks < 1 || o.FIFEChecks > 254) {
+		return nil, fmt.Errorf("FIFE: FIFEChecks = %d, want 1..254", o.FIFEChecks)
+	}
+	if o.Crashes < 0 || (o.Crashes > 0 && o.Crashes >= l.n) {
+		return nil, fmt.Errorf("crashes: %d of %d processes, want fewer than n", o.Crashes, l.n)
 	}
 	if o.Checks&WriterPriority != 0 && o.Mode != RW {
 		return nil, fmt.Errorf("writer-priority instrumentation needs rw mode")

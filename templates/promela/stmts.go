@@ -105,7 +105,7 @@ func (l *lower) stmt(s ir.Stmt) {
 		if l.o.Checks&StrongFIFO != 0 {
 			ghost = append(ghost, "g_ahead[lg_me] = g_dw")
 		}
-		if l.o.Checks&(FIFO|StrongFIFO|WriterPriority) != 0 {
+		if l.o.Checks&(FIFO|StrongFIFO|WriterPriority|FIFE) != 0 {
 			ghost = append(ghost, "g_dw = g_dw | (1 << lg_me)")
 		}
 		if l.o.Checks&BoundedWaiting != 0 {
@@ -200,7 +200,14 @@ func (l *lower) stmt(s ir.Stmt) {
 		l.tail = nil
 		head := l.loopHead(uses(s.Cond), l.cont, s.Body)
 		nz, exit := l.nz, l.kept(tail, l.nz) // the loop leaves from its head
-		l.loop(s.Cond, func() { l.loopBody(head, func() { l.block(s.Body) }) }, strings.Join(exit, "; "))
+		l.loop(s.Cond, func() {
+			if tick := l.fifeTick(s.Busy); tick != "" {
+				l.ind++
+				l.step(tick)
+				l.ind--
+			}
+			l.loopBody(head, func() { l.block(s.Body) })
+		}, strings.Join(exit, "; "))
 		l.nz = l.minusResets(nz, exit)
 		l.after(gh)
 	case ir.Repeat:
@@ -210,6 +217,9 @@ func (l *lower) stmt(s ir.Stmt) {
 		l.emit("::")
 		l.ind++
 		head := l.liveStmt(s, l.cont)
+		if tick := l.fifeTick(s.Busy); tick != "" {
+			l.step(tick)
+		}
 		l.loopBody(uses(s.Until).union(l.cont).union(head), func() { l.stmts(s.Body) })
 		l.mark = marker(l.op, s.Label(), "until "+ir.FormatExpr(s.Until))
 		l.branch(s.Until, func() {
@@ -227,10 +237,20 @@ func (l *lower) stmt(s ir.Stmt) {
 		l.forLoop(s)
 		l.after(gh)
 	case ir.Await:
-		if loads(s.Cond) <= 1 {
+		tick := l.fifeTick(true)
+		if loads(s.Cond) <= 1 && tick == "" {
 			// One read: a blocking guard (the process waits until the
 			// register lets it through).
 			l.guard(l.paren(l.pe(s.Cond)), gh)
+			break
+		}
+		if loads(s.Cond) <= 1 {
+			// FIFE counts the failed checks: a loop of two guards.
+			c := l.paren(l.pe(s.Cond))
+			l.emit("do")
+			l.emit(":: " + atomicGuard(c, "", gh) + "; break;")
+			l.emit(":: " + atomicGuard("!"+c, "", tick) + ";")
+			l.emit("od;")
 			break
 		}
 		// Several reads: re-read them until the condition holds.
@@ -243,7 +263,7 @@ func (l *lower) stmt(s ir.Stmt) {
 		rs := l.release(mark)
 		l.emit("if")
 		l.emit(":: " + atomicGuard(l.paren(c), strings.Join(nonEmpty(rs, exit), "; "), gh) + "; break;")
-		l.emit(":: " + atomicGuard("!"+l.paren(c), rs, "") + ";")
+		l.emit(":: " + atomicGuard("!"+l.paren(c), rs, tick) + ";")
 		l.emit("fi;")
 		l.ind--
 		l.emit("od;")
@@ -362,6 +382,16 @@ func (l *lower) bound(counter bool, target string) string {
 }
 
 // after writes ghost bookkeeping that belongs to a compound statement.
+// fifeTick is the FIFE check's ghost update for one more check of a wait
+// in the acquire (a busy-wait's iteration, a failed await), or "" when
+// there is nothing to count.
+func (l *lower) fifeTick(waits bool) string {
+	if !waits || l.o.Checks&FIFE == 0 || l.op != l.curAcquire {
+		return ""
+	}
+	return fmt.Sprintf("if :: (g_fife & (1 << lg_me)) -> g_fchk[lg_me]++; assert(g_fchk[lg_me] <= %d) :: else fi", l.o.FIFEChecks)
+}
+
 func (l *lower) after(gh string) {
 	if gh != "" {
 		l.step(gh)

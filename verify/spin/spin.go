@@ -67,11 +67,20 @@ const (
 	// WriterPriority: the model's writer-priority assertions (reader/writer
 	// locks: a reader arriving after a writer's doorway enters after it).
 	WriterPriority Property = "writer-priority"
+	// FIFE: the model's first-in-first-enabled assertions (Zehavi): a
+	// process overtaken by one that began after its doorway ended re-checks
+	// its waits at most the claimed number of steps before it enters.
+	FIFE Property = "fife"
+	// CrashTolerance: the claimed liveness (starvation or deadlock freedom)
+	// of the processes that do not crash, while up to k − 1 of them crash
+	// anywhere, the critical section included (k-exclusion), under weak
+	// fairness.
+	CrashTolerance Property = "crash-tolerance"
 )
 
 // Properties lists every property, in the order StandardProperties checks
 // them.
-var Properties = []Property{MutualExclusion, Deadlock, Starvation, DeadlockFreedom, FIFO, BoundedWaiting, WriterPriority}
+var Properties = []Property{MutualExclusion, Deadlock, Starvation, DeadlockFreedom, FIFO, BoundedWaiting, WriterPriority, FIFE, CrashTolerance}
 
 // Instrument returns the model options that check p for an algorithm with
 // these claims at n processes: the instrumentation (promela.Options.Checks)
@@ -101,11 +110,31 @@ func (p Property) Instrument(claims templates.Properties, n int) (promela.Option
 			return po, fmt.Errorf("writer priority is not claimed")
 		}
 		po.Checks = promela.WriterPriority
+	case FIFE:
+		if claims.FIFESteps == nil {
+			return po, fmt.Errorf("FIFE is not claimed")
+		}
+		po.Checks, po.FIFEChecks = promela.FIFE, fifeChecks
+	case CrashTolerance:
+		// Checked whether claimed or not: what an entry tolerates is a
+		// finding the catalogue reports (filter tolerates no crash).
+		po.Checks = promela.DeadlockFreedom
+		if strings.HasPrefix(claims.Liveness, "starvation-free") {
+			po.Checks = promela.Starvation
+		}
+		// The number of crashes is k − 1: the caller's (it knows k).
 	default:
 		return po, fmt.Errorf("unknown property %q", p)
 	}
 	return po, nil
 }
+
+// fifeChecks is how many checks of its wait an overtaken process may
+// still make: the one under way (it may have read before the overtaker's
+// writes) and the next. A third would mean it waits for another process's
+// write, which is what being enabled excludes; the controlled scheduler
+// checks the same, and the step bound (Properties.FIFESteps).
+const fifeChecks = 2
 
 // claim is the LTL claim a liveness property selects in the model.
 func (p Property) claim() string {
@@ -114,6 +143,8 @@ func (p Property) claim() string {
 		return promela.ClaimStarvation
 	case DeadlockFreedom:
 		return promela.ClaimDeadlockFreedom
+	case CrashTolerance:
+		return promela.ClaimCrashTolerance
 	}
 	return ""
 }

@@ -103,6 +103,12 @@ func StandardProperties(e *templates.Entry, o templates.Options) []Property {
 	if props.WriterPriority {
 		ps = append(ps, WriterPriority)
 	}
+	if props.FIFESteps != nil {
+		ps = append(ps, FIFE)
+	}
+	if props.CrashTolerant && o.Mode == templates.KExclusion {
+		ps = append(ps, CrashTolerance)
+	}
 	return ps
 }
 
@@ -191,10 +197,7 @@ func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, err
 			}
 			k := 1
 			if mode == templates.KExclusion {
-				k = so.K
-				if k == 0 {
-					k = max(1, n-1)
-				}
+				k = kOf(so, n)
 			}
 			claims := e.PropsFor(topts)
 			attempts, err := plan(a, claims, mode, prop, n, so)
@@ -291,6 +294,15 @@ func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, err
 	return rep, nil
 }
 
+// kOf is the k of a k-exclusion suite at n processes: SuiteOptions.K, or
+// n − 1.
+func kOf(so SuiteOptions, n int) int {
+	if so.K != 0 {
+		return so.K
+	}
+	return max(1, n-1)
+}
+
 // paramList renders parameters as "memory = 11", sorted by name.
 func paramList(extra map[string]int64) string {
 	var out []string
@@ -384,8 +396,16 @@ func plan(a *ir.Algorithm, claims templates.Properties, mode templates.Mode, pro
 	case BoundedWaiting:
 		po.TryAcquire = tries && !claims.OvertakesAcquireOnly
 	}
-	if mode == templates.RW && (prop == FIFO || prop == BoundedWaiting) {
+	if mode == templates.RW && (prop == FIFO || prop == BoundedWaiting || prop == FIFE) {
 		return nil, fmt.Errorf("%s is checked for mutex and k-exclusion only", prop)
+	}
+	if prop == CrashTolerance {
+		if mode != templates.KExclusion {
+			return nil, fmt.Errorf("%s is checked for k-exclusion only", prop)
+		}
+		if po.Crashes = kOf(so, n) - 1; po.Crashes < 1 {
+			return nil, fmt.Errorf("k = 1 tolerates no crash")
+		}
 	}
 	if mode != templates.RW && prop == WriterPriority {
 		return nil, fmt.Errorf("%s is checked for reader/writer locks only", prop)
@@ -394,11 +414,7 @@ func plan(a *ir.Algorithm, claims templates.Properties, mode templates.Mode, pro
 	head := []string{fmt.Sprintf("n = %d", n)}
 	switch mode {
 	case templates.KExclusion:
-		k := so.K
-		if k == 0 {
-			k = max(1, n-1)
-		}
-		head = append(head, fmt.Sprintf("k = %d", k))
+		head = append(head, fmt.Sprintf("k = %d", kOf(so, n)))
 	case templates.RW:
 		var splits []string
 		for _, m := range splitModels(prop, n, po) {
@@ -409,6 +425,13 @@ func plan(a *ir.Algorithm, claims templates.Properties, mode templates.Mode, pro
 	head = append(head, "all interleavings")
 	if po.TryAcquire {
 		head = append(head, "each passage may use TryAcquire instead")
+	}
+	if po.Crashes > 0 {
+		who := map[bool]string{true: "1 process crashes", false: fmt.Sprintf("up to %d processes crash", po.Crashes)}[po.Crashes == 1]
+		head = append(head, who+" at any point (inside the critical section too) and for ever; the claim is about the others")
+	}
+	if prop == FIFE {
+		head = append(head, fmt.Sprintf("a process overtaken by a later one then checks its wait at most %d more times (the check under way and the next): it waits for no other process's write", po.FIFEChecks))
 	}
 	if prop == BoundedWaiting && n >= watchFrom {
 		head = append(head, "one run per process, each counting that process's overtakes")

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"github.com/lockgen/lockgen/templates/promela"
 	"regexp"
 	"strconv"
 	"strings"
@@ -33,10 +34,12 @@ func (s Step) String() string {
 		who = fmt.Sprintf("w%d", s.Proc)
 	case "Reader":
 		who = fmt.Sprintf("r%d", s.Proc)
+	case promela.CrasherRole:
+		who = "ghost"
 	}
 	var where string
 	switch {
-	case s.Op == "CS" || s.Op == "NCS":
+	case s.Op == "CS" || s.Op == "NCS" || s.Op == "crash":
 		where = s.Stmt
 	case s.Label != "":
 		where = fmt.Sprintf("%s line %s: %s", s.Op, s.Label, s.Stmt)
@@ -293,6 +296,10 @@ func parseTrail(out string, marks map[int]lineInfo) []Step {
 			}
 			flush()
 			info := marks[ln]
+			if role == promela.CrasherRole && info.op == "" {
+				cur = nil // the crasher's loop, not a step of the run
+				continue
+			}
 			cur = &Step{Proc: pid - 1, Role: role, Op: info.op, Label: info.label, Stmt: info.stmt,
 				Promela: text, Line: ln, CycleStart: cycle}
 			cycle = false

@@ -30,6 +30,8 @@ func main() {
 	props := flag.String("props", "", "properties (comma-separated), default: what the entry claims")
 	pref := flag.String("pref", "", "reader/writer preference (reader, writer, fair), default: the entry's first")
 	model := flag.Bool("model", false, "print the Promela model (mutual exclusion instrumentation) and exit")
+	mode := flag.String("mode", "", "mode to check (mutex, kexclusion, rw), default: mutex when the entry offers it")
+	k := flag.Int("k", 0, "k of k-exclusion, default n − 1")
 	fold := flag.Bool("fold", false, "fold local work into the neighbouring step (promela Options.Fold): usually fewer states, same verdicts")
 	flag.Parse()
 	var ns []int
@@ -72,7 +74,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	so := spin.SuiteOptions{Sizes: ns, Passages: *passages, Preference: templates.Preference(*pref),
+	so := spin.SuiteOptions{Sizes: ns, Passages: *passages, Preference: templates.Preference(*pref), Mode: templates.Mode(*mode), K: *k,
 		Run: spin.Options{Timeout: *timeout, MemLimitMB: *mem, Collapse: *collapse, HashBits: *hash, Fold: *fold},
 		Log: func(s string) { fmt.Fprintln(os.Stderr, s) }}
 	if *props != "" {
