@@ -5,24 +5,26 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/puzpuzpuz/xsync/v4"
 	"golang.org/x/sync/semaphore"
 )
 
-// Baselines returns the standard locks a lock of the given kind is judged
-// against (k for k-exclusion), each a Subject marked Baseline.
-func Baselines(kind Kind, k int) []Subject {
-	switch kind {
-	case RW:
+// Baselines returns the standard locks a lock of mode m is judged against
+// (k for k-exclusion), each a Subject marked Baseline.
+func Baselines(m mode.Mode, k int) []Subject {
+	switch {
+	case m.Readers():
 		return []Subject{baseRWMutex(), baseRBMutex()}
-	case KExclusion:
+	case m.TakesK():
 		return []Subject{baseSemaphore(k)}
 	}
 	return []Subject{baseMutex(), baseFair()}
 }
 
 func baseMutex() Subject {
-	return Subject{Name: "sync.Mutex", Kind: Mutex, Baseline: true,
+	return Subject{Name: "sync.Mutex", Mode: mode.Mutex, Baseline: true,
 		New: func() any { return new(sync.Mutex) },
 		Run: func(l any, w *Worker) {
 			mu := l.(*sync.Mutex)
@@ -38,7 +40,7 @@ func baseMutex() Subject {
 }
 
 func baseFair() Subject {
-	return Subject{Name: "fair chan queue", Kind: Mutex, Baseline: true, FIFO: true,
+	return Subject{Name: "fair chan queue", Mode: mode.Mutex, Baseline: true, FIFO: true,
 		New: func() any { return new(FairLock) },
 		Run: func(l any, w *Worker) {
 			mu := l.(*FairLock)
@@ -54,7 +56,7 @@ func baseFair() Subject {
 }
 
 func baseRWMutex() Subject {
-	return Subject{Name: "sync.RWMutex", Kind: RW, Baseline: true,
+	return Subject{Name: "sync.RWMutex", Mode: mode.RW, Baseline: true,
 		New: func() any { return new(sync.RWMutex) },
 		Run: func(l any, w *Worker) {
 			mu := l.(*sync.RWMutex)
@@ -77,7 +79,7 @@ func baseRWMutex() Subject {
 }
 
 func baseRBMutex() Subject {
-	return Subject{Name: "xsync.RBMutex", Kind: RW, Baseline: true,
+	return Subject{Name: "xsync.RBMutex", Mode: mode.RW, Baseline: true,
 		New: func() any { return xsync.NewRBMutex() },
 		Run: func(l any, w *Worker) {
 			mu := l.(*xsync.RBMutex)
@@ -100,7 +102,7 @@ func baseRBMutex() Subject {
 }
 
 func baseSemaphore(k int) Subject {
-	return Subject{Name: fmt.Sprintf("semaphore.Weighted(%d)", k), Kind: KExclusion, K: k, Baseline: true,
+	return Subject{Name: fmt.Sprintf("semaphore.Weighted(%d)", k), Mode: mode.KExclusion, K: k, Baseline: true,
 		New: func() any { return semaphore.NewWeighted(int64(k)) },
 		Run: func(l any, w *Worker) {
 			s := l.(*semaphore.Weighted)

@@ -10,7 +10,7 @@
 // directly on its concrete type: no interface or adapter sits between the
 // measurement and the lock.
 //
-//	perf.Subject{Name: "mu", Kind: perf.Mutex,
+//	perf.Subject{Name: "mu", Mode: mode.Mutex,
 //		New: func() any { return new(sync.Mutex) },
 //		Run: func(l any, w *perf.Worker) {
 //			mu := l.(*sync.Mutex)

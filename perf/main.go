@@ -29,7 +29,7 @@ func Main(t *testing.T, locks []Subject) {
 	var subjects []Subject
 	seen := map[string]bool{}
 	for _, l := range locks {
-		for _, b := range Baselines(l.Kind, l.K) {
+		for _, b := range Baselines(l.Mode, l.K) {
 			if !seen[b.Name] {
 				seen[b.Name] = true
 				subjects = append(subjects, b)

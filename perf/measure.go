@@ -8,6 +8,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/lockgen/lockgen/mode"
 )
 
 // Workload is what each passage does besides taking the lock.
@@ -85,7 +87,7 @@ type Result struct {
 	Subject    string
 	Algorithm  string
 	Wait       string
-	Kind       Kind
+	Mode       mode.Mode
 	K          int
 	Baseline   bool
 	FIFO       bool
@@ -152,7 +154,7 @@ func Measure(cfg Config, subjects []Subject) *Report {
 				if s.Procs > 0 && g > s.Procs {
 					continue
 				}
-				rep.Results = append(rep.Results, Result{Subject: s.Name, Algorithm: s.Algorithm, Wait: s.Wait, Kind: s.Kind, K: s.K,
+				rep.Results = append(rep.Results, Result{Subject: s.Name, Algorithm: s.Algorithm, Wait: s.Wait, Mode: s.Mode, K: s.K,
 					Baseline: s.Baseline, FIFO: s.FIFO, Workload: w.Name, Goroutines: g})
 			}
 		}

@@ -5,8 +5,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockgen/lockgen/verify"
+	"github.com/lockgen/lockgen/mode"
+
 	"sync"
+
+	"github.com/lockgen/lockgen/verify"
 )
 
 func TestJain(t *testing.T) {
@@ -23,7 +26,7 @@ func TestFairLockIsALock(t *testing.T) {
 }
 
 func TestMeasure(t *testing.T) {
-	subjects := append(Baselines(Mutex, 0), Baselines(KExclusion, 2)...)
+	subjects := append(Baselines(mode.Mutex, 0), Baselines(mode.KExclusion, 2)...)
 	var steps int
 	rep := Measure(Config{Goroutines: []int{1, 4}, Duration: 20 * time.Millisecond, Count: 2,
 		Progress: func(done, total int, what string) { steps++ }}, subjects)
@@ -72,7 +75,7 @@ func TestWorkloadsTakeTime(t *testing.T) {
 		t.Fatalf("1 µs of work took %v at the fastest of 500", fastest)
 	}
 	// And Measure puts it between passages.
-	s := Baselines(Mutex, 0)[:1]
+	s := Baselines(mode.Mutex, 0)[:1]
 	rep := Measure(Config{Goroutines: []int{1}, Duration: 30 * time.Millisecond, Count: 3,
 		Workloads: []Workload{{Name: "empty"}, {Name: "1us", Outside: time.Microsecond}}}, s)
 	_, empty, _ := rep.Results[0].Median(func(r Run) float64 { return r.NsPerPassage })

@@ -1,20 +1,12 @@
 package perf
 
-// Kind is what a lock offers.
-type Kind string
-
-// Kinds of locks.
-const (
-	Mutex      Kind = "mutex"
-	RW         Kind = "rw"
-	KExclusion Kind = "kexclusion"
-)
+import "github.com/lockgen/lockgen/mode"
 
 // Subject is one lock to measure.
 type Subject struct {
 	Name string
-	Kind Kind
-	K    int // holders at once, for KExclusion
+	Mode mode.Mode // what it offers: its baselines and workload follow
+	K    int       // holders at once, for k-exclusion
 	// Procs caps the goroutines of a lock whose processes have ids (0 for
 	// none); larger goroutine counts are skipped.
 	Procs    int

@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates"
 )
 
@@ -22,7 +24,7 @@ func TestCatalogueFitsSpec(t *testing.T) {
 					t.Errorf("mode %q is not a spec mode", m)
 				}
 			}
-			if e.SupportsMode(templates.RW) != (len(e.Preferences) > 0) {
+			if e.SupportsMode(mode.RW) != (len(e.Preferences) > 0) {
 				t.Errorf("rw mode and preferences disagree: modes %v, preferences %v", e.Modes, e.Preferences)
 			}
 			for _, p := range e.Preferences {
@@ -92,14 +94,14 @@ func specsFor(e *templates.Entry) []string {
 	var out []string
 	for _, m := range e.Modes {
 		prefs := []templates.Preference{""}
-		if m == templates.RW {
+		if m == mode.RW {
 			prefs = e.Preferences
 		}
 		for _, p := range prefs {
 			var b strings.Builder
 			fmt.Fprintf(&b, "[[lock]]\nname = \"L\"\npackage = \"l\"\nalgorithm = %s\nmode = %s\n", quote(e.Name), quote(string(m)))
 			procs := max(MinProcs, e.MinProcs)
-			if m == templates.KExclusion {
+			if m == mode.KExclusion {
 				procs = max(procs, 3)
 				fmt.Fprintf(&b, "k = 2\n")
 			}

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates"
 )
 
@@ -36,7 +38,7 @@ func TestDefaults(t *testing.T) {
 	if !reflect.DeepEqual(l, want) {
 		t.Errorf("defaults:\n got %+v\nwant %+v", l, want)
 	}
-	if DefaultMode != templates.Mutex || DefaultPadding != 64 || DefaultWait != templates.Adaptive || DefaultSpin != 100 {
+	if DefaultMode != mode.Mutex || DefaultPadding != 64 || DefaultWait != templates.Adaptive || DefaultSpin != 100 {
 		t.Errorf("defaults changed: update the brief, README and Schema")
 	}
 

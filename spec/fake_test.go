@@ -4,6 +4,8 @@ import (
 	"errors"
 	"sort"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates"
 )
 
@@ -57,17 +59,17 @@ var allNodes = map[templates.NodePolicy]string{
 var standIns = fakeCatalogue{
 	"ticket": {
 		Name:  "ticket",
-		Modes: []templates.Mode{templates.Mutex},
+		Modes: []mode.Mode{mode.Mutex},
 	},
 	"mcs": {
 		Name:         "mcs",
-		Modes:        []templates.Mode{templates.Mutex},
+		Modes:        []mode.Mode{mode.Mutex},
 		Nodes:        allNodes,
 		DefaultNodes: templates.Handle,
 	},
 	"dvir-taubenfeld-1": {
 		Name:  "dvir-taubenfeld-1",
-		Modes: []templates.Mode{templates.Mutex},
+		Modes: []mode.Mode{mode.Mutex},
 		Nodes: map[templates.NodePolicy]string{
 			templates.Handle: "",
 			templates.Heap:   "",
@@ -79,19 +81,19 @@ var standIns = fakeCatalogue{
 	},
 	"filter": {
 		Name:       "filter",
-		Modes:      []templates.Mode{templates.Mutex, templates.KExclusion},
+		Modes:      []mode.Mode{mode.Mutex, mode.KExclusion},
 		NeedsProcs: true,
 		TryLock:    "a process cannot leave the filter levels without passing them",
 	},
 	"bakery": {
 		Name:       "bakery",
-		Modes:      []templates.Mode{templates.Mutex},
+		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true,
 		TryLock:    "a process that took a ticket cannot withdraw it without a new passage",
 	},
 	"mcs-rw": {
 		Name:        "mcs-rw",
-		Modes:       []templates.Mode{templates.RW},
+		Modes:       []mode.Mode{mode.RW},
 		Preferences: []templates.Preference{templates.FairPref, templates.ReaderPref, templates.WriterPref},
 		TryLock:     "no non-blocking acquire",
 	},
@@ -105,7 +107,7 @@ var fakes = func() fakeCatalogue {
 	}
 	f["fake-hyman"] = &templates.Entry{
 		Name:       "fake-hyman",
-		Modes:      []templates.Mode{templates.Mutex},
+		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true,
 		MinProcs:   2,
 		MaxProcs:   2,
@@ -113,7 +115,7 @@ var fakes = func() fakeCatalogue {
 	}
 	f["fake-fischer"] = &templates.Entry{
 		Name:  "fake-fischer",
-		Modes: []templates.Mode{templates.Mutex},
+		Modes: []mode.Mode{mode.Mutex},
 		Waits: map[templates.WaitPolicy]string{
 			templates.Park:         "a parked process misses the delta bound the algorithm relies on",
 			templates.SpinThenPark: "a parked process misses the delta bound the algorithm relies on",
@@ -126,7 +128,7 @@ var fakes = func() fakeCatalogue {
 	}
 	f["fake-anon"] = &templates.Entry{
 		Name:         "fake-anon",
-		Modes:        []templates.Mode{templates.Mutex},
+		Modes:        []mode.Mode{mode.Mutex},
 		NeedsProcs:   true,
 		MaxProcs:     16,
 		Nodes:        map[templates.NodePolicy]string{templates.Array: ""},
@@ -144,31 +146,31 @@ var fakes = func() fakeCatalogue {
 	}
 	f["fake-sized"] = &templates.Entry{
 		Name:          "fake-sized",
-		Modes:         []templates.Mode{templates.Mutex},
+		Modes:         []mode.Mode{mode.Mutex},
 		NeedsProcs:    true,
 		ProcsSizeOnly: true,
 	}
 	f["fake-ksem"] = &templates.Entry{
 		Name:    "fake-ksem",
-		Modes:   []templates.Mode{templates.KExclusion},
+		Modes:   []mode.Mode{mode.KExclusion},
 		TryLock: "",
 	}
 	f["fake-krw"] = &templates.Entry{
 		Name:        "fake-krw",
-		Modes:       []templates.Mode{templates.KExclusion, templates.RW},
+		Modes:       []mode.Mode{mode.KExclusion, mode.RW},
 		Preferences: []templates.Preference{templates.FairPref},
 		NeedsProcs:  true,
 		TryLock:     "none",
 	}
 	f["fake-rw"] = &templates.Entry{
 		Name:        "fake-rw",
-		Modes:       []templates.Mode{templates.Mutex, templates.RW},
+		Modes:       []mode.Mode{mode.Mutex, mode.RW},
 		Preferences: []templates.Preference{templates.WriterPref, templates.ReaderPref},
 		TryLock:     "no way back from the queue",
 	}
 	f["fake-parkless"] = &templates.Entry{
 		Name:         "fake-parkless",
-		Modes:        []templates.Mode{templates.Mutex},
+		Modes:        []mode.Mode{mode.Mutex},
 		Nodes:        map[templates.NodePolicy]string{templates.Handle: "", templates.Array: "records are not per id."},
 		DefaultNodes: templates.Handle,
 		Waits: map[templates.WaitPolicy]string{

@@ -1,12 +1,15 @@
 package spec
 
-import "github.com/lockgen/lockgen/templates"
+import (
+	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/templates"
+)
 
 // Defaults of the optional keys whose default does not depend on the
 // algorithm. Schema documents every default, including these; the tests keep
 // the two in sync.
 const (
-	DefaultMode    = templates.Mutex    // mode
+	DefaultMode    = mode.Mutex         // mode
 	DefaultPadding = 64                 // padding, in bytes
 	DefaultWait    = templates.Adaptive // wait
 	DefaultSpin    = 100                // spin, with spin-then-yield and spin-then-park

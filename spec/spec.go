@@ -14,6 +14,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/BurntSushi/toml"
 	"github.com/lockgen/lockgen/templates"
 )
@@ -35,7 +37,7 @@ type Lock struct {
 	Algorithm string           // catalogue name
 	Entry     *templates.Entry // the catalogue entry named by Algorithm
 
-	Mode       templates.Mode
+	Mode       mode.Mode
 	K          int                  // at most K holders; mode kexclusion only, else 0
 	Procs      int                  // process ids are 0..Procs-1; 0 when the lock takes no ids
 	Nodes      templates.NodePolicy // NodesNone when the algorithm has no per-process records

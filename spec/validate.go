@@ -13,6 +13,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/BurntSushi/toml"
 	"github.com/lockgen/lockgen/templates"
 )
@@ -219,7 +221,22 @@ func (l *lockChecker) boolean(key string) (bool, state) {
 	return b, set
 }
 
-var allModes = []templates.Mode{templates.Mutex, templates.KExclusion, templates.RW}
+var (
+	allModes = mode.All
+	// kModes and readerModes are the modes k and a preference apply to.
+	kModes      = slices.DeleteFunc(slices.Clone(mode.All), func(m mode.Mode) bool { return !m.TakesK() })
+	readerModes = slices.DeleteFunc(slices.Clone(mode.All), func(m mode.Mode) bool { return !m.Readers() })
+)
+
+// modeNames renders modes as `mode = "kexclusion"` for error messages.
+func modeNames(ms []mode.Mode) string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, fmt.Sprintf("mode = %q", string(m)))
+	}
+	return strings.Join(out, " or ")
+}
+
 var allPrefs = []templates.Preference{templates.ReaderPref, templates.WriterPref, templates.FairPref}
 
 func (l *lockChecker) check() (Lock, lockInfo) {
@@ -281,7 +298,7 @@ func (l *lockChecker) check() (Lock, lockInfo) {
 	case bad:
 		modeOK = false
 	case set:
-		m := templates.Mode(s)
+		m := mode.Mode(s)
 		switch {
 		case !slices.Contains(allModes, m):
 			l.errorf("mode", "mode = %s is not a mode; valid: %s%s", shown(s), list(allModes), didYouMean(s, allModes))
@@ -397,9 +414,9 @@ func (l *lockChecker) check() (Lock, lockInfo) {
 	kval, kst := l.integer("k", "")
 	if modeOK {
 		switch {
-		case lk.Mode == templates.KExclusion && kst == unset:
-			l.headErr(`k is required with mode = "kexclusion"; valid: 2 <= k < procs`)
-		case lk.Mode == templates.KExclusion && kst == set:
+		case lk.Mode.TakesK() && kst == unset:
+			l.headErr("k is required with mode = %q; valid: 2 <= k < procs", string(lk.Mode))
+		case lk.Mode.TakesK() && kst == set:
 			switch {
 			case lk.Procs > 0 && lk.Procs-1 < MinK:
 				l.errorf("k", "k = %d is out of range: 2 <= k < procs needs procs >= 3, and procs = %d", kval, lk.Procs)
@@ -413,10 +430,10 @@ func (l *lockChecker) check() (Lock, lockInfo) {
 				lk.K = int(kval)
 			}
 		case kst == set:
-			if e != nil && !e.SupportsMode(templates.KExclusion) {
-				l.errorf("k", `k = %d has no effect: k applies only to mode = "kexclusion", which %s does not offer (modes: %s)`, kval, e.Name, list(e.Modes))
+			if e != nil && !slices.ContainsFunc(e.Modes, mode.Mode.TakesK) {
+				l.errorf("k", `k = %d has no effect: k applies only to %s, which %s does not offer (modes: %s)`, kval, modeNames(kModes), e.Name, list(e.Modes))
 			} else {
-				l.errorf("k", `k = %d has no effect with mode = %s; k applies only to mode = "kexclusion"`, kval, shown(string(lk.Mode)))
+				l.errorf("k", `k = %d has no effect with mode = %s; k applies only to %s`, kval, shown(string(lk.Mode)), modeNames(kModes))
 			}
 		}
 	}
@@ -478,9 +495,9 @@ func (l *lockChecker) check() (Lock, lockInfo) {
 	case st == set && !slices.Contains(allPrefs, p):
 		l.errorf("preference", "preference = %s is not a preference; valid: %s%s", shown(s), list(allPrefs), didYouMean(s, allPrefs))
 	case !modeOK:
-	case lk.Mode != templates.RW && st == set:
-		l.errorf("preference", `preference = %s has no effect with mode = %s; preference applies only to mode = "rw"`, shown(s), shown(string(lk.Mode)))
-	case lk.Mode != templates.RW:
+	case !lk.Mode.Readers() && st == set:
+		l.errorf("preference", `preference = %s has no effect with mode = %s; preference applies only to %s`, shown(s), shown(string(lk.Mode)), modeNames(readerModes))
+	case !lk.Mode.Readers():
 	case st == set && e != nil && !slices.Contains(e.Preferences, p):
 		l.errorf("preference", "preference = %s is not offered by %s; valid: %s", shown(s), e.Name, list(e.Preferences))
 	case st == set:

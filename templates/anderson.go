@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -28,7 +29,7 @@ func init() {
 			Instructions: []string{"read", "write", "fetch&increment", "CAS (try-lock only)"},
 			Identity:     "anonymous (procs bounds how many processes use the lock at once)",
 		},
-		Modes:         []Mode{Mutex},
+		Modes:         []mode.Mode{mode.Mutex},
 		NeedsProcs:    true,
 		ProcsSizeOnly: true,
 		Deviations: []string{

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -42,7 +44,7 @@ func init() {
 			Instructions: []string{"read", "write", "CAS", "fetch&add (only to number processes for the simulated permutations, once per process)"},
 			Identity:     "anonymous (processes and memory)",
 		},
-		Modes:      []Mode{Mutex},
+		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true, ProcsSizeOnly: true,
 		Nodes: map[NodePolicy]string{
 			Handle: "", Caller: "",

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -20,7 +21,7 @@ func init() {
 			Instructions: []string{"read", "write"},
 			Identity:     "ids",
 		},
-		Modes:      []Mode{Mutex},
+		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true,
 		Deviations: []string{
 			"Process ids are 0..n-1 (the paper's 1..n); ties between equal tickets still go to the smaller id.",

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -33,7 +34,7 @@ func init() {
 			Identity:             "ids",
 			BoundedRegistersUpTo: 2, // see the note on n ≥ 3
 		},
-		Modes:      []Mode{Mutex},
+		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true,
 		TryLock:    "a ticket, once published at line 3, orders the process behind the others of its batch: it cannot be withdrawn without waiting",
 		Deviations: []string{

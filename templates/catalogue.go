@@ -9,16 +9,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates/ir"
-)
-
-// Mode is what a lock offers.
-type Mode string
-
-const (
-	Mutex      Mode = "mutex"      // one holder
-	KExclusion Mode = "kexclusion" // at most k holders
-	RW         Mode = "rw"         // readers share, writers exclude
 )
 
 // NodePolicy is where queue nodes (an algorithm's per-process records) live.
@@ -212,7 +205,7 @@ type ParamSpec struct {
 
 // Options are the choices that change an algorithm's definition.
 type Options struct {
-	Mode       Mode
+	Mode       mode.Mode
 	Preference Preference
 }
 
@@ -223,7 +216,7 @@ type Entry struct {
 	Refs  []Ref
 	Props Properties
 
-	Modes       []Mode
+	Modes       []mode.Mode
 	Preferences []Preference // for RW; the first is the default
 	// PrefProps overrides Props for a preference whose guarantees differ.
 	PrefProps map[Preference]Properties
@@ -273,27 +266,27 @@ type Entry struct {
 // processes when the algorithm needs ids or an array of nodes (4 for
 // k-exclusion, so that k = 2 leaves two levels; within the entry's
 // bounds), and otherwise as SmallParamsFor.
-func (e *Entry) SmallParams(mode Mode, nodes NodePolicy) ir.Params {
+func (e *Entry) SmallParams(m mode.Mode, nodes NodePolicy) ir.Params {
 	n := 0
 	if e.NeedsProcs || nodes == Array {
 		n = max(3, e.MinProcs)
-		if mode == KExclusion {
+		if m.TakesK() {
 			n = max(4, e.MinProcs)
 		}
 		if e.MaxProcs > 0 {
 			n = min(n, e.MaxProcs)
 		}
 	}
-	return e.SmallParamsFor(mode, n)
+	return e.SmallParamsFor(m, n)
 }
 
 // SmallParamsFor are the parameters for n processes (0: the algorithm
 // needs no n): k = 2 for k-exclusion, every extra parameter at its default
 // or, when that is invalid for n, the smallest valid value above it (a
 // duration of 0 becomes 1µs).
-func (e *Entry) SmallParamsFor(mode Mode, n int) ir.Params {
+func (e *Entry) SmallParamsFor(m mode.Mode, n int) ir.Params {
 	p := ir.Params{N: n, K: 1, Extra: map[string]int64{}}
-	if mode == KExclusion {
+	if m.TakesK() {
 		p.K = 2
 	}
 	for _, ps := range e.Params {
@@ -313,7 +306,7 @@ func (e *Entry) SmallParamsFor(mode Mode, n int) ir.Params {
 func (e *Entry) AllOptions() []Options {
 	var out []Options
 	for _, m := range e.Modes {
-		if m == RW && len(e.Preferences) > 0 {
+		if m.Readers() && len(e.Preferences) > 0 {
 			for _, p := range e.Preferences {
 				out = append(out, Options{Mode: m, Preference: p})
 			}
@@ -325,7 +318,7 @@ func (e *Entry) AllOptions() []Options {
 }
 
 // SupportsMode reports whether e offers m.
-func (e *Entry) SupportsMode(m Mode) bool {
+func (e *Entry) SupportsMode(m mode.Mode) bool {
 	for _, x := range e.Modes {
 		if x == m {
 			return true
@@ -336,7 +329,7 @@ func (e *Entry) SupportsMode(m Mode) bool {
 
 // PropsFor returns the properties of the definition chosen by o.
 func (e *Entry) PropsFor(o Options) Properties {
-	if p, ok := e.PrefProps[o.Preference]; ok && o.Mode == RW {
+	if p, ok := e.PrefProps[o.Preference]; ok && o.Mode.Readers() {
 		return p
 	}
 	return e.Props

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -34,7 +35,7 @@ func init() {
 			Instructions: []string{"read", "write", "swap"},
 			Identity:     "anonymous (a node per process)",
 		},
-		Modes: []Mode{Mutex},
+		Modes: []mode.Mode{mode.Mutex},
 		Nodes: map[NodePolicy]string{
 			Handle: "", Heap: "", Pool: "", Caller: "", Array: "",
 		},

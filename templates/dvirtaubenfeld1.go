@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -26,7 +27,7 @@ func init() {
 			Instructions: []string{"read", "write", "swap (FAS)", "CAS"},
 			Identity:     "anonymous (two nodes per process)",
 		},
-		Modes: []Mode{Mutex},
+		Modes: []mode.Mode{mode.Mutex},
 		Nodes: map[NodePolicy]string{
 			Handle: "", Array: "", Heap: "", Caller: "",
 			Pool: "no process learns when one of its nodes is free again: after a release the successor may still link itself and CAS the node's status (lines 7–8), and after the successor has entered, the predecessor may still CAS it (line 13); a pool could only take nodes back at a wrong time (section 3.3 of Dvir & Taubenfeld 2017 shows the deadlock that node reuse causes). Use handles or caller nodes, which keep the paper's two nodes per process, or heap.",

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -47,7 +48,7 @@ func init() {
 			Instructions: []string{"read", "write", "swap (FAS)", "CAS"},
 			Identity:     "ids (lines 2, 11, 13; section 4.3 allows the q_p pointer instead)",
 		},
-		Modes:      []Mode{Mutex},
+		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true,
 		Nodes: map[NodePolicy]string{
 			Array:  "",

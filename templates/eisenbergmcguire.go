@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -25,7 +26,7 @@ func init() {
 			Instructions: []string{"read", "write"},
 			Identity:     "ids",
 		},
-		Modes:      []Mode{Mutex},
+		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true,
 		Deviations: []string{
 			"Process ids are 0..n-1, k starts at 0 (the paper allows any process number). The states idle, want-in and in-cs are 0, 1 and 2.",

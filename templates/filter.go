@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -26,7 +27,7 @@ func init() {
 			Crashes: "not tolerated in k-exclusion, even inside the critical section: a crashed process keeps FLAGLEVEL at the top level, so it counts as competing at every level, " +
 				"and the last process to reach a level waits for a newcomer that may never come. Explore's crash phase finds the deadlock (generated/filter's TestFilterKCrashDeadlocks: k = 2, 4 processes, 1 crash inside the critical section).",
 		},
-		Modes:      []Mode{Mutex, KExclusion},
+		Modes:      []mode.Mode{mode.Mutex, mode.KExclusion},
 		NeedsProcs: true,
 		Deviations: []string{
 			"Process ids are 0..n-1 (the paper's 1..n); AFTERYOU keeps the paper's indices 1..n-1 (element 0 is unused), and its initial value 0 is as irrelevant as the paper says.",

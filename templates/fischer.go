@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -39,7 +41,7 @@ func init() {
 			Instructions: []string{"read", "write", "delay(Δ)"},
 			Identity:     "ids (symmetric with equality: ids are only compared)",
 		},
-		Modes:      []Mode{Mutex},
+		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true,
 		TryLock:    "the algorithm has no try path: a process may only enter after its delay(Δ) at line 3 and the re-read at line 4, and a failed attempt has already written X",
 		Params: []ParamSpec{{

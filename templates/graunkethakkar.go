@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -33,7 +34,7 @@ func init() {
 			Instructions: []string{"read", "write", "swap"},
 			Identity:     "ids (each process owns FLAG[i])",
 		},
-		Modes:      []Mode{Mutex},
+		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true,
 		TryLock:    "a try-acquire would have to CAS the lock word from a pair whose flag it saw toggled; but the pair (who, bit) comes back every second passage of who, so the CAS can succeed after who has enqueued the same pair again and holds the lock (ABA), and the try-acquire would then have to wait",
 		Deviations: []string{

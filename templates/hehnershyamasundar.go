@@ -3,6 +3,8 @@ package templates
 import (
 	"math"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -30,7 +32,7 @@ func init() {
 			Instructions: []string{"read", "write"},
 			Identity:     "ids",
 		},
-		Modes:      []Mode{Mutex},
+		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true,
 		TryLock:    "a ticket, once published at line 3, orders the process behind every smaller one: it cannot be withdrawn without waiting",
 		Deviations: []string{

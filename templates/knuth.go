@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -27,7 +28,7 @@ func init() {
 			Instructions: []string{"read", "write"},
 			Identity:     "ids",
 		},
-		Modes:      []Mode{Mutex},
+		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true,
 		Deviations: []string{
 			"Process ids are 0..n-1 (the paper's 1..n), and k holds 0-based ids. The paper starts with k = 0, for which the scan of L1 runs N, N-1, ..., 1, exactly as with k = N; here k starts at n-1, the same scan.",

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -28,7 +29,7 @@ func init() {
 			Instructions: []string{"read", "write"},
 			Identity:     "ids",
 		},
-		Modes:      []Mode{Mutex},
+		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true,
 		TryLockDoc: "TryLock is the paper's abortable acquire: it gives up where the acquire would wait at R3 or R7.4, and reports whether it entered. It may still wait at R7.2, after losing the race at line 5, until every flag is down (a holder's flag stays up for its whole critical section): unlike sync.Mutex.TryLock it is not wait-free under contention.",
 		Deviations: []string{

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -23,7 +24,7 @@ func init() {
 			Instructions: []string{"read", "write", "swap", "CAS"},
 			Identity:     "anonymous (a node per process)",
 		},
-		Modes: []Mode{Mutex},
+		Modes: []mode.Mode{mode.Mutex},
 		Nodes: map[NodePolicy]string{
 			Handle: "", Pool: "", Heap: "", Caller: "", Array: "",
 		},

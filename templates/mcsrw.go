@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -37,7 +38,7 @@ func init() {
 			{Seed: "002_efe531114de1dbbc.txt", Where: "ch. 6 (the reader-writer problem)"},
 		},
 		Props:       withProps("starvation-free", "FCFS between conflicting requests", "2 counters"),
-		Modes:       []Mode{RW},
+		Modes:       []mode.Mode{mode.RW},
 		Preferences: []Preference{FairPref, ReaderPref, WriterPref},
 		PrefProps: map[Preference]Properties{
 			FairPref:   withProps("starvation-free", "FCFS between conflicting requests", "2 counters"),

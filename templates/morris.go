@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -50,7 +51,7 @@ func init() {
 			Instructions: []string{"read", "write", "CAS (the semaphores' P)"},
 			Identity:     "anonymous (any number of processes)",
 		},
-		Modes:   []Mode{Mutex},
+		Modes:   []mode.Mode{mode.Mutex},
 		TryLock: "a process must pass two turnstiles; once through a (line 4) it is counted in nm and may be the one that has to open m (line 10), so it cannot give up without blocking or misleading the others",
 		Deviations: []string{
 			"Morris's semaphores are weak binary semaphores: a V with waiters releases one of them. Here a semaphore is a register holding 0 or 1; P awaits 1 and takes it with CAS(s, 1, 0), retrying if another process took it first, and V writes 1. This busy-waiting semaphore has no waiters to hand over to, so it is weaker than a weak semaphore (see Notes).",

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -43,7 +44,7 @@ func init() {
 			Crashes: "k-exclusion keeps its deadlock freedom while up to k − 1 processes crash: each holds at most one unit of S, wherever it stops. " +
 				"Checked by the crash phase of every generated lock's Explore test: anywhere under the spin and yield policies (generated/replace-add's ReplaceAddKSpin), inside the critical section under the parking ones (ReplaceAddK).",
 		},
-		Modes: []Mode{Mutex, KExclusion},
+		Modes: []mode.Mode{mode.Mutex, mode.KExclusion},
 		Deviations: []string{
 			"Raynal 1986's chapter 3 is not in our copy and the Ultracomputer papers were not available to check against; the code is the busy-waiting semaphore usually attributed to them (Gottlieb, Lubachevsky & Rudolph 1983), initialised to 1 for mutual exclusion or k for k-exclusion, and the labels 1–5 are ours.",
 			"replace-add(S, e), which returns the new value, is fetch&add(S, e), which returns the old one, plus e: line 3 tests old − 1 < 0.",

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -29,7 +30,7 @@ func init() {
 			Instructions: []string{"read", "write", "swap (exchange / test-and-set)"},
 			Identity:     "anonymous",
 		},
-		Modes: []Mode{Mutex},
+		Modes: []mode.Mode{mode.Mutex},
 		Deviations: []string{
 			"Our copy of Raynal 1986 has only the book's contents; the code is the standard form of the exchange / test-and-set lock (one register, FREE = 0, BUSY = 1), and the labels 1–2 are ours.",
 			"test-and-set(L) is written as exchange(L, BUSY): the two instructions differ only in whether the value written is a constant, so they give the same lock.",

@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -25,7 +26,7 @@ func init() {
 			Instructions: []string{"read", "write", "fetch&increment", "CAS (try-lock only)"},
 			Identity:     "anonymous",
 		},
-		Modes: []Mode{Mutex},
+		Modes: []mode.Mode{mode.Mutex},
 		Deviations: []string{
 			"NEXT and NOW are unbounded 64-bit counters; they wrap after 2^63 passages, which no program reaches.",
 		},

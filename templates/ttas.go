@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -43,7 +45,7 @@ func init() {
 			Instructions: []string{"read", "write", "swap (exchange / test-and-set)"},
 			Identity:     "anonymous",
 		},
-		Modes: []Mode{Mutex},
+		Modes: []mode.Mode{mode.Mutex},
 		Params: []ParamSpec{
 			{Key: "backoff_min", Doc: "the first delay after a failed exchange (line 4); a Go duration",
 				Duration: true, Default: int64(time.Microsecond), Check: check},

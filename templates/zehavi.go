@@ -1,6 +1,7 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
@@ -36,7 +37,7 @@ func init() {
 			Crashes: "claimed by the paper (its starvation freedom is defined with up to k − 1 crashes) and checked by Explore's crash phase in every generated " +
 				"Zehavi lock: anywhere under the spin and yield policies (generated/zehavi's ZehaviSpin), inside the critical section under the parking ones (Zehavi).",
 		},
-		Modes:      []Mode{KExclusion, Mutex},
+		Modes:      []mode.Mode{mode.KExclusion, mode.Mutex},
 		NeedsProcs: true,
 		MinProcs:   2,
 		TryLock:    "a process that gave up would have to undo lines 1–10 (its Compete, Reveal and Discover traces) as the exit does; the paper has no abortable variant",

@@ -354,7 +354,7 @@ func Explore(t testing.TB, s Subject, opts ...ExploreOption) {
 func (e *explorer) checkOverlap() {
 	e.t.Helper()
 	s, rep := e.s, e.rep
-	if rep.Failure != nil || !(s.RW || s.k() > 1) || rep.Shared > 0 {
+	if rep.Failure != nil || !(s.Mode.Readers() || s.k() > 1) || rep.Shared > 0 {
 		return
 	}
 	if rep.Executions < minOverlapExecutions {
@@ -365,7 +365,7 @@ func (e *explorer) checkOverlap() {
 		return
 	}
 	who := "readers"
-	if !s.RW {
+	if !s.Mode.Readers() {
 		who = fmt.Sprintf("holders of a %d-exclusion lock", s.k())
 	}
 	msg := fmt.Sprintf("%s never shared the critical section in %d executions, although each execution's harness lets a holder wait inside for another; the lock excludes what it should let share", who, rep.Executions)
@@ -668,7 +668,7 @@ func (e *explorer) run(c sched.Chooser, g, p int) *sched.Result {
 	e.t.Helper()
 	inst := e.s.New()
 	var rw RWInstance
-	if e.s.RW {
+	if e.s.Mode.Readers() {
 		var ok bool
 		if rw, ok = inst.(RWInstance); !ok {
 			e.t.Fatalf("verify.Explore: subject %q is RW but its instances (%T) are not RWInstance", e.s.Name, inst)
@@ -784,7 +784,7 @@ func (h *exploreHarness) enter(p *sched.Proc, g, idx int) {
 	case reader && h.writers > 0:
 		p.Fail(ExploreMutualExclusion, "reader g%d entered the critical section while writer %s holds it",
 			g, h.holders(1))
-	case !reader && h.s.RW && h.readers > 0:
+	case !reader && h.s.Mode.Readers() && h.readers > 0:
 		p.Fail(ExploreMutualExclusion, "writer g%d entered the critical section while reader(s) %s hold it",
 			g, h.holders(2))
 	case !reader && h.writers >= h.k:

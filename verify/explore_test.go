@@ -62,7 +62,7 @@ func TestExploreCorrectLocks(t *testing.T) {
 			if !rep.Exhausted {
 				t.Errorf("DFS did not exhaust its space: %s", rep.String())
 			}
-			if (s.RW || s.K > 1) && rep.Shared == 0 {
+			if s.Mode.Shared(s.K) && rep.Shared == 0 {
 				t.Errorf("the critical section was never shared: %s", rep.String())
 			}
 			t.Log(rep.String())

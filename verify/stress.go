@@ -12,6 +12,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/lockgen/lockgen/mode"
 )
 
 // Stress defaults. One call with these takes well under a second under the
@@ -181,7 +183,7 @@ func (f StressFailure) String() string {
 type StressReport struct {
 	Subject              string
 	K                    int
-	RW                   bool
+	Mode                 mode.Mode
 	Goroutines           int
 	PassagesPerGoroutine int           // 0 when the run was sized by time
 	Sized                time.Duration // the run's length when sized by time
@@ -234,12 +236,9 @@ func (r *StressReport) Has(k StressKind) bool {
 
 // Config describes the run's configuration in one line.
 func (r *StressReport) Config() string {
-	mode := "mutual exclusion"
-	switch {
-	case r.RW:
-		mode = fmt.Sprintf("writers alone (at most %d), 1 in %d passages writes", r.K, stressWriteEvery)
-	case r.K > 1:
-		mode = fmt.Sprintf("at most %d holders", r.K)
+	inv := r.Mode.Invariant(r.K)
+	if r.Mode.Readers() {
+		inv += fmt.Sprintf(", 1 in %d passages writes", stressWriteEvery)
 	}
 	try := "no TryAcquire"
 	if r.Tryable {
@@ -254,19 +253,19 @@ func (r *StressReport) Config() string {
 		size = fmt.Sprintf("%d goroutines for %v", r.Goroutines, r.Sized)
 	}
 	return fmt.Sprintf("%s; %s; %s; GOMAXPROCS %d; %s; %s; seed %d",
-		r.Subject, mode, size, r.GOMAXPROCS, try, race, r.Seed)
+		r.Subject, inv, size, r.GOMAXPROCS, try, race, r.Seed)
 }
 
 // String summarises what the run saw in one line.
 func (r *StressReport) String() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "%s: %d passages", r.Subject, r.Passages)
-	if r.RW {
+	if r.Mode.Readers() {
 		fmt.Fprintf(&b, " (%d reads)", r.Reads)
 	}
 	fmt.Fprintf(&b, " by %d goroutines on %d Ps in %v; max occupancy %d",
 		r.Goroutines, r.GOMAXPROCS, r.Duration.Round(time.Millisecond), r.MaxOccupancy)
-	if r.RW {
+	if r.Mode.Readers() {
 		fmt.Fprintf(&b, ", max readers %d", r.MaxReaders)
 	}
 	if r.Tryable {
@@ -354,7 +353,7 @@ func Stress(t testing.TB, s Subject, opts ...StressOption) {
 
 	r := &stressRun{s: s, cfg: cfg, k: int64(s.k()), byTime: byTime}
 	r.rep = StressReport{
-		Subject: s.String(), K: s.k(), RW: s.RW,
+		Subject: s.String(), K: s.k(), Mode: s.Mode.Or(mode.Mutex),
 		Goroutines: cfg.goroutines, PassagesPerGoroutine: cfg.passages,
 		GOMAXPROCS: procs, Seed: cfg.seed, Race: raceEnabled(),
 	}
@@ -430,7 +429,7 @@ type stressRun struct {
 
 	inst Instance
 	try  TryInstance // nil when the lock has no TryAcquire
-	rw   RWInstance  // nil unless s.RW
+	rw   RWInstance  // nil unless s.Mode.Readers()
 
 	occ, readers, writers atomic.Int64
 	crashed               atomic.Int64 // goroutines that crashed holding the lock
@@ -505,7 +504,7 @@ func (r *stressRun) run() {
 	if r.rep.Tryable {
 		r.try, _ = r.inst.(TryInstance)
 	}
-	if r.s.RW {
+	if r.s.Mode.Readers() {
 		rw, ok := r.inst.(RWInstance)
 		if !ok {
 			r.fail(StressPanic, -1, -1, "subject is marked RW but its instance %T is not an RWInstance", r.inst)
@@ -517,7 +516,7 @@ func (r *stressRun) run() {
 	switch {
 	case g < 2:
 		r.note("overlap not checked: only %d goroutine", g)
-	case r.s.RW:
+	case r.s.Mode.Readers():
 		r.overlapTarget = 2
 	case r.k > 1:
 		r.overlapTarget = min(r.k, int64(g))
@@ -965,17 +964,17 @@ func (r *stressRun) finishReport() {
 		}
 	}
 	if r.overlapTarget >= 2 && !r.stop.Load() {
-		if r.s.RW && rep.MaxReaders < 2 {
+		if r.s.Mode.Readers() && rep.MaxReaders < 2 {
 			r.fail(StressNoOverlap, -1, -1,
 				"readers never overlapped: at most %d reader in the critical section over %d read passages, although the first %d read passages of each goroutine waited for a second reader",
 				rep.MaxReaders, rep.Reads, overlapAttempts)
 		}
-		if !r.s.RW && rep.MaxOccupancy < 2 {
+		if !r.s.Mode.Readers() && rep.MaxOccupancy < 2 {
 			r.fail(StressNoOverlap, -1, -1,
 				"holders never overlapped: at most %d in the critical section of a %d-exclusion lock over %d passages",
 				rep.MaxOccupancy, r.k, rep.Passages)
 		}
-		if !r.s.RW && int64(rep.MaxOccupancy) < r.overlapTarget {
+		if !r.s.Mode.Readers() && int64(rep.MaxOccupancy) < r.overlapTarget {
 			r.note("at most %d holders were seen at once; the lock allows %d", rep.MaxOccupancy, r.k)
 		}
 	}

@@ -3,6 +3,8 @@ package verify
 import (
 	"fmt"
 	"sync"
+
+	"github.com/lockgen/lockgen/mode"
 )
 
 // Subject describes a lock to check: how to make a fresh instance and what
@@ -13,11 +15,14 @@ type Subject struct {
 	// Procs is the number of distinct processes the lock supports (ids
 	// 0..Procs-1); 0 means any number.
 	Procs int
+	// Mode is what the lock offers, and so what the checks assert
+	// (mode.Mode.Invariant): the zero Mode is a mutex, WithK makes it
+	// k-exclusion, RWLocker a reader/writer lock (instances implement
+	// RWInstance).
+	Mode mode.Mode
 	// K is how many holders may be in the critical section at once (1 for
 	// a mutex). For a reader/writer lock it bounds writers only.
 	K int
-	// RW is set when instances implement RWInstance.
-	RW bool
 	// FIFO is set when the lock claims that a process which finished its
 	// doorway enters before any process that started its doorway later.
 	// The controlled scheduler checks it; stress cannot observe doorways.
@@ -90,7 +95,13 @@ type RWLock interface {
 }
 
 // WithK returns s allowing k holders at once (k-exclusion).
-func (s Subject) WithK(k int) Subject { s.K = k; return s }
+func (s Subject) WithK(k int) Subject {
+	s.K = k
+	if !s.Mode.Readers() {
+		s.Mode = mode.KExclusion
+	}
+	return s
+}
 
 // WithProcs returns s limited to n processes.
 func (s Subject) WithProcs(n int) Subject { s.Procs = n; return s }
@@ -124,7 +135,7 @@ func (s Subject) WithBoundedWaiting(overtakes int, lockOnly bool) Subject {
 // String describes the subject.
 func (s Subject) String() string {
 	d := s.Name
-	if s.RW {
+	if s.Mode.Readers() {
 		d += " (reader/writer)"
 	} else if s.K > 1 {
 		d += fmt.Sprintf(" (%d-exclusion)", s.K)
@@ -244,7 +255,7 @@ func (i tryPerProcInstance) TryAcquire(p int) bool {
 
 // RWLocker checks a reader/writer lock with the shape of sync.RWMutex.
 func RWLocker(name string, newLock func() RWLock) Subject {
-	return Subject{Name: name, K: 1, RW: true, New: func() Instance {
+	return Subject{Name: name, K: 1, Mode: mode.RW, New: func() Instance {
 		return rwInstance{newLock()}
 	}}
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/spec"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/ir"
@@ -141,7 +143,7 @@ var missing = [][2]string{
 	{"Message-passing algorithms (Johnson & Yoon 1996 dCREW, Raynal 1986 ch. 5)", "distributed locks are a later phase of the project (transport, simulator)."},
 }
 
-func joinModes(ms []templates.Mode) string {
+func joinModes(ms []mode.Mode) string {
 	var s []string
 	for _, m := range ms {
 		s = append(s, string(m))
@@ -288,7 +290,7 @@ func explain(w io.Writer, e *templates.Entry) {
 func explainOptions(e *templates.Entry) []templates.Options {
 	var out []templates.Options
 	for _, m := range e.Modes {
-		if m == templates.RW && len(e.Preferences) > 0 {
+		if m.Readers() && len(e.Preferences) > 0 {
 			for _, p := range e.Preferences {
 				out = append(out, templates.Options{Mode: m, Preference: p})
 			}

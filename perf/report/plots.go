@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
@@ -21,35 +23,35 @@ import (
 type Plot struct {
 	Title    string
 	File     string // relative to the report
-	Kind     perf.Kind
+	Mode     mode.Mode
 	Workload string
 }
 
-// Plots draws, for each kind of lock and workload, throughput against
+// Plots draws, for each mode and workload, throughput against
 // goroutines (one line per lock) and the latency distribution at the
 // largest goroutine count (quantile curves), as PNG files in dir; rel is
 // dir as the report names it.
 func Plots(rep *perf.Report, dir, rel string) ([]Plot, error) {
 	var out []Plot
 	x := NewIndex(rep)
-	for _, k := range kinds(rep) {
+	for _, k := range modes(rep) {
 		for _, wl := range rep.Config.Workloads {
 			name := fmt.Sprintf("throughput-%s-%s.png", k, slug(wl.Name))
-			title := fmt.Sprintf("%s, workload %s: throughput", kindTitle[k], wl.Name)
+			title := fmt.Sprintf("%s, workload %s: throughput", k.Title(), wl.Name)
 			if err := throughputPlot(x, rep, k, wl.Name, title, filepath.Join(dir, name)); err != nil {
 				return nil, err
 			}
-			out = append(out, Plot{Title: title, File: rel + "/" + name, Kind: k, Workload: wl.Name})
+			out = append(out, Plot{Title: title, File: rel + "/" + name, Mode: k, Workload: wl.Name})
 
 			g := rep.Config.Goroutines[len(rep.Config.Goroutines)-1]
 			name = fmt.Sprintf("latency-%s-%s-%d.png", k, slug(wl.Name), g)
-			title = fmt.Sprintf("%s, workload %s: time to acquire at %d goroutines", kindTitle[k], wl.Name, g)
+			title = fmt.Sprintf("%s, workload %s: time to acquire at %d goroutines", k.Title(), wl.Name, g)
 			drawn, err := latencyPlot(x, rep, k, wl.Name, g, title, filepath.Join(dir, name))
 			if err != nil {
 				return nil, err
 			}
 			if drawn {
-				out = append(out, Plot{Title: title, File: rel + "/" + name, Kind: k, Workload: wl.Name})
+				out = append(out, Plot{Title: title, File: rel + "/" + name, Mode: k, Workload: wl.Name})
 			}
 		}
 	}
@@ -67,7 +69,7 @@ func slug(s string) string {
 
 // throughputPlot: passages per microsecond over all goroutines, against the
 // goroutine count (log scale).
-func throughputPlot(x *Index, rep *perf.Report, k perf.Kind, wl, title, file string) error {
+func throughputPlot(x *Index, rep *perf.Report, k mode.Mode, wl, title, file string) error {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "goroutines"
@@ -115,7 +117,7 @@ func throughputPlot(x *Index, rep *perf.Report, k perf.Kind, wl, title, file str
 
 // latencyPlot: the time to acquire at each percentile, one curve per lock
 // (log scale). It draws nothing when no lock has a latency run.
-func latencyPlot(x *Index, rep *perf.Report, k perf.Kind, wl string, g int, title, file string) (bool, error) {
+func latencyPlot(x *Index, rep *perf.Report, k mode.Mode, wl string, g int, title, file string) (bool, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "percentile"

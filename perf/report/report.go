@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/perf"
 )
 
@@ -56,15 +58,7 @@ func (x *Index) Get(subject, workload string, g int) *perf.Result {
 
 // BaselineOf names the standard lock a result is compared with:
 // sync.Mutex, sync.RWMutex, or the semaphore of the same k.
-func BaselineOf(r *perf.Result) string {
-	switch r.Kind {
-	case perf.RW:
-		return "sync.RWMutex"
-	case perf.KExclusion:
-		return fmt.Sprintf("semaphore.Weighted(%d)", r.K)
-	}
-	return "sync.Mutex"
-}
+func BaselineOf(r *perf.Result) string { return perf.Baselines(r.Mode, r.K)[0].Name }
 
 // RatioTo is r's throughput ratio to subject base in the same cell.
 func (x *Index) RatioTo(r *perf.Result, base string) Ratio {
@@ -152,12 +146,12 @@ func dur(d time.Duration) string {
 }
 
 // subjects lists the report's subjects in order, baselines first within
-// each kind.
-func subjects(rep *perf.Report, kind perf.Kind) []string {
+// each mode.
+func subjects(rep *perf.Report, m mode.Mode) []string {
 	var base, locks []string
 	seen := map[string]bool{}
 	for _, r := range rep.Results {
-		if r.Kind != kind || seen[r.Subject] {
+		if r.Mode != m || seen[r.Subject] {
 			continue
 		}
 		seen[r.Subject] = true
@@ -170,21 +164,18 @@ func subjects(rep *perf.Report, kind perf.Kind) []string {
 	return append(base, locks...)
 }
 
-func kinds(rep *perf.Report) []perf.Kind {
-	var out []perf.Kind
-	for _, k := range []perf.Kind{perf.Mutex, perf.KExclusion, perf.RW} {
+// modes lists the modes of the report's generated locks, in mode.All order.
+func modes(rep *perf.Report) []mode.Mode {
+	var out []mode.Mode
+	for _, k := range mode.All {
 		for _, r := range rep.Results {
-			if r.Kind == k && !r.Baseline {
+			if r.Mode == k && !r.Baseline {
 				out = append(out, k)
 				break
 			}
 		}
 	}
 	return out
-}
-
-var kindTitle = map[perf.Kind]string{
-	perf.Mutex: "Mutual exclusion", perf.KExclusion: "k-exclusion", perf.RW: "Reader/writer locks",
 }
 
 // Markdown writes the report as Markdown; plots, when not empty, maps
@@ -211,8 +202,8 @@ func Markdown(w io.Writer, rep *perf.Report, command string, plots []Plot, targe
 		}
 		fmt.Fprintln(w)
 	}
-	for _, k := range kinds(rep) {
-		fmt.Fprintf(w, "## %s\n\n", kindTitle[k])
+	for _, k := range modes(rep) {
+		fmt.Fprintf(w, "## %s\n\n", k.Title())
 		for _, wl := range c.Workloads {
 			fmt.Fprintf(w, "### Workload %s\n\nTime per passage over all goroutines, and throughput against %s.\n\n| lock |", wl.Name, baselineName(k))
 			for _, g := range c.Goroutines {
@@ -255,7 +246,7 @@ func Markdown(w io.Writer, rep *perf.Report, command string, plots []Plot, targe
 			}
 			fmt.Fprintln(w)
 			for _, p := range plots {
-				if p.Kind == k && p.Workload == wl.Name {
+				if p.Mode == k && p.Workload == wl.Name {
 					fmt.Fprintf(w, "![%s](%s)\n\n", p.Title, p.File)
 				}
 			}
@@ -263,14 +254,11 @@ func Markdown(w io.Writer, rep *perf.Report, command string, plots []Plot, targe
 	}
 }
 
-func baselineName(k perf.Kind) string {
-	switch k {
-	case perf.RW:
-		return "sync.RWMutex"
-	case perf.KExclusion:
+func baselineName(m mode.Mode) string {
+	if m.TakesK() {
 		return "semaphore.Weighted of the same k"
 	}
-	return "sync.Mutex"
+	return perf.Baselines(m, 1)[0].Name
 }
 
 func plural(n int) string {

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/perf"
 )
 
@@ -33,10 +35,10 @@ func synthetic(cells map[string]float64, meta map[string]perf.Result) *perf.Repo
 func TestTargetsJudgeRatios(t *testing.T) {
 	rep := synthetic(map[string]float64{"sync.Mutex": 10, "fair chan queue": 100, "Fast": 9, "Slow": 20},
 		map[string]perf.Result{
-			"sync.Mutex":      {Kind: perf.Mutex, Baseline: true},
-			"fair chan queue": {Kind: perf.Mutex, Baseline: true, FIFO: true},
-			"Fast":            {Kind: perf.Mutex, Algorithm: "tas", Wait: "adaptive"},
-			"Slow":            {Kind: perf.Mutex, Algorithm: "mcs", Wait: "adaptive", FIFO: true},
+			"sync.Mutex":      {Mode: mode.Mutex, Baseline: true},
+			"fair chan queue": {Mode: mode.Mutex, Baseline: true, FIFO: true},
+			"Fast":            {Mode: mode.Mutex, Algorithm: "tas", Wait: "adaptive"},
+			"Slow":            {Mode: mode.Mutex, Algorithm: "mcs", Wait: "adaptive", FIFO: true},
 		})
 	met := map[string]bool{}
 	for _, tg := range Targets(rep) {
@@ -69,9 +71,9 @@ func TestTargetsJudgeRatios(t *testing.T) {
 func TestRenderings(t *testing.T) {
 	rep := synthetic(map[string]float64{"sync.Mutex": 10, "fair chan queue": 100, "Some lock with a long name": 12},
 		map[string]perf.Result{
-			"sync.Mutex":                 {Kind: perf.Mutex, Baseline: true},
-			"fair chan queue":            {Kind: perf.Mutex, Baseline: true},
-			"Some lock with a long name": {Kind: perf.Mutex, Algorithm: "ticket"},
+			"sync.Mutex":                 {Mode: mode.Mutex, Baseline: true},
+			"fair chan queue":            {Mode: mode.Mutex, Baseline: true},
+			"Some lock with a long name": {Mode: mode.Mutex, Algorithm: "ticket"},
 		})
 	var table strings.Builder
 	Table(&table, rep)

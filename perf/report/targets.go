@@ -7,6 +7,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/perf"
 )
 
@@ -31,7 +33,7 @@ func Targets(rep *perf.Report) []Target {
 
 	// Uncontended cost against sync.Mutex.
 	uncontended := func(limit float64, algs ...string) {
-		for _, r := range x.locks(perf.Mutex, empty, 1, algs...) {
+		for _, r := range x.locks(mode.Mutex, empty, 1, algs...) {
 			ratio := x.Ratio(r)
 			cost, lo, hi := 1/ratio.Med, 1/ratio.Hi, 1/ratio.Lo
 			out = append(out, Target{
@@ -50,7 +52,7 @@ func Targets(rep *perf.Report) []Target {
 			if !slices.Contains(gs, g) {
 				continue
 			}
-			best, br := bestRatio(x, x.locks(perf.Mutex, wl.Name, g))
+			best, br := bestRatio(x, x.locks(mode.Mutex, wl.Name, g))
 			out = append(out, Target{
 				What:     fmt.Sprintf("contended, %d goroutines, workload %s: a generated mutex ≥ 1.0× sync.Mutex's throughput", g, wl.Name),
 				Measured: fmt.Sprintf("best: %s %s", best, br),
@@ -70,7 +72,7 @@ func Targets(rep *perf.Report) []Target {
 			mutexMax = m.Latency.Max
 		}
 		var ticket, mcs float64
-		for _, r := range x.locks(perf.Mutex, empty, g, fifoAlgs...) {
+		for _, r := range x.locks(mode.Mutex, empty, g, fifoAlgs...) {
 			vsFair := x.RatioTo(r, "fair chan queue")
 			j := Jain(r)
 			out = append(out, Target{
@@ -97,7 +99,7 @@ func Targets(rep *perf.Report) []Target {
 	}
 
 	// k-exclusion at 64 goroutines.
-	for _, r := range x.locks(perf.KExclusion, empty, 64) {
+	for _, r := range x.locks(mode.KExclusion, empty, 64) {
 		ratio := x.Ratio(r)
 		out = append(out, Target{
 			What:     fmt.Sprintf("k-exclusion %s (k = %d), 64 goroutines: ≥ 2× semaphore.Weighted's throughput", r.Subject, r.K),
@@ -111,7 +113,7 @@ func Targets(rep *perf.Report) []Target {
 		if !slices.Contains(gs, g) {
 			continue
 		}
-		best, br := bestRatio(x, x.locks(perf.RW, empty, g))
+		best, br := bestRatio(x, x.locks(mode.RW, empty, g))
 		out = append(out, Target{
 			What:     fmt.Sprintf("reader/writer, %.0f%% reads, %d goroutines: ≥ 1.0× sync.RWMutex's throughput", 100*rep.Config.ReadFraction, g),
 			Measured: fmt.Sprintf("best: %s %s", best, br),
@@ -135,13 +137,13 @@ func Targets(rep *perf.Report) []Target {
 	return out
 }
 
-// locks returns the generated locks of a kind in a cell, those of the
+// locks returns the generated locks of a mode in a cell, those of the
 // given algorithms only when some are named, in report order.
-func (x *Index) locks(kind perf.Kind, workload string, g int, algs ...string) []*perf.Result {
+func (x *Index) locks(m mode.Mode, workload string, g int, algs ...string) []*perf.Result {
 	var out []*perf.Result
 	for i := range x.rep.Results {
 		r := &x.rep.Results[i]
-		if r.Baseline || r.Kind != kind || r.Workload != workload || r.Goroutines != g {
+		if r.Baseline || r.Mode != m || r.Workload != workload || r.Goroutines != g {
 			continue
 		}
 		if len(algs) > 0 && (!slices.Contains(algs, r.Algorithm) || r.Wait != DefaultWait) {

@@ -26,7 +26,7 @@ func (g *gen) methods(f *jen.File) error {
 	if g.c.TryLock {
 		verbs = append(verbs, verb{name: "TryLock", op: "TryAcquire"})
 	}
-	if g.c.Mode == templates.RW {
+	if g.c.Mode.Readers() {
 		verbs = append(verbs, verb{name: "RLock", op: "RAcquire", reader: true}, verb{name: "RUnlock", op: "RRelease", release: true, reader: true})
 		if g.c.TryLock {
 			verbs = append(verbs, verb{name: "TryRLock", op: "TryRAcquire", reader: true})
@@ -185,7 +185,7 @@ func (g *gen) methods(f *jen.File) error {
 				break
 			}
 			holds := jen.Id("st").Dot("held")
-			if g.c.Mode == templates.RW {
+			if g.c.Mode.Readers() {
 				holds = holds.Op("||").Id("st").Dot("rheld")
 			}
 			body = append(body, jen.If(holds).Block(jen.Panic(msg("already holds the lock"))))
@@ -312,12 +312,7 @@ func (g *gen) waitDesc() string {
 func (g *gen) typeDoc() string {
 	e := g.c.Entry
 	var b strings.Builder
-	mode := map[templates.Mode]string{
-		templates.Mutex:      "a mutual exclusion lock",
-		templates.KExclusion: fmt.Sprintf("a %d-exclusion lock (at most %d holders at once)", g.c.Params.K, g.c.Params.K),
-		templates.RW:         fmt.Sprintf("a reader/writer lock (%s preference)", g.c.Preference),
-	}[g.c.Mode]
-	fmt.Fprintf(&b, "%s is %s: %s.\n", g.c.Name, mode, e.Title)
+	fmt.Fprintf(&b, "%s is %s: %s.\n", g.c.Name, g.c.Mode.Describe(g.c.Params.K, string(g.c.Preference)), e.Title)
 	if e.Incorrect != "" {
 		fmt.Fprintf(&b, "\nWARNING: this algorithm is known to be incorrect: %s It was generated on explicit request (allow_incorrect) as a negative control.\n", e.Incorrect)
 	}
@@ -331,7 +326,7 @@ func (g *gen) typeDoc() string {
 	space := p.SpaceChecked("lockgen explain " + e.Name + " says why")
 	fmt.Fprintf(&b, "  - RMR complexity: %s (CC), %s (DSM)\n  - space: %s\n", p.RMRCC, p.RMRDSM, space)
 	fmt.Fprintf(&b, "  - instructions: %s\n  - identity: %s\n", strings.Join(p.Instructions, ", "), p.Identity)
-	if g.c.Mode == templates.KExclusion && p.Crashes != "" {
+	if g.c.Mode.TakesK() && p.Crashes != "" {
 		fmt.Fprintf(&b, "  - crashes: %s\n", p.Crashes)
 	}
 

@@ -4,8 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
-
-	"github.com/lockgen/lockgen/templates"
 )
 
 // BenchDriver returns the test file `lockgen bench` adds to a scratch
@@ -37,13 +35,6 @@ func BenchDriver(pkg string, cs []Config) (File, error) {
 // benchSubject is one lock's perf.Subject literal.
 func (g *gen) benchSubject() string {
 	c := g.c
-	kind := "perf.Mutex"
-	switch c.Mode {
-	case templates.KExclusion:
-		kind = "perf.KExclusion"
-	case templates.RW:
-		kind = "perf.RW"
-	}
 	procs := 0
 	if g.api == apiID {
 		procs = c.Params.N
@@ -65,11 +56,11 @@ func (g *gen) benchSubject() string {
 	// Holders that may share the critical section must not touch the
 	// exclusive counter.
 	work := "w.Critical()"
-	if c.Mode == templates.KExclusion {
+	if c.Mode.Shared(c.Params.K) && !c.Mode.Readers() {
 		work = "w.Shared()"
 	}
 	var loop string
-	if c.Mode == templates.RW {
+	if c.Mode.Readers() {
 		loop = fmt.Sprintf(`				t := w.Begin()
 				if w.Read() {
 					%s
@@ -93,12 +84,12 @@ func (g *gen) benchSubject() string {
 				w.Outside()
 `, call("Lock"), work, call("Unlock"))
 	}
-	return fmt.Sprintf(`		{Name: %q, Kind: %s, K: %d, Procs: %d, FIFO: %v, Algorithm: %q, Wait: %q,
+	return fmt.Sprintf(`		{Name: %q, Mode: %q, K: %d, Procs: %d, FIFO: %v, Algorithm: %q, Wait: %q,
 			New: func() any { return New%s() },
 			Run: func(l any, w *perf.Worker) {
 				lk := l.(*%s)
 %s				for w.Next() {
 %s				}
 			}},
-`, c.Name, kind, c.Params.K, procs, g.props().FIFOClaim(), c.Entry.Name, c.Wait, c.Name, c.Name, setup, loop)
+`, c.Name, string(c.Mode), c.Params.K, procs, g.props().FIFOClaim(), c.Entry.Name, c.Wait, c.Name, c.Name, setup, loop)
 }

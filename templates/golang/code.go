@@ -490,7 +490,7 @@ func (g *gen) expr(e ir.Expr, lbl string) *jen.Statement {
 		switch {
 		case e.Name == "n" && g.c.Params.N > 0:
 			return jen.Id(g.procsConst())
-		case e.Name == "k" && g.c.Mode == templates.KExclusion:
+		case e.Name == "k" && g.c.Mode.TakesK():
 			return jen.Id(g.kConst())
 		}
 		return jen.Lit(int(g.c.Params.Get(e.Name)))

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates"
 )
 
@@ -55,9 +57,9 @@ func TestWaitingLayerControls(t *testing.T) {
 				}
 				c := Config{
 					Name: fmt.Sprintf("L%d", i), Package: pkg, ImportPath: importPath,
-					Entry: e, Alg: e.MustDef(templates.Options{Mode: templates.Mutex}), Mode: templates.Mutex,
+					Entry: e, Alg: e.MustDef(templates.Options{Mode: mode.Mutex}), Mode: mode.Mutex,
 					Nodes: e.DefaultNodes, Padding: 64, Wait: tc.wait, Spin: 16, WaitControl: tc.code,
-					Params:   e.SmallParams(templates.Mutex, e.DefaultNodes),
+					Params:   e.SmallParams(mode.Mutex, e.DefaultNodes),
 					SpecPath: "control", SpecHash: "0", SpecEcho: tc.name,
 				}
 				lock, err := Lock(c)

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/ir"
 )
@@ -27,8 +29,8 @@ func TestFIFECheckBites(t *testing.T) {
 	}
 	dir, importPath := testPackage(t, "fife")
 	pkg := "cfife"
-	paper := e.MustDef(templates.Options{Mode: templates.KExclusion})
-	noAllow := e.MustDef(templates.Options{Mode: templates.KExclusion})
+	paper := e.MustDef(templates.Options{Mode: mode.KExclusion})
+	noAllow := e.MustDef(templates.Options{Mode: mode.KExclusion})
 	var kept ir.Code
 	for _, s := range noAllow.Acquire {
 		if s.Label() != "12" {
@@ -44,9 +46,9 @@ func TestFIFECheckBites(t *testing.T) {
 		alg  *ir.Algorithm
 	}{{"Paper", paper}, {"NoAllow", noAllow}} {
 		c := Config{
-			Name: l.name, Package: pkg, ImportPath: importPath, Entry: e, Alg: l.alg, Mode: templates.KExclusion,
+			Name: l.name, Package: pkg, ImportPath: importPath, Entry: e, Alg: l.alg, Mode: mode.KExclusion,
 			Nodes: e.DefaultNodes, Padding: 64, Wait: templates.Park, Spin: 16,
-			Params: e.SmallParams(templates.KExclusion, e.DefaultNodes), SpecPath: "fife", SpecHash: "0", SpecEcho: l.name,
+			Params: e.SmallParams(mode.KExclusion, e.DefaultNodes), SpecPath: "fife", SpecHash: "0", SpecEcho: l.name,
 		}
 		lock, err := Lock(c)
 		if err != nil {

@@ -12,6 +12,8 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/dave/jennifer/jen"
 
 	"github.com/lockgen/lockgen/templates"
@@ -26,7 +28,7 @@ type Config struct {
 	Entry      *templates.Entry
 	Alg        *ir.Algorithm // the definition to lower (a mutant, for mutation runs)
 	Params     ir.Params
-	Mode       templates.Mode
+	Mode       mode.Mode
 	Preference templates.Preference
 	Nodes      templates.NodePolicy
 	Padding    int
@@ -177,7 +179,7 @@ func (g *gen) checkShape() error {
 	if g.api == apiLocker && k > 1 && len(g.stateLocals) > 0 {
 		return fmt.Errorf("%s: %d-exclusion through Lock()/Unlock() cannot keep per-passage state; use handles or ids", c.Name, k)
 	}
-	if g.api == apiLocker && c.Mode == templates.RW {
+	if g.api == apiLocker && c.Mode.Readers() {
 		for _, op := range []ir.Code{g.a.RAcquire, g.a.RRelease, g.a.TryRAcquire} {
 			if usesState(op, g.stateLocals) {
 				return fmt.Errorf("%s: readers need per-passage state; use handles or ids", c.Name)
@@ -201,7 +203,7 @@ func (g *gen) checkShape() error {
 	if c.TryLock && g.a.TryAcquire == nil {
 		return fmt.Errorf("%s: algorithm %s has no try-acquire", c.Name, g.a.Name)
 	}
-	if c.Mode == templates.RW && g.a.RAcquire == nil {
+	if c.Mode.Readers() && g.a.RAcquire == nil {
 		return fmt.Errorf("%s: algorithm %s has no reader operations", c.Name, g.a.Name)
 	}
 	return nil

@@ -45,9 +45,9 @@ func (g *gen) wants(op string) bool {
 	case "TryAcquire":
 		return g.c.TryLock
 	case "RAcquire", "RRelease":
-		return g.c.Mode == templates.RW
+		return g.c.Mode.Readers()
 	case "TryRAcquire":
-		return g.c.Mode == templates.RW && g.c.TryLock
+		return g.c.Mode.Readers() && g.c.TryLock
 	}
 	return true
 }
@@ -62,7 +62,7 @@ func (g *gen) consts(f *jen.File) {
 		defs = append(defs, jen.Comment(fmt.Sprintf("%s is how many goroutines may use %s at once: more break it.", g.procsConst(), aName(g.c.Name))),
 			jen.Id(g.procsConst()).Op("=").Lit(g.c.Params.N))
 	}
-	if g.c.Mode == templates.KExclusion {
+	if g.c.Mode.TakesK() {
 		defs = append(defs, jen.Comment(fmt.Sprintf("%s is how many processes may hold %s at once.", g.kConst(), aName(g.c.Name))),
 			jen.Id(g.kConst()).Op("=").Lit(g.c.Params.K))
 	}
@@ -166,7 +166,7 @@ func (g *gen) types(f *jen.File) {
 			st = append(st, jen.Id("waiters").Index(jen.Lit(g.waitDepth)).Id("waiter").Comment("this process's side of its waits"))
 		}
 		st = append(st, jen.Id("held").Bool().Comment("holds the lock (misuse checks)"))
-		if g.c.Mode == templates.RW {
+		if g.c.Mode.Readers() {
 			st = append(st, jen.Id("rheld").Bool().Comment("holds the lock as a reader"))
 		}
 	}

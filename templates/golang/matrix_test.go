@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates"
 )
 
@@ -77,7 +79,7 @@ func (c Config) describe() string {
 func configs(e *templates.Entry) []Config {
 	var opts []templates.Options
 	for _, m := range e.Modes {
-		if m == templates.RW && len(e.Preferences) > 0 {
+		if m == mode.RW && len(e.Preferences) > 0 {
 			for _, p := range e.Preferences {
 				opts = append(opts, templates.Options{Mode: m, Preference: p})
 			}

@@ -86,7 +86,7 @@ func (g *gen) subjectFunc(f *jen.File) {
 	locker := jen.Qual("sync", "Locker")
 	var subj *jen.Statement
 	switch {
-	case c.Mode == templates.RW && g.api == apiLocker:
+	case c.Mode.Readers() && g.api == apiLocker:
 		subj = jen.Qual(verifyPath, "RWLocker").Call(name, jen.Func().Params().Qual(verifyPath, "RWLock").Block(jen.Return(newLock.Clone().Call())))
 	case g.api == apiLocker:
 		subj = jen.Qual(verifyPath, "Locker").Call(name, jen.Func().Params().Add(locker).Block(jen.Return(newLock.Clone().Call())))
@@ -103,7 +103,7 @@ func (g *gen) subjectFunc(f *jen.File) {
 				jen.Return(jen.Op("&").Id(g.low+"NodeLocker").Values(jen.Dict{jen.Id("l"): jen.Id("l")}))))))
 		g.nodeLocker(f)
 	}
-	if c.Mode == templates.KExclusion {
+	if c.Mode.TakesK() {
 		subj = subj.Dot("WithK").Call(g.pkg(g.kConst()))
 	}
 	if g.api != apiID && c.Params.N > 0 {
@@ -113,7 +113,7 @@ func (g *gen) subjectFunc(f *jen.File) {
 	if g.props().FIFOClaim() {
 		subj = subj.Dot("WithFIFO").Call()
 	}
-	if c.Mode == templates.KExclusion && g.props().CrashTolerant {
+	if c.Mode.Crashes(c.Params.K) > 0 && g.props().CrashTolerant {
 		// The parking policies' sleeps are not crash tolerant (a waiter
 		// that stops while counted awake is trusted to see a write): with
 		// them, the crashes are only those Go can produce, inside the
@@ -159,10 +159,10 @@ func (g *gen) misuseTests(f *jen.File) {
 	switch g.api {
 	case apiLocker:
 		cases = append(cases, misuse{"Unlock of an unlocked lock", []jen.Code{newLock.Clone().Dot("Unlock").Call()}})
-		if c.Mode == templates.RW {
+		if c.Mode.Readers() {
 			cases = append(cases, misuse{"Unlock of a read-locked lock", []jen.Code{jen.Id("l").Op(":=").Add(newLock.Clone()), jen.Id("l").Dot("RLock").Call(), jen.Id("l").Dot("Unlock").Call()}})
 		}
-		if c.Mode == templates.RW && g.a.RReleaseMisuse != nil {
+		if c.Mode.Readers() && g.a.RReleaseMisuse != nil {
 			cases = append(cases,
 				misuse{"RUnlock of an unlocked lock", []jen.Code{newLock.Clone().Dot("RUnlock").Call()}},
 				misuse{"RUnlock once too often", []jen.Code{jen.Id("l").Op(":=").Add(newLock.Clone()), jen.Id("l").Dot("RLock").Call(), jen.Id("l").Dot("RUnlock").Call(), jen.Id("l").Dot("RUnlock").Call()}})
@@ -228,7 +228,7 @@ func (g *gen) zeroValueTest(f *jen.File) {
 			}
 			pass(jen.Id("l").Dot("Lock").Call(jen.Op("&").Id("n")), jen.Id("l").Dot("Unlock").Call(jen.Op("&").Id("n")))
 		}
-		if c.Mode == templates.RW && g.api == apiLocker {
+		if c.Mode.Readers() && g.api == apiLocker {
 			pass(jen.Id("l").Dot("RLock").Call(), jen.Id("l").Dot("RUnlock").Call())
 		}
 	}

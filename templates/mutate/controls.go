@@ -3,6 +3,8 @@ package mutate
 import (
 	"fmt"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/ir"
 	"github.com/lockgen/lockgen/templates/ir/dsl"
@@ -343,7 +345,7 @@ func testThenSet() (Control, error) {
 		Source: "the mistake test-and-set (Raynal & Taubenfeld, TCS 2022, section 2) exists to avoid",
 		Why:    "two processes both read L = FREE at line 1 before either writes BUSY at line 2, and both enter",
 		Change: "test-and-set's swap split into await L = FREE; L := BUSY",
-		Entry:  e, Options: templates.Options{Mode: templates.Mutex}, Alg: a,
+		Entry:  e, Options: templates.Options{Mode: mode.Mutex}, Alg: a,
 		ExploreKind: "mutual exclusion", ExploreLabels: []string{"[1]", "[2]"},
 		SpinN: 2, SpinProperty: "mutual-exclusion", SpinFailure: "assertion violated", SpinLabels: []string{"line 1", "line 2"},
 	}, nil

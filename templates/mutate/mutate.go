@@ -12,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/ir"
 )
@@ -174,7 +176,7 @@ func EntryFor(a *ir.Algorithm) *templates.Entry {
 		Name: a.Name, Title: a.Name,
 		Props: templates.Properties{Liveness: "deadlock-free", Fairness: "none", Exit: "wait-free",
 			Instructions: []string{"read", "write"}, Identity: "symmetric"},
-		Modes: []templates.Mode{templates.Mutex},
+		Modes: []mode.Mode{mode.Mutex},
 		Def:   func(templates.Options) *ir.Algorithm { return Clone(a) },
 	}
 	if usesSelf(a) {

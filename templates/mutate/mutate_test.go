@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/ir"
 	"github.com/lockgen/lockgen/templates/ir/dsl"
@@ -37,7 +39,7 @@ func TestOperatorsApplyWhereTheyFit(t *testing.T) {
 	if err := ir.Check(a); err != nil {
 		t.Fatal(err)
 	}
-	set := Generate(a, Target{Entry: EntryFor(a), Options: templates.Options{Mode: templates.Mutex}})
+	set := Generate(a, Target{Entry: EntryFor(a), Options: templates.Options{Mode: mode.Mutex}})
 	got := map[string]string{}
 	for _, m := range set.Kept {
 		got[m.ID] = m.Change

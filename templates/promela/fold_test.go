@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
@@ -17,25 +19,22 @@ func steps(model string) int { return strings.Count(model, "/*@") }
 // model without folding.
 func TestFoldCatalogue(t *testing.T) {
 	for _, e := range templates.All() {
-		for _, mode := range []templates.Mode{templates.Mutex, templates.KExclusion, templates.RW} {
-			if !e.SupportsMode(mode) {
+		for _, m := range mode.All {
+			if !e.SupportsMode(m) {
 				continue
 			}
-			a := e.MustDef(templates.Options{Mode: mode})
-			p := e.SmallParamsFor(mode, 3)
+			a := e.MustDef(templates.Options{Mode: m})
+			p := e.SmallParamsFor(m, 3)
 			for _, c := range []Check{MutualExclusion, Starvation, DeadlockFreedom, FIFO | MutualExclusion} {
-				o := Options{Mode: Mode(mode), Checks: c, Passages: 2}
-				if mode == templates.KExclusion {
-					p.K = 2
-				}
-				if mode == templates.RW {
+				o := Options{Mode: m, Checks: c, Passages: 2}
+				if m.Readers() {
 					o.Writers, o.Readers = 1, 2
 				}
 				plain, perr := Model(a, p, o)
 				o.Fold = true
 				folded, err := Model(a, p, o)
 				if (perr != nil) != (err != nil) {
-					t.Errorf("%s (%s): refused %v without folding, %v folded", e.Name, mode, perr, err)
+					t.Errorf("%s (%s): refused %v without folding, %v folded", e.Name, m, perr, err)
 				}
 				if err != nil || perr != nil {
 					continue
@@ -43,10 +42,10 @@ func TestFoldCatalogue(t *testing.T) {
 				spinParses(t, folded)
 				oneAccessPerLine(t, a, folded)
 				if l := loneResets(a, folded); l != nil {
-					t.Errorf("%s (%s, checks %d): transitions that only reset locals:\n%s", e.Name, mode, c, strings.Join(l, "\n"))
+					t.Errorf("%s (%s, checks %d): transitions that only reset locals:\n%s", e.Name, m, c, strings.Join(l, "\n"))
 				}
 				if steps(folded) > steps(plain) {
-					t.Errorf("%s (%s, checks %d): %d lines folded, %d without", e.Name, mode, c, steps(folded), steps(plain))
+					t.Errorf("%s (%s, checks %d): %d lines folded, %d without", e.Name, m, c, steps(folded), steps(plain))
 				}
 			}
 		}

@@ -191,11 +191,11 @@ func docComment(doc string) string {
 }
 
 func (l *lower) kDesc() string {
-	switch l.o.Mode {
-	case KExclusion:
-		return fmt.Sprintf(", k = %d", l.k)
-	case RW:
+	switch {
+	case l.o.Mode.Readers():
 		return fmt.Sprintf(" (%d writers, %d readers)", l.o.Writers, l.o.Readers)
+	case l.o.Mode.TakesK():
+		return fmt.Sprintf(", k = %d", l.k)
 	}
 	return ""
 }
@@ -230,7 +230,7 @@ func (l *lower) ghosts() {
 	l.raw("")
 	l.raw("/* instrumentation (ghost variables, not part of the algorithm) */")
 	if c&MutualExclusion != 0 {
-		if l.o.Mode == RW {
+		if l.o.Mode.Readers() {
 			l.raw("byte g_nw;\t/* writers in the CS */")
 			l.raw("byte g_nr;\t/* readers in the CS */")
 		} else {
@@ -458,10 +458,12 @@ func (l *lower) proctype(r *role) error {
 	var enter, leave []string
 	if c&MutualExclusion != 0 {
 		switch {
-		case l.o.Mode == RW && r.writer:
+		// The mode's invariant: readers share and a writer is alone, or
+		// at most mode.Holders(k) (l.k) processes inside.
+		case l.o.Mode.Readers() && r.writer:
 			enter = append(enter, "assert(g_nw == 0 && g_nr == 0)", "g_nw++")
 			leave = append(leave, "g_nw--")
-		case l.o.Mode == RW:
+		case l.o.Mode.Readers():
 			enter = append(enter, "assert(g_nw == 0)", "g_nr++")
 			leave = append(leave, "g_nr--")
 		default:

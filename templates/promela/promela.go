@@ -24,16 +24,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates/ir"
-)
-
-// Mode is what the modelled processes do with the lock.
-type Mode string
-
-const (
-	Mutex      Mode = "mutex"      // every process acquires; at most one in the CS
-	KExclusion Mode = "kexclusion" // at most k (ir.Params.K) in the CS
-	RW         Mode = "rw"         // writers (Acquire) exclude all, readers (RAcquire) share
 )
 
 // Check is a set of properties to instrument.
@@ -75,7 +67,11 @@ const (
 
 // Options choose what the model contains.
 type Options struct {
-	Mode Mode // "" means Mutex
+	// Mode is what the processes do with the lock ("" means mutex): its
+	// invariant is what MutualExclusion asserts (mode.Holders, with k =
+	// ir.Params.K), and with readers the processes split into writers
+	// (Acquire) and readers (RAcquire).
+	Mode mode.Mode
 	// Readers and Writers split the n processes in RW mode: writers have ids
 	// 0..Writers-1, readers the rest. Their sum must be ir.Params.N.
 	Readers, Writers int
@@ -163,7 +159,7 @@ const (
 	// ClaimCrashTolerance is the liveness claim (starvation or deadlock
 	// freedom, as Checks selects) of a model with Options.Crashes.
 	ClaimCrashTolerance = "crash_tolerance"
-	Nil                  = "NIL"
+	Nil                 = "NIL"
 	// BoundName is the constant the counter-bound assertions compare with.
 	BoundName = "lg_bound"
 )
@@ -272,9 +268,7 @@ func newLower(a *ir.Algorithm, p ir.Params, o Options) (*lower, error) {
 	l := &lower{a: a, p: p, o: o, an: Analyze(a), n: p.N, k: p.K,
 		global: map[string]string{}, field: map[string]string{}, local: map[string]string{},
 		recN: map[string]int{}, procBase: map[string]int{}, used: map[string]bool{}}
-	if l.o.Mode == "" {
-		l.o.Mode = Mutex
-	}
+	l.o.Mode = l.o.Mode.Or(mode.Mutex)
 	if l.k == 0 {
 		l.k = 1
 	}
@@ -288,7 +282,7 @@ func newLower(a *ir.Algorithm, p ir.Params, o Options) (*lower, error) {
 	default:
 		return nil, fmt.Errorf("IntBits %d: want 8, 16 or 32", o.IntBits)
 	}
-	if l.o.Mode == RW && l.n == 0 {
+	if l.o.Mode.Valid() && l.o.Mode.Readers() && l.n == 0 {
 		l.n = o.Readers + o.Writers
 	}
 	if l.n < 1 {
@@ -300,26 +294,22 @@ func newLower(a *ir.Algorithm, p ir.Params, o Options) (*lower, error) {
 	if o.Passages < 0 || o.Passages > 255 {
 		return nil, fmt.Errorf("Passages %d: want 0 (for ever) to 255", o.Passages)
 	}
-	switch l.o.Mode {
-	case Mutex:
-		l.k = 1
+	if !l.o.Mode.Valid() {
+		return nil, fmt.Errorf("unknown mode %q", o.Mode)
+	}
+	l.k = l.o.Mode.Holders(l.k)
+	if l.k < 1 || l.k > l.n {
+		return nil, fmt.Errorf("%s with k = %d and n = %d", l.o.Mode, l.k, l.n)
+	}
+	if !l.o.Mode.Readers() {
 		l.roles = []role{{name: "Proc", count: l.n, writer: true, acquire: a.Acquire, release: a.Release, try: a.TryAcquire,
 			acqName: "Acquire", relName: "Release", tryName: "TryAcquire"}}
-	case KExclusion:
-		if l.k < 1 || l.k > l.n {
-			return nil, fmt.Errorf("k-exclusion with k = %d and n = %d", l.k, l.n)
-		}
-		l.roles = []role{{name: "Proc", count: l.n, writer: true, acquire: a.Acquire, release: a.Release, try: a.TryAcquire,
-			acqName: "Acquire", relName: "Release", tryName: "TryAcquire"}}
-	case RW:
+	} else {
 		if a.RAcquire == nil || a.RRelease == nil {
-			return nil, fmt.Errorf("rw mode needs the reader operations RAcquire and RRelease")
+			return nil, fmt.Errorf("%s mode needs the reader operations RAcquire and RRelease", l.o.Mode)
 		}
 		if o.Readers+o.Writers != l.n || o.Readers < 0 || o.Writers < 0 {
-			return nil, fmt.Errorf("rw mode: %d readers + %d writers, but n = %d", o.Readers, o.Writers, l.n)
-		}
-		if o.Checks&(FIFO|StrongFIFO|BoundedWaiting|FIFE) != 0 {
-			return nil, fmt.Errorf("FIFO, FIFE and bounded-waiting instrumentation are not supported in rw mode (doorways are the writer's only)")
+			return nil, fmt.Errorf("%s mode: %d readers + %d writers, but n = %d", l.o.Mode, o.Readers, o.Writers, l.n)
 		}
 		if o.Writers > 0 {
 			l.roles = append(l.roles, role{name: "Writer", count: o.Writers, writer: true, acquire: a.Acquire, release: a.Release,
@@ -329,8 +319,9 @@ func newLower(a *ir.Algorithm, p ir.Params, o Options) (*lower, error) {
 			l.roles = append(l.roles, role{name: "Reader", first: o.Writers, count: o.Readers, acquire: a.RAcquire, release: a.RRelease,
 				try: a.TryRAcquire, acqName: "RAcquire", relName: "RRelease", tryName: "TryRAcquire"})
 		}
-	default:
-		return nil, fmt.Errorf("unknown mode %q", o.Mode)
+	}
+	if o.Checks&(FIFO|StrongFIFO|BoundedWaiting|FIFE) != 0 && !l.o.Mode.Ordered() {
+		return nil, fmt.Errorf("FIFO, FIFE and bounded-waiting instrumentation do not apply to %s mode (doorways are the writers' only)", l.o.Mode)
 	}
 	if o.TryAcquire {
 		for _, r := range l.roles {
@@ -357,8 +348,8 @@ func newLower(a *ir.Algorithm, p ir.Params, o Options) (*lower, error) {
 	if o.Crashes < 0 || (o.Crashes > 0 && o.Crashes >= l.n) {
 		return nil, fmt.Errorf("crashes: %d of %d processes, want fewer than n", o.Crashes, l.n)
 	}
-	if o.Checks&WriterPriority != 0 && o.Mode != RW {
-		return nil, fmt.Errorf("writer-priority instrumentation needs rw mode")
+	if o.Checks&WriterPriority != 0 && !l.o.Mode.Readers() {
+		return nil, fmt.Errorf("writer-priority instrumentation needs readers (%s mode)", mode.RW)
 	}
 	if o.Checks&BoundedWaiting != 0 && (o.Overtakes < 0 || o.Overtakes > 254) {
 		return nil, fmt.Errorf("bounded waiting: Overtakes = %d, want 0..254", o.Overtakes)

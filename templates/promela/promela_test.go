@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
@@ -20,7 +22,7 @@ func def(t *testing.T, name string) *ir.Algorithm {
 	if !ok {
 		t.Fatalf("no catalogue entry %s", name)
 	}
-	return e.MustDef(templates.Options{Mode: templates.Mutex})
+	return e.MustDef(templates.Options{Mode: mode.Mutex})
 }
 
 func build(t *testing.T, a *ir.Algorithm, n int, o Options) string {
@@ -352,21 +354,21 @@ func TestLoopsAndTry(t *testing.T) {
 
 func TestModes(t *testing.T) {
 	a := def(t, "mcs")
-	k := build(t, a, 3, Options{Mode: KExclusion, Checks: MutualExclusion})
+	k := build(t, a, 3, Options{Mode: mode.KExclusion, Checks: MutualExclusion})
 	if !strings.Contains(k, "assert(g_ncs <= 1)") {
 		t.Error("k-exclusion with k = 1 asserts occupancy <= 1")
 	}
-	m, err := Model(a, ir.Params{N: 3, K: 2}, Options{Mode: KExclusion, Checks: MutualExclusion})
+	m, err := Model(a, ir.Params{N: 3, K: 2}, Options{Mode: mode.KExclusion, Checks: MutualExclusion})
 	if err != nil || !strings.Contains(m, "assert(g_ncs <= 2)") {
 		t.Errorf("k = 2: %v", err)
 	}
-	if _, err := Model(a, ir.Params{N: 3}, Options{Mode: RW, Readers: 2, Writers: 1}); err == nil {
+	if _, err := Model(a, ir.Params{N: 3}, Options{Mode: mode.RW, Readers: 2, Writers: 1}); err == nil {
 		t.Error("rw mode without reader operations must be refused")
 	}
 	rw := flat()
 	rw.RAcquire = Code(Await("R1", Eq(Read(Reg("A")), Lit(0))))
 	rw.RRelease = Code(Write("R2", Reg("B"), Lit(0)))
-	s := build(t, rw, 3, Options{Mode: RW, Readers: 2, Writers: 1, Checks: MutualExclusion | Starvation})
+	s := build(t, rw, 3, Options{Mode: mode.RW, Readers: 2, Writers: 1, Checks: MutualExclusion | Starvation})
 	for _, want := range []string{"proctype Writer(byte lg_me)", "proctype Reader(byte lg_me)", "run Writer(0);", "run Reader(1);", "run Reader(2);",
 		"assert(g_nw == 0 && g_nr == 0)", "assert(g_nw == 0)", "ltl starvation"} {
 		if !strings.Contains(s, want) {
@@ -422,10 +424,10 @@ func TestRefusals(t *testing.T) {
 func TestCatalogueLowers(t *testing.T) {
 	// Every catalogue algorithm lowers (and parses) for each instrumentation.
 	for _, e := range templates.All() {
-		if e.SupportsMode(templates.RW) {
+		if e.SupportsMode(mode.RW) {
 			for _, pref := range e.Preferences {
-				a := e.MustDef(templates.Options{Mode: templates.RW, Preference: pref})
-				o := Options{Mode: RW, Writers: 1, Readers: 2, Checks: MutualExclusion, Passages: 2}
+				a := e.MustDef(templates.Options{Mode: mode.RW, Preference: pref})
+				o := Options{Mode: mode.RW, Writers: 1, Readers: 2, Checks: MutualExclusion, Passages: 2}
 				s, err := Model(a, ir.Params{N: 3, K: 1}, o)
 				if err != nil {
 					// The only refusal allowed: constants too wide for Promela.
@@ -439,10 +441,10 @@ func TestCatalogueLowers(t *testing.T) {
 				oneAccessPerLine(t, a, s)
 			}
 		}
-		if !e.SupportsMode(templates.Mutex) {
+		if !e.SupportsMode(mode.Mutex) {
 			continue
 		}
-		a := e.MustDef(templates.Options{Mode: templates.Mutex})
+		a := e.MustDef(templates.Options{Mode: mode.Mutex})
 		extra := map[string]int64{}
 		for _, ps := range e.Params {
 			extra[ps.Key] = ps.Default

@@ -42,7 +42,7 @@ func spinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 	start := time.Now()
 	var sizes []int
 	for _, n := range o.Sizes {
-		if (l.Procs > 0 && n > l.Procs) || (l.Mode == templates.KExclusion && n <= l.K) {
+		if (l.Procs > 0 && n > l.Procs) || (n <= l.Mode.Holders(l.K)) {
 			continue
 		}
 		if l.Entry.MaxProcs > 0 && n > l.Entry.MaxProcs || n < l.Entry.MinProcs {

@@ -3,6 +3,8 @@ package mutation
 import (
 	"fmt"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/golang"
 	"github.com/lockgen/lockgen/templates/ir"
@@ -38,12 +40,12 @@ func goConfig(t mutate.Target, a *ir.Algorithm, name, pkg, importPath string) go
 		Name: name, Package: pkg, ImportPath: importPath,
 		Entry: e, Alg: a, Mode: o.Mode, Preference: o.Preference,
 		Nodes: e.DefaultNodes, Spin: 16,
-		TryLock:  a.TryAcquire != nil && (o.Mode != templates.RW || a.TryRAcquire != nil),
+		TryLock:  a.TryAcquire != nil && (!o.Mode.Readers() || a.TryRAcquire != nil),
 		SpecPath: "mutation", SpecHash: "0",
 		SpecEcho: fmt.Sprintf("# mutant %s of %s", name, a.Name),
 	}
 	if c.Mode == "" {
-		c.Mode = templates.Mutex
+		c.Mode = mode.Mutex
 	}
 	if !e.HasNodes() {
 		c.Nodes = templates.NodesNone

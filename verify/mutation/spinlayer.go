@@ -8,6 +8,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/ir"
 	"github.com/lockgen/lockgen/templates/promela"
@@ -69,7 +71,7 @@ func spinChecks(u *Unit, a *ir.Algorithm, keep []spin.Property) []spinCheck {
 	for _, p := range std {
 		out = append(out, spinCheck{Prop: p})
 	}
-	if a.TryAcquire != nil && u.Options.Mode != templates.RW {
+	if a.TryAcquire != nil && !u.Options.Mode.Readers() {
 		for _, p := range std {
 			if p.Liveness() {
 				out = append(out, spinCheck{Prop: p, Try: true, Passages: tryPassages}, spinCheck{Prop: p, Try: true})
@@ -83,7 +85,7 @@ func (r *runner) spinSizes(u *Unit) []int {
 	sizes := r.cfg.Spin.Sizes
 	if sizes == nil {
 		sizes = []int{2, 3}
-		if u.Options.Mode == templates.KExclusion {
+		if u.Options.Mode.TakesK() {
 			// k = 2 needs 3 processes to be k-exclusion at all, and 4 for
 			// algorithms with n - k levels (filter) to have two.
 			sizes = []int{3, 4}
@@ -251,9 +253,7 @@ func (r *runner) spinRun(ctx context.Context, u *Unit, a *ir.Algorithm, n int, c
 		// depends on it), as the Go locks get them.
 		Extra: paramsFor(u, n).Extra,
 	}
-	if u.Options.Mode == templates.KExclusion {
-		so.K = 2
-	}
+	so.K = paramsFor(u, n).K
 	rep, err := spin.CheckEntry(ctx, u.Entry.Name, so)
 	if err != nil {
 		return spin.Result{}, err
@@ -278,10 +278,7 @@ func CheckModel(ctx context.Context, e *templates.Entry, o templates.Options, a 
 	if err != nil {
 		return spin.Result{}, err
 	}
-	po.Mode, po.TryAcquire = promela.Mode(o.Mode), try
-	if po.Mode == "" {
-		po.Mode = promela.Mutex
-	}
+	po.Mode, po.TryAcquire = o.Mode.Or(mode.Mutex), try
 	attempts := []promela.Options{po}
 	if passages > 0 {
 		po.Passages = passages

@@ -5,7 +5,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates/ir"
 	"github.com/lockgen/lockgen/templates/promela"
 )
@@ -15,7 +16,7 @@ import (
 func kexRun(t *testing.T, name string, def *ir.Algorithm, n, k int, prop Property) Result {
 	t.Helper()
 	rep, err := CheckEntry(context.Background(), name, SuiteOptions{
-		Sizes: []int{n}, Properties: []Property{prop}, Mode: templates.KExclusion, K: k,
+		Sizes: []int{n}, Properties: []Property{prop}, Mode: mode.KExclusion, K: k,
 		Def: def, Run: Options{Optimize: "-O0", Timeout: fast.Timeout, MemLimitMB: fast.MemLimitMB, Fold: true},
 	})
 	if err != nil {

@@ -12,6 +12,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
@@ -42,7 +44,7 @@ func entryDef(t *testing.T, name string) *ir.Algorithm {
 	if !ok {
 		t.Fatalf("no entry %s", name)
 	}
-	return e.MustDef(templates.Options{Mode: templates.Mutex})
+	return e.MustDef(templates.Options{Mode: mode.Mutex})
 }
 
 func TestCatalogueLocksPass(t *testing.T) {
@@ -64,7 +66,7 @@ func TestCatalogueLocksPass(t *testing.T) {
 				t.Fatal(err)
 			}
 			e, _ := templates.Lookup(name)
-			want := len(StandardProperties(e, templates.Options{Mode: templates.Mutex})) * len(sizes)
+			want := len(StandardProperties(e, templates.Options{Mode: mode.Mutex})) * len(sizes)
 			if len(rep.Runs) != want {
 				t.Fatalf("%d runs, want %d", len(rep.Runs), want)
 			}
@@ -545,14 +547,14 @@ func TestWriterPriority(t *testing.T) {
 	needSpin(t)
 	t.Parallel()
 	e, _ := templates.Lookup("mcs-rw")
-	po := promela.Options{Mode: promela.RW, Writers: 1, Readers: 1, Checks: promela.WriterPriority, Passages: 3}
-	writer := e.MustDef(templates.Options{Mode: templates.RW, Preference: templates.WriterPref})
+	po := promela.Options{Mode: mode.RW, Writers: 1, Readers: 1, Checks: promela.WriterPriority, Passages: 3}
+	writer := e.MustDef(templates.Options{Mode: mode.RW, Preference: templates.WriterPref})
 	if res := runModel(t, writer, 2, po, WriterPriority); res.Status != Passed {
 		t.Fatalf("writer preference: %s %s %s", res.Status, res.Message, res.Reason)
 	}
 	noDefer := *writer
 	noDefer.RAcquire = writer.RAcquire[1:] // drop R1
-	reader := e.MustDef(templates.Options{Mode: templates.RW, Preference: templates.ReaderPref})
+	reader := e.MustDef(templates.Options{Mode: mode.RW, Preference: templates.ReaderPref})
 	reader.DoorwayEnd = "W1" // its one-line acquire, as the request
 	for name, a := range map[string]*ir.Algorithm{"writer preference without R1": &noDefer, "reader preference": reader} {
 		res := runModel(t, a, 2, po, WriterPriority)
@@ -560,8 +562,8 @@ func TestWriterPriority(t *testing.T) {
 			t.Errorf("%s: %s %s, want the writer-priority assertion violated after W1", name, res.Status, res.Message)
 		}
 	}
-	if e.PropsFor(templates.Options{Mode: templates.RW, Preference: templates.ReaderPref}).WriterPriority ||
-		e.PropsFor(templates.Options{Mode: templates.RW, Preference: templates.FairPref}).WriterPriority {
+	if e.PropsFor(templates.Options{Mode: mode.RW, Preference: templates.ReaderPref}).WriterPriority ||
+		e.PropsFor(templates.Options{Mode: mode.RW, Preference: templates.FairPref}).WriterPriority {
 		t.Error("only the writer-preference lock claims writer priority")
 	}
 }
@@ -578,7 +580,7 @@ func TestSecondWriterCatchesWriterOrder(t *testing.T) {
 	needSpin(t)
 	t.Parallel()
 	e, _ := templates.Lookup("mcs-rw")
-	a := e.MustDef(templates.Options{Mode: templates.RW, Preference: templates.WriterPref})
+	a := e.MustDef(templates.Options{Mode: mode.RW, Preference: templates.WriterPref})
 	if a.Acquire[1].Label() != "W2" {
 		t.Fatalf("the writer's second step is %s, want W2's await", a.Acquire[1].Label())
 	}
@@ -586,7 +588,7 @@ func TestSecondWriterCatchesWriterOrder(t *testing.T) {
 	noW2.Acquire = slices.Delete(slices.Clone(a.Acquire), 1, 2)
 	check := func(writers, readers int) Result {
 		t.Helper()
-		po := promela.Options{Mode: promela.RW, Writers: writers, Readers: readers, Checks: promela.WriterPriority, Passages: 3}
+		po := promela.Options{Mode: mode.RW, Writers: writers, Readers: readers, Checks: promela.WriterPriority, Passages: 3}
 		res, _, err := CheckAlgorithm(context.Background(), &noW2, ir.Params{N: 3, K: 1}, po, WriterPriority, fast)
 		if err != nil {
 			t.Fatal(err)

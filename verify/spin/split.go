@@ -95,7 +95,7 @@ func splitModels(prop Property, n int, po promela.Options) []model {
 			out[w].po.Watch = []int{w}
 		}
 		return out
-	case po.Mode == promela.RW && po.Writers == 0 && po.Readers == 0:
+	case po.Mode.Readers() && po.Writers == 0 && po.Readers == 0:
 		var out []model
 		for w := 1; w <= min(2, n-1); w++ {
 			m := model{po: po, label: "with " + writersReaders(w, n-w)}

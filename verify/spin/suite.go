@@ -9,6 +9,8 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/ir"
 	"github.com/lockgen/lockgen/templates/promela"
@@ -31,7 +33,7 @@ type SuiteOptions struct {
 	// it, else k-exclusion with K (default n-1), else reader/writer with
 	// Writers writers and the rest readers (default: 1 writer and, from
 	// n = 3, a second run with 2; see CheckAlgorithm).
-	Mode    templates.Mode
+	Mode    mode.Mode
 	K       int
 	Writers int
 	// Preference picks a reader/writer variant; "" means the entry's first.
@@ -70,7 +72,7 @@ type Run struct {
 // Report is the outcome of CheckEntry.
 type Report struct {
 	Entry      string
-	Mode       templates.Mode
+	Mode       mode.Mode
 	Preference templates.Preference // reader/writer variant, if any
 	Runs       []Run
 	// Notes apply to the whole report (e.g. a known-incorrect entry).
@@ -106,7 +108,7 @@ func StandardProperties(e *templates.Entry, o templates.Options) []Property {
 	if props.FIFESteps != nil {
 		ps = append(ps, FIFE)
 	}
-	if props.CrashTolerant && o.Mode == templates.KExclusion {
+	if props.CrashTolerant && o.Mode.TakesK() {
 		ps = append(ps, CrashTolerance)
 	}
 	return ps
@@ -132,24 +134,24 @@ func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, err
 	if so.Passages == 0 {
 		so.Passages = 3
 	}
-	mode := so.Mode
-	if mode == "" {
-		switch {
-		case e.SupportsMode(templates.Mutex):
-			mode = templates.Mutex
-		case e.SupportsMode(templates.KExclusion):
-			mode = templates.KExclusion
-		case e.SupportsMode(templates.RW):
-			mode = templates.RW
-		default:
+	m := so.Mode
+	if m == "" {
+		// The first of mode.All the entry offers: mutex where it can.
+		for _, x := range mode.All {
+			if e.SupportsMode(x) {
+				m = x
+				break
+			}
+		}
+		if m == "" {
 			return nil, fmt.Errorf("spin: %s offers no mode", name)
 		}
 	}
 	pref := so.Preference
-	if pref == "" && mode == templates.RW {
+	if pref == "" && m.Readers() {
 		pref = firstPref(e)
 	}
-	topts := templates.Options{Mode: mode, Preference: pref}
+	topts := templates.Options{Mode: m, Preference: pref}
 	if so.Properties == nil {
 		so.Properties = StandardProperties(e, topts)
 	}
@@ -160,7 +162,7 @@ func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, err
 	if err := ir.Check(a); err != nil {
 		return nil, err
 	}
-	rep := &Report{Entry: name, Mode: mode, Preference: pref}
+	rep := &Report{Entry: name, Mode: m, Preference: pref}
 	if e.Incorrect != "" {
 		rep.Notes = append(rep.Notes, "known incorrect: "+e.Incorrect)
 	}
@@ -195,12 +197,9 @@ func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, err
 				rep.add(r, so.Log)
 				continue
 			}
-			k := 1
-			if mode == templates.KExclusion {
-				k = kOf(so, n)
-			}
+			k := m.Holders(kOf(so, n))
 			claims := e.PropsFor(topts)
-			attempts, err := plan(a, claims, mode, prop, n, so)
+			attempts, err := plan(a, claims, m, prop, n, so)
 			if err != nil {
 				r.Result = Result{Property: prop, Status: Skipped, Reason: err.Error()}
 				rep.add(r, so.Log)
@@ -261,7 +260,7 @@ func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, err
 				}
 				return Result{}, "", fmt.Errorf("%s, n = %d, %s: no model to check", name, n, prop)
 			}
-			small := e.SmallParamsFor(mode, n).Extra
+			small := e.SmallParamsFor(m, n).Extra
 			reducible := so.Reduce && !maps.Equal(small, extra)
 			var spent time.Duration
 			if !reducible || tooBig == "" {
@@ -375,13 +374,13 @@ const counterBound = 64
 // ±counterBound (exact if they do); if they do not, safety falls back to
 // bounded passages (exact for those runs), liveness to counters kept
 // modulo n+1 where that is sound, else to bounded passages.
-func plan(a *ir.Algorithm, claims templates.Properties, mode templates.Mode, prop Property, n int, so SuiteOptions) ([]attempt, error) {
+func plan(a *ir.Algorithm, claims templates.Properties, m mode.Mode, prop Property, n int, so SuiteOptions) ([]attempt, error) {
 	po, err := prop.Instrument(claims, n)
 	if err != nil {
 		return nil, err
 	}
-	po.Mode = promela.Mode(mode)
-	if mode == templates.RW && so.Writers > 0 {
+	po.Mode = m
+	if m.Readers() && so.Writers > 0 {
 		w := min(so.Writers, n)
 		po.Writers, po.Readers = w, n-w
 	}
@@ -389,36 +388,33 @@ func plan(a *ir.Algorithm, claims templates.Properties, mode templates.Mode, pro
 	// may take it instead of the acquire (a try that succeeds overtakes
 	// like any entry). Liveness and FIFO keep plain acquires: a failed try
 	// gives up by design, and a try takes no FIFO snapshot.
-	tries := a.TryAcquire != nil && (mode != templates.RW || a.TryRAcquire != nil)
+	tries := a.TryAcquire != nil && (!m.Readers() || a.TryRAcquire != nil)
 	switch prop {
 	case MutualExclusion, Deadlock:
 		po.TryAcquire = tries
 	case BoundedWaiting:
 		po.TryAcquire = tries && !claims.OvertakesAcquireOnly
 	}
-	if mode == templates.RW && (prop == FIFO || prop == BoundedWaiting || prop == FIFE) {
-		return nil, fmt.Errorf("%s is checked for mutex and k-exclusion only", prop)
+	if !m.Ordered() && (prop == FIFO || prop == BoundedWaiting || prop == FIFE) {
+		return nil, fmt.Errorf("%s does not apply to %s mode", prop, m)
 	}
 	if prop == CrashTolerance {
-		if mode != templates.KExclusion {
-			return nil, fmt.Errorf("%s is checked for k-exclusion only", prop)
-		}
-		if po.Crashes = kOf(so, n) - 1; po.Crashes < 1 {
-			return nil, fmt.Errorf("k = 1 tolerates no crash")
+		if po.Crashes = m.Crashes(kOf(so, n)); po.Crashes < 1 {
+			return nil, fmt.Errorf("a %s lock with one holder tolerates no crash", m)
 		}
 	}
-	if mode != templates.RW && prop == WriterPriority {
+	if !m.Readers() && prop == WriterPriority {
 		return nil, fmt.Errorf("%s is checked for reader/writer locks only", prop)
 	}
 	an := promela.Analyze(a)
 	head := []string{fmt.Sprintf("n = %d", n)}
-	switch mode {
-	case templates.KExclusion:
+	switch {
+	case m.TakesK():
 		head = append(head, fmt.Sprintf("k = %d", kOf(so, n)))
-	case templates.RW:
+	case m.Readers():
 		var splits []string
-		for _, m := range splitModels(prop, n, po) {
-			splits = append(splits, writersReaders(m.po.Writers, m.po.Readers))
+		for _, sm := range splitModels(prop, n, po) {
+			splits = append(splits, writersReaders(sm.po.Writers, sm.po.Readers))
 		}
 		head = append(head, strings.Join(splits, ", then "))
 	}

@@ -14,6 +14,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/lockgen/lockgen/mode"
+
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/ir"
 	"github.com/lockgen/lockgen/templates/promela"
@@ -30,7 +32,7 @@ func main() {
 	props := flag.String("props", "", "properties (comma-separated), default: what the entry claims")
 	pref := flag.String("pref", "", "reader/writer preference (reader, writer, fair), default: the entry's first")
 	model := flag.Bool("model", false, "print the Promela model (mutual exclusion instrumentation) and exit")
-	mode := flag.String("mode", "", "mode to check (mutex, kexclusion, rw), default: mutex when the entry offers it")
+	modeName := flag.String("mode", "", "mode to check (mutex, kexclusion, rw), default: mutex when the entry offers it")
 	k := flag.Int("k", 0, "k of k-exclusion, default n − 1")
 	fold := flag.Bool("fold", false, "fold local work into the neighbouring step (promela Options.Fold): usually fewer states, same verdicts")
 	flag.Parse()
@@ -54,7 +56,7 @@ func main() {
 				fmt.Fprintln(os.Stderr, "spincheck: unknown algorithm", name)
 				os.Exit(2)
 			}
-			a := e.MustDef(templates.Options{Mode: templates.Mutex})
+			a := e.MustDef(templates.Options{Mode: mode.Mutex})
 			o := promela.Options{Checks: promela.MutualExclusion, Fold: *fold}
 			if len(promela.Analyze(a).Counters) > 0 {
 				o.Passages = *passages
@@ -74,7 +76,7 @@ func main() {
 	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
-	so := spin.SuiteOptions{Sizes: ns, Passages: *passages, Preference: templates.Preference(*pref), Mode: templates.Mode(*mode), K: *k,
+	so := spin.SuiteOptions{Sizes: ns, Passages: *passages, Preference: templates.Preference(*pref), Mode: mode.Mode(*modeName), K: *k,
 		Run: spin.Options{Timeout: *timeout, MemLimitMB: *mem, Collapse: *collapse, HashBits: *hash, Fold: *fold},
 		Log: func(s string) { fmt.Fprintln(os.Stderr, s) }}
 	if *props != "" {
