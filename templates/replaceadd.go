@@ -42,7 +42,8 @@ func init() {
 			Identity:      "anonymous",
 			CrashTolerant: true,
 			Crashes: "k-exclusion keeps its deadlock freedom while up to k − 1 processes crash: each holds at most one unit of S, wherever it stops. " +
-				"Checked by the crash phase of every generated lock's Explore test: anywhere under the spin and yield policies (generated/replace-add's ReplaceAddKSpin), inside the critical section under the parking ones (ReplaceAddK).",
+				"Checked by the crash phase of every generated lock's Explore test: anywhere under the spin and yield policies (generated/replace-add's ReplaceAddKSpin), inside the critical section under the parking ones (ReplaceAddK). " +
+				"SPIN checks the algorithm with one crash anywhere at n = 3, k = 2: deadlock freedom of the others holds (verify/spin TestCrashTolerance).",
 		},
 		Modes: []mode.Mode{mode.Mutex, mode.KExclusion},
 		Deviations: []string{
