@@ -48,7 +48,9 @@ func init() {
 			"The set precede is a local boolean array with its size kept in a local count; line 11a.ii is skipped for an i that 11a.i has just removed (it could only remove it again).",
 		},
 		Notes: []string{
-			"FIFE (a process that finished its doorway before another began its own is enabled, in O(n) of its own steps, once the other has entered) is checked by the controlled scheduler: after such an overtaking, the overtaken process must enter within 64n of its steps and never wait for another's write. SPIN does not check it yet.",
+			"FIFE (a process that finished its doorway before another began its own is enabled, in O(n) of its own steps, once the other has entered) is checked by the controlled scheduler: after such an overtaking, the overtaken process must enter within 64n of its steps and never wait for another's write. " +
+				"SPIN checks it at n = 2 (an overtaken process may check its wait at most twice more); without line 12 the algorithm first breaks FIFE at n = k + 2 = 4, which only the controlled scheduler reaches (templates/golang TestFIFECheckBites).",
+			"SPIN at n = 3, k = 2 (make spin-zehavi: one passage per process): mutual exclusion and deadlock pass (195 and 183 million states, about 6 minutes and 10 GB each); FIFE, starvation freedom and crash tolerance exceed 12 GB and give no verdict. Crash tolerance is checked by the controlled scheduler's crash phase and, in SPIN, for replace-add and filter.",
 		},
 		Def: zehaviDef,
 	})

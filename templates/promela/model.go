@@ -457,9 +457,9 @@ func (l *lower) proctype(r *role) error {
 	}
 	var enter, leave []string
 	if c&MutualExclusion != 0 {
-		switch {
 		// The mode's invariant: readers share and a writer is alone, or
 		// at most mode.Holders(k) (l.k) processes inside.
+		switch {
 		case l.o.Mode.Readers() && r.writer:
 			enter = append(enter, "assert(g_nw == 0 && g_nr == 0)", "g_nw++")
 			leave = append(leave, "g_nw--")
