@@ -6,7 +6,6 @@ import (
 	"sync"
 
 	"github.com/lockgen/lockgen/mode"
-
 	"github.com/puzpuzpuz/xsync/v4"
 	"golang.org/x/sync/semaphore"
 )

@@ -5,10 +5,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockgen/lockgen/mode"
-
 	"sync"
 
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/verify"
 )
 

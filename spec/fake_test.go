@@ -5,7 +5,6 @@ import (
 	"sort"
 
 	"github.com/lockgen/lockgen/mode"
-
 	"github.com/lockgen/lockgen/templates"
 )
 

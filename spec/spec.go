@@ -14,9 +14,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/lockgen/lockgen/mode"
-
 	"github.com/BurntSushi/toml"
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
 )
 

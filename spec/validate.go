@@ -13,9 +13,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockgen/lockgen/mode"
-
 	"github.com/BurntSushi/toml"
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
 )
 

@@ -10,7 +10,6 @@ import (
 	"strings"
 
 	"github.com/lockgen/lockgen/mode"
-
 	"github.com/lockgen/lockgen/templates/ir"
 )
 

@@ -4,7 +4,6 @@ import (
 	"math"
 
 	"github.com/lockgen/lockgen/mode"
-
 	"github.com/lockgen/lockgen/templates/ir"
 	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )

@@ -8,7 +8,6 @@ import (
 	"text/tabwriter"
 
 	"github.com/lockgen/lockgen/mode"
-
 	"github.com/lockgen/lockgen/spec"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/ir"

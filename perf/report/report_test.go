@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/lockgen/lockgen/mode"
-
 	"github.com/lockgen/lockgen/perf"
 )
 

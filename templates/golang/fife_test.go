@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/lockgen/lockgen/mode"
-
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/ir"
 )

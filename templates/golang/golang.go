@@ -12,10 +12,9 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/lockgen/lockgen/mode"
-
 	"github.com/dave/jennifer/jen"
 
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/ir"
 )

@@ -9,7 +9,6 @@ import (
 	"testing"
 
 	"github.com/lockgen/lockgen/mode"
-
 	"github.com/lockgen/lockgen/templates"
 )
 

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"github.com/lockgen/lockgen/mode"
-
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/ir"
 )
