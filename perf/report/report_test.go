@@ -67,6 +67,31 @@ func TestTargetsJudgeRatios(t *testing.T) {
 	}
 }
 
+// The k-exclusion target is judged per k on the best lock: a slow
+// read/write algorithm beside a fast one does not fail it, and it names the
+// lock that met it; a k with only slow locks is not met.
+func TestKExclusionTargetPerK(t *testing.T) {
+	rep := synthetic(map[string]float64{"semaphore.Weighted(2)": 100, "semaphore.Weighted(4)": 100, "FastK2": 10, "SlowK2": 1000, "SlowK4": 1000},
+		map[string]perf.Result{
+			"semaphore.Weighted(2)": {Mode: mode.KExclusion, K: 2, Baseline: true},
+			"semaphore.Weighted(4)": {Mode: mode.KExclusion, K: 4, Baseline: true},
+			"FastK2":                {Mode: mode.KExclusion, K: 2, Algorithm: "replace-add"},
+			"SlowK2":                {Mode: mode.KExclusion, K: 2, Algorithm: "zehavi"},
+			"SlowK4":                {Mode: mode.KExclusion, K: 4, Algorithm: "zehavi"},
+		})
+	got := map[string]Target{}
+	for _, tg := range Targets(rep) {
+		if strings.HasPrefix(tg.What, "k-exclusion") {
+			got[tg.What] = tg
+		}
+	}
+	k2 := got["k-exclusion, k = 2, 64 goroutines: a generated lock ≥ 2× semaphore.Weighted's throughput"]
+	k4 := got["k-exclusion, k = 4, 64 goroutines: a generated lock ≥ 2× semaphore.Weighted's throughput"]
+	if len(got) != 2 || !k2.Met || !strings.Contains(k2.Measured, "FastK2") || k4.Met {
+		t.Errorf("k-exclusion targets: %+v", got)
+	}
+}
+
 func TestRenderings(t *testing.T) {
 	rep := synthetic(map[string]float64{"sync.Mutex": 10, "fair chan queue": 100, "Some lock with a long name": 12},
 		map[string]perf.Result{

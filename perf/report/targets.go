@@ -2,6 +2,7 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"math"
 	"slices"
 	"strings"
@@ -97,13 +98,20 @@ func Targets(rep *perf.Report) []Target {
 		}
 	}
 
-	// k-exclusion at 64 goroutines.
+	// k-exclusion at 64 goroutines, for each k measured: the issue asks it
+	// of the catalogue's k-exclusion, not of every algorithm (a
+	// read/write one such as Zehavi's pays O(n) steps per passage), so the
+	// best lock of each k is judged and named.
+	byK := map[int][]*perf.Result{}
 	for _, r := range x.locks(mode.KExclusion, empty, 64) {
-		ratio := x.Ratio(r)
+		byK[r.K] = append(byK[r.K], r)
+	}
+	for _, k := range slices.Sorted(maps.Keys(byK)) {
+		best, br := bestRatio(x, byK[k])
 		out = append(out, Target{
-			What:     fmt.Sprintf("k-exclusion %s (k = %d), 64 goroutines: ≥ 2× semaphore.Weighted's throughput", r.Subject, r.K),
-			Measured: ratio.String(),
-			Met:      ratio.Med >= 2,
+			What:     fmt.Sprintf("k-exclusion, k = %d, 64 goroutines: a generated lock ≥ 2× semaphore.Weighted's throughput", k),
+			Measured: fmt.Sprintf("best: %s %s", best, br),
+			Met:      br.Med >= 2,
 		})
 	}
 
