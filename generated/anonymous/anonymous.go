@@ -217,7 +217,7 @@ func (l *Anonymous) acquireSlow1(st *anonymousState, seed int64, myview [11]bool
 		for j := int64(0); j <= 11-1; j++ {
 			// 6: while R[perm[j]] < round do
 			if l.r[st.perm[j]].r.load("6") < round {
-				st.waiters[0].begin("6", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitExclusive)
+				st.waiters[0].begin("6", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 				for first0 := true; ; first0 = false {
 					armed0 := !first0 && !st.waiters[0].spin("6")
 					if armed0 {
@@ -349,7 +349,7 @@ func (l *Anonymous) acquireSlow2(st *anonymousState, myview [11]bool, round int6
 		for j := int64(0); j <= 11-1; j++ {
 			// 6: while R[perm[j]] < round do
 			if l.r[st.perm[j]].r.load("6") < round {
-				st.waiters[0].begin("6", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitExclusive)
+				st.waiters[0].begin("6", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 				for first0 := true; ; first0 = false {
 					armed0 := !first0 && !st.waiters[0].spin("6")
 					if armed0 {

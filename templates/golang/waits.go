@@ -23,8 +23,9 @@ import (
 //   - a wait whose reads are all one location and whose end is that
 //     location equal to one value (await NOW = my; a test-and-set loop
 //     ending when its swap returns FREE) is keyed by that value;
-//   - a wait whose next step is a swap, CAS or fetch&add on what it read
-//     is exclusive: woken, it competes to consume what the write made
+//   - a wait on a queue of its location's own (a register's, an element's,
+//     a field's) whose next step is a swap, CAS or fetch&add on what it
+//     read is exclusive: woken, it competes to consume what the write made
 //     available, so a write wakes one such waiter;
 //   - a write wakes a queue only if the value it writes can end one of the
 //     queue's waits: statically, where the value and the condition are
@@ -440,6 +441,16 @@ func stmtLoads(s ir.Stmt) bool {
 // is a swap, CAS or fetch&add on something the wait read: woken, the
 // waiter competes to consume what the write made available.
 func (g *gen) consumes(next []*node, s *waitSite) bool {
+	// A write wakes one exclusive waiter: right only when every waiter on
+	// the queue waits for the location written, that is when the queue is
+	// the location's own. On a shared queue (the lock's, a record's) the
+	// one woken may wait for another location, and the wake is lost
+	// (anonymous at 64 goroutines deadlocked so in make bench: every
+	// waiter at line 6 parked on the lock's queue).
+	switch s.kind {
+	case domLock, domRecord:
+		return false
+	}
 	for _, n := range next {
 		if ir.WrittenLoc(n.s) == nil && !stmtLoads(n.s) && len(n.then)+len(n.els)+len(n.body) == 0 {
 			continue
