@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -153,15 +154,10 @@ func TestScoresAndClassification(t *testing.T) {
 // the current catalogue generates (a stale entry hides nothing, but it
 // misleads a reader).
 func TestClassificationsNameRealMutants(t *testing.T) {
+	t.Parallel()
 	ids := map[string]bool{}
-	units, err := selectUnits(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, u := range units {
-		for _, m := range generate(u).Kept {
-			ids[m.ID] = true
-		}
+	for _, m := range catalogueMutants(t) {
+		ids[m.ID] = true
 	}
 	for _, tbl := range []map[string]string{Equivalences, CheckedOnly, Gaps} {
 		for id, why := range tbl {
@@ -186,25 +182,45 @@ func TestClassificationsNameRealMutants(t *testing.T) {
 // TestEquivalenceRules: an equivalence recorded with a machine-checkable
 // reason must satisfy the rule's conditions.
 func TestEquivalenceRules(t *testing.T) {
-	units, err := selectUnits(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	t.Parallel()
 	checked := 0
-	for _, u := range units {
-		for _, m := range generate(u).Kept {
-			why, ok := Equivalences[m.ID]
-			if !ok || !strings.HasPrefix(why, LocalCommute) {
-				continue
-			}
-			checked++
-			if !commutes(m) {
-				t.Errorf("%s is recorded as a local step moved across its neighbour, but %s", m.ID, m.Change)
-			}
+	for _, m := range catalogueMutants(t) {
+		why, ok := Equivalences[m.ID]
+		if !ok || !strings.HasPrefix(why, LocalCommute) {
+			continue
+		}
+		checked++
+		if !commutes(m) {
+			t.Errorf("%s is recorded as a local step moved across its neighbour, but %s", m.ID, m.Change)
 		}
 	}
 	t.Logf("%d equivalences checked against their rule", checked)
 }
+
+// catalogueMutants are the mutants of every unit of the catalogue,
+// generated once for the tests that read them (about 1,300; generating
+// them takes seconds, a minute or more under -race).
+var catalogueMutants = func() func(t *testing.T) []mutate.Mutant {
+	var once sync.Once
+	var all []mutate.Mutant
+	var err error
+	return func(t *testing.T) []mutate.Mutant {
+		t.Helper()
+		once.Do(func() {
+			var units []*Unit
+			if units, err = selectUnits(nil); err != nil {
+				return
+			}
+			for _, u := range units {
+				all = append(all, generate(u).Kept...)
+			}
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return all
+	}
+}()
 
 // TestUnboundedTicketsFail: the black-white bakery claims bounded
 // registers; a mutant whose color never changes draws ever larger numbers,
