@@ -3,6 +3,7 @@
 #   make demo      generate a lock from a spec and verify it (the main job)
 #   make test      everything CI runs
 #   make verify    all verification layers over the whole catalogue (long)
+#   make spin-zehavi  SPIN on Zehavi's k-exclusion at n = 3 (about 12 minutes, 10 GB)
 #   make mutation  the verifier's mutation score; rewrites docs/mutation.md (long)
 #   make bench     lockgen bench over the catalogue; rewrites docs/performance.md
 #   make generate  regenerate every checked-in generated package
