@@ -68,8 +68,8 @@ const (
 	// locks: a reader arriving after a writer's doorway enters after it).
 	WriterPriority Property = "writer-priority"
 	// FIFE: the model's first-in-first-enabled assertions (Zehavi): a
-	// process overtaken by one that began after its doorway ended re-checks
-	// its waits at most the claimed number of steps before it enters.
+	// process overtaken by one that began after its doorway ended checks
+	// its wait at most twice more (fifeChecks) before it enters.
 	FIFE Property = "fife"
 	// CrashTolerance: the claimed liveness (starvation or deadlock freedom)
 	// of the processes that do not crash, while up to k − 1 of them crash
