@@ -223,9 +223,14 @@ func (l *lockChecker) boolean(key string) (bool, state) {
 var (
 	allModes = mode.All
 	// kModes and readerModes are the modes k and a preference apply to.
-	kModes      = slices.DeleteFunc(slices.Clone(mode.All), func(m mode.Mode) bool { return !m.TakesK() })
-	readerModes = slices.DeleteFunc(slices.Clone(mode.All), func(m mode.Mode) bool { return !m.Readers() })
+	kModes      = modesWhere(mode.Mode.TakesK)
+	readerModes = modesWhere(mode.Mode.Readers)
 )
+
+// modesWhere lists the modes of mode.All for which rule holds.
+func modesWhere(rule func(mode.Mode) bool) []mode.Mode {
+	return slices.DeleteFunc(slices.Clone(mode.All), func(m mode.Mode) bool { return !rule(m) })
+}
 
 // modeNames renders modes as `mode = "kexclusion"` for error messages.
 func modeNames(ms []mode.Mode) string {

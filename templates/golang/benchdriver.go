@@ -56,7 +56,7 @@ func (g *gen) benchSubject() string {
 	// Holders that may share the critical section must not touch the
 	// exclusive counter.
 	work := "w.Critical()"
-	if c.Mode.Shared(c.Params.K) && !c.Mode.Readers() {
+	if c.Mode.Holders(c.Params.K) > 1 {
 		work = "w.Shared()"
 	}
 	var loop string

@@ -269,6 +269,9 @@ func newLower(a *ir.Algorithm, p ir.Params, o Options) (*lower, error) {
 		global: map[string]string{}, field: map[string]string{}, local: map[string]string{},
 		recN: map[string]int{}, procBase: map[string]int{}, used: map[string]bool{}}
 	l.o.Mode = l.o.Mode.Or(mode.Mutex)
+	if !l.o.Mode.Valid() {
+		return nil, fmt.Errorf("unknown mode %q", o.Mode)
+	}
 	if l.k == 0 {
 		l.k = 1
 	}
@@ -282,7 +285,7 @@ func newLower(a *ir.Algorithm, p ir.Params, o Options) (*lower, error) {
 	default:
 		return nil, fmt.Errorf("IntBits %d: want 8, 16 or 32", o.IntBits)
 	}
-	if l.o.Mode.Valid() && l.o.Mode.Readers() && l.n == 0 {
+	if l.o.Mode.Readers() && l.n == 0 {
 		l.n = o.Readers + o.Writers
 	}
 	if l.n < 1 {
@@ -293,9 +296,6 @@ func newLower(a *ir.Algorithm, p ir.Params, o Options) (*lower, error) {
 	}
 	if o.Passages < 0 || o.Passages > 255 {
 		return nil, fmt.Errorf("Passages %d: want 0 (for ever) to 255", o.Passages)
-	}
-	if !l.o.Mode.Valid() {
-		return nil, fmt.Errorf("unknown mode %q", o.Mode)
 	}
 	l.k = l.o.Mode.Holders(l.k)
 	if l.k < 1 || l.k > l.n {

@@ -156,7 +156,7 @@ func TestScoresAndClassification(t *testing.T) {
 func TestClassificationsNameRealMutants(t *testing.T) {
 	t.Parallel()
 	ids := map[string]bool{}
-	for _, m := range catalogueMutants(t) {
+	for _, m := range allMutants(t) {
 		ids[m.ID] = true
 	}
 	for _, tbl := range []map[string]string{Equivalences, CheckedOnly, Gaps} {
@@ -184,7 +184,7 @@ func TestClassificationsNameRealMutants(t *testing.T) {
 func TestEquivalenceRules(t *testing.T) {
 	t.Parallel()
 	checked := 0
-	for _, m := range catalogueMutants(t) {
+	for _, m := range allMutants(t) {
 		why, ok := Equivalences[m.ID]
 		if !ok || !strings.HasPrefix(why, LocalCommute) {
 			continue
@@ -197,30 +197,30 @@ func TestEquivalenceRules(t *testing.T) {
 	t.Logf("%d equivalences checked against their rule", checked)
 }
 
-// catalogueMutants are the mutants of every unit of the catalogue,
-// generated once for the tests that read them (about 1,300; generating
-// them takes seconds, a minute or more under -race).
-var catalogueMutants = func() func(t *testing.T) []mutate.Mutant {
-	var once sync.Once
-	var all []mutate.Mutant
-	var err error
-	return func(t *testing.T) []mutate.Mutant {
-		t.Helper()
-		once.Do(func() {
-			var units []*Unit
-			if units, err = selectUnits(nil); err != nil {
-				return
-			}
-			for _, u := range units {
-				all = append(all, generate(u).Kept...)
-			}
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		return all
+// catalogueMutants generates the mutants of every unit of the catalogue
+// once, for the tests that read them (about 1,300; generating them takes
+// seconds, a minute or more under -race).
+var catalogueMutants = sync.OnceValues(func() ([]mutate.Mutant, error) {
+	units, err := selectUnits(nil)
+	if err != nil {
+		return nil, err
 	}
-}()
+	var all []mutate.Mutant
+	for _, u := range units {
+		all = append(all, generate(u).Kept...)
+	}
+	return all, nil
+})
+
+// allMutants is catalogueMutants, failing t on an error.
+func allMutants(t *testing.T) []mutate.Mutant {
+	t.Helper()
+	all, err := catalogueMutants()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return all
+}
 
 // TestUnboundedTicketsFail: the black-white bakery claims bounded
 // registers; a mutant whose color never changes draws ever larger numbers,

@@ -14,9 +14,10 @@ import (
 // processes, with def replacing the entry's definition when set.
 func kexRun(t *testing.T, name string, def *ir.Algorithm, n, k int, prop Property) Result {
 	t.Helper()
+	run := fast
+	run.Fold = true
 	rep, err := CheckEntry(context.Background(), name, SuiteOptions{
-		Sizes: []int{n}, Properties: []Property{prop}, Mode: mode.KExclusion, K: k,
-		Def: def, Run: Options{Optimize: "-O0", Timeout: fast.Timeout, MemLimitMB: fast.MemLimitMB, Fold: true},
+		Sizes: []int{n}, Properties: []Property{prop}, Mode: mode.KExclusion, K: k, Def: def, Run: run,
 	})
 	if err != nil {
 		t.Fatal(err)
