@@ -64,6 +64,9 @@ func Check(a *Algorithm) error {
 		c.code(op.Code, map[string]Type{}, acq, try)
 	}
 	c.op = ""
+	if a.MessagePassing() || len(a.Handlers) > 0 {
+		c.checkMessages()
+	}
 	if a.DoorwayEnd != "" && !c.labels["Acquire:"+a.DoorwayEnd] {
 		c.errf("", "DoorwayEnd %q is not a label of Acquire", a.DoorwayEnd)
 	}
@@ -174,6 +177,11 @@ func (c *checker) stmt(s Stmt, env map[string]Type, acq, try bool) {
 		if s.Dur != nil {
 			c.expectAt(l, s.Dur, TInt, env)
 		}
+	case Send:
+		if !c.a.MessagePassing() {
+			c.errf(l, "send in a shared-memory algorithm")
+		}
+		c.checkSend(l, s, env)
 	case FreeRecord:
 		if t := c.typeOf(l, s.Ref, env); t.Kind != Ref {
 			c.errf(l, "FreeRecord of %s", t)

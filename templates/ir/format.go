@@ -131,6 +131,12 @@ func FormatHead(s Stmt) string {
 		return "delay(" + s.Param + ")"
 	case FreeRecord:
 		return "free(" + FormatExpr(s.Ref) + ")"
+	case Send:
+		args := make([]string, len(s.Args))
+		for i, a := range s.Args {
+			args[i] = FormatExpr(a)
+		}
+		return "send(" + FormatExpr(s.To) + ", " + s.Msg + "; " + strings.Join(args, ", ") + ")"
 	}
 	return fmt.Sprintf("<%T>", s)
 }

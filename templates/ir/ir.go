@@ -150,7 +150,11 @@ type Local struct {
 	// InitMine, for a Process-scoped Ref, initialises it to the process's
 	// own record InitMine[0] index InitMine[1] (e.g. CLH: my node).
 	InitMine *Mine
-	Doc      string
+	// InitFor, for a Process-scoped local of a message-passing algorithm,
+	// is process proc's initial value (where the token starts, the tree
+	// each process points along); it overrides Init.
+	InitFor func(p Params, proc int) int64
+	Doc     string
 }
 
 // Algorithm is one catalogue algorithm, as data.
@@ -187,6 +191,11 @@ type Algorithm struct {
 	// after its doorway. Only simple statements end it (see EndsDoorway):
 	// a loop that carries its first line's label does not.
 	DoorwayEnd string
+
+	// Messages and Handlers make a message-passing algorithm (see
+	// messages.go); shared-memory algorithms leave them empty.
+	Messages []Message
+	Handlers []Handler
 }
 
 // EndsDoorway reports whether s is a statement of the label DoorwayEnd

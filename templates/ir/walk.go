@@ -116,6 +116,8 @@ func StmtExprs(s Stmt) []Expr {
 		return []Expr{s.Cond}
 	case FreeRecord:
 		return []Expr{s.Ref}
+	case Send:
+		return append([]Expr{s.To}, s.Args...)
 	case Delay:
 		if s.Dur != nil {
 			return []Expr{s.Dur}

@@ -190,3 +190,11 @@ func DelayFor(l string, dur ir.Expr) ir.Stmt { return ir.Delay{At: at(l), Dur: d
 
 // Free returns a record to the allocator (pool policy).
 func Free(l string, ref ir.Expr) ir.Stmt { return ir.FreeRecord{At: at(l), Ref: ref} }
+
+// Send sends message msg with args to process to.
+func Send(l string, to ir.Expr, msg string, args ...ir.Expr) ir.Stmt {
+	return ir.Send{At: at(l), To: to, Msg: msg, Args: args}
+}
+
+// On is the handler of message msg.
+func On(msg string, body ...ir.Stmt) ir.Handler { return ir.Handler{Msg: msg, Code: body} }

@@ -1,0 +1,124 @@
+package ir
+
+// Message passing. An algorithm that declares Messages is a message-passing
+// algorithm (the distributed family): processes share nothing; each keeps
+// its state in Process-scoped locals and talks to the others by Send. Its
+// operations (Acquire, Release, RAcquire, RRelease) are the paper's request
+// and release routines, whose Await waits on the process's own state, and
+// its Handlers are the paper's event handler: the code a process runs when
+// a message arrives. A step is one handler run (the receipt of one message
+// and everything the handler does, sends included) or one stretch of a
+// routine between its waits; the backends keep those atomic and interleave
+// nothing else.
+
+// Message declares one message type and its parameters, in order.
+type Message struct {
+	Name   string
+	Params []Local // Step-scoped in the handler; Type Int or Bool
+	Doc    string
+}
+
+// Handler is what a process runs on receiving a message of type Msg: the
+// message's parameters are locals of the handler (see Message.Params).
+type Handler struct {
+	Msg  string
+	Code Code
+}
+
+// Send sends message Msg with Args (one per parameter, in order) to the
+// process whose identity To evaluates to. Channels are reliable; whether
+// they keep order is the network's choice, not the algorithm's.
+type Send struct {
+	At
+	To   Expr
+	Msg  string
+	Args []Expr
+}
+
+// MessagePassing reports whether a is a message-passing algorithm.
+func (a *Algorithm) MessagePassing() bool { return len(a.Messages) > 0 }
+
+// Message returns the message declaration named name, or nil.
+func (a *Algorithm) Message(name string) *Message {
+	for i := range a.Messages {
+		if a.Messages[i].Name == name {
+			return &a.Messages[i]
+		}
+	}
+	return nil
+}
+
+// Handler returns the handler of message name, or nil.
+func (a *Algorithm) Handler(name string) *Handler {
+	for i := range a.Handlers {
+		if a.Handlers[i].Msg == name {
+			return &a.Handlers[i]
+		}
+	}
+	return nil
+}
+
+// checkMessages checks a message-passing algorithm's declarations and
+// handlers: no shared memory, one handler per message, parameters typed.
+func (c *checker) checkMessages() {
+	a := c.a
+	if len(a.Shared) > 0 || len(a.Records) > 0 || len(a.Procs) > 0 {
+		c.errf("", "a message-passing algorithm shares no memory (declare its state as Process locals)")
+	}
+	seen := map[string]bool{}
+	for _, m := range a.Messages {
+		if m.Name == "" || seen[m.Name] {
+			c.errf("", "message %q declared twice or unnamed", m.Name)
+		}
+		seen[m.Name] = true
+		for _, p := range m.Params {
+			if p.Type != TInt && p.Type != TBool {
+				c.errf("", "message %s: parameter %s is %s (int or bool only)", m.Name, p.Name, p.Type)
+			}
+			if a.LocalVar(p.Name) != nil {
+				c.errf("", "message %s: parameter %s shadows a local", m.Name, p.Name)
+			}
+		}
+		if a.Handler(m.Name) == nil {
+			c.errf("", "message %s has no handler", m.Name)
+		}
+	}
+	for _, h := range a.Handlers {
+		m := a.Message(h.Msg)
+		if m == nil {
+			c.errf("", "handler of undeclared message %q", h.Msg)
+			continue
+		}
+		env := map[string]Type{}
+		for _, p := range m.Params {
+			env[p.Name] = p.Type
+		}
+		c.op = "on " + h.Msg
+		for _, s := range h.Code {
+			WalkStmts(Code{s}, func(s Stmt) {
+				if _, ok := s.(Await); ok {
+					c.errf(s.Label(), "a handler runs to completion: no await")
+				}
+			})
+		}
+		c.code(h.Code, env, false, false)
+	}
+	c.op = ""
+}
+
+// checkSend type-checks a Send against its message's declaration.
+func (c *checker) checkSend(l string, s Send, env map[string]Type) {
+	c.expectAt(l, s.To, TInt, env)
+	m := c.a.Message(s.Msg)
+	if m == nil {
+		c.errf(l, "send of undeclared message %q", s.Msg)
+		return
+	}
+	if len(s.Args) != len(m.Params) {
+		c.errf(l, "send %s: %d arguments, the message has %d", s.Msg, len(s.Args), len(m.Params))
+		return
+	}
+	for i, arg := range s.Args {
+		c.expectAt(l, arg, m.Params[i].Type, env)
+	}
+}
