@@ -1,0 +1,69 @@
+// Package distributed is lockgen's catalogue of message-passing locks: one
+// file per algorithm, each an Entry whose Def returns the algorithm as an
+// ir.Algorithm with Messages and Handlers (see templates/ir/messages.go).
+// The shared-memory catalogue (package templates) is separate: its
+// pipelines (spec, Go backend, mutation) do not take these entries yet.
+package distributed
+
+import (
+	"sort"
+
+	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/templates/ir"
+)
+
+// Properties are what a paper claims for a message-passing lock.
+type Properties struct {
+	Safety   string // the exclusion it keeps
+	Liveness string // "starvation-free", "deadlock-free"
+	Fairness string // "FCFS between conflicting requests", "none"
+	Messages string // messages per critical-section entry
+	Space    string // per process
+	// Channels says what the algorithm assumes of the network: reliable
+	// delivery, and whether order is needed.
+	Channels string
+	// Steps says what the algorithm assumes of a process's own steps: how
+	// its handlers and routines interleave.
+	Steps string
+}
+
+// Entry is one message-passing algorithm.
+type Entry struct {
+	Name  string
+	Title string
+	Refs  []templates.Ref
+	Modes []mode.Mode
+	Props Properties
+	// Routines names the paper's routine behind each operation
+	// ("RAcquire": "Request_CS_Read").
+	Routines   map[string]string
+	Deviations []string // from the paper, for the doc comment and the catalogue
+	Notes      []string // what the checks found; lockgen explain shows them
+	Def        func() *ir.Algorithm
+}
+
+var entries = map[string]*Entry{}
+
+func register(e *Entry) {
+	if _, dup := entries[e.Name]; dup {
+		panic("distributed: " + e.Name + " registered twice")
+	}
+	entries[e.Name] = e
+}
+
+// All returns the entries by name.
+func All() []*Entry {
+	out := make([]*Entry, 0, len(entries))
+	for _, e := range entries {
+		out = append(out, e)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
+	return out
+}
+
+// Lookup returns the entry named name.
+func Lookup(name string) (*Entry, bool) {
+	e, ok := entries[name]
+	return e, ok
+}

@@ -1,0 +1,73 @@
+package distributed
+
+import (
+	"fmt"
+
+	"github.com/lockgen/lockgen/templates/ir"
+)
+
+// Control is a named negative control: a definition with one line of the
+// paper removed, which the checks must catch.
+type Control struct {
+	Name   string // "dcrew-drop-forward"
+	Entry  string // the catalogue entry it changes
+	Line   string // the paper's line it removes
+	Why    string // how the lock goes wrong without it
+	Alg    *ir.Algorithm
+	Breaks string // what the checks must report: "exclusion", "deadlock" or "starvation"
+}
+
+// Controls returns the negative controls of the message-passing catalogue.
+// It fails when a line it removes is no longer in the definition.
+func Controls() ([]Control, error) {
+	specs := []Control{
+		{Name: "dcrew-drop-forward", Entry: "dcrew", Line: "6q.14", Breaks: "deadlock",
+			Why: "a process that is neither the holder nor the last waiter drops the request instead of passing it along current_dir: the requester waits for a token nobody will send"},
+		{Name: "dcrew-no-path-update", Entry: "dcrew", Line: "6q.15", Breaks: "starvation",
+			Why: "a process that handles a request does not point current_dir at the requester: the path list no longer leads to the end of the waiting list, and requests chase a token that moved"},
+		{Name: "dcrew-skip-release-token", Entry: "dcrew", Line: "5r.3", Breaks: "deadlock",
+			Why: "a releasing reader with a successor sends neither its release token nor the grant: the next reader never may leave, or the next writer never enters"},
+	}
+	for i, c := range specs {
+		e, ok := Lookup(c.Entry)
+		if !ok {
+			return nil, fmt.Errorf("control %s: no entry %s", c.Name, c.Entry)
+		}
+		a := e.Def()
+		if !deleteLine(a, c.Line) {
+			return nil, fmt.Errorf("control %s: %s has no line %s", c.Name, c.Entry, c.Line)
+		}
+		a.Name = c.Name
+		specs[i].Alg = a
+	}
+	return specs, nil
+}
+
+// deleteLine removes the statement labelled label from a's routines and
+// handlers; it reports whether there was one.
+func deleteLine(a *ir.Algorithm, label string) bool {
+	found := false
+	var del func(ir.Code) ir.Code
+	del = func(c ir.Code) ir.Code {
+		var out ir.Code
+		for _, s := range c {
+			if s.Label() == label {
+				found = true
+				continue
+			}
+			if iff, ok := s.(ir.If); ok {
+				iff.Then, iff.Else = del(iff.Then), del(iff.Else)
+				s = iff
+			}
+			out = append(out, s)
+		}
+		return out
+	}
+	for _, op := range []*ir.Code{&a.Acquire, &a.Release, &a.RAcquire, &a.RRelease} {
+		*op = del(*op)
+	}
+	for i := range a.Handlers {
+		a.Handlers[i].Code = del(a.Handlers[i].Code)
+	}
+	return found
+}

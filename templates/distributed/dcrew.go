@@ -1,0 +1,190 @@
+package distributed
+
+import (
+	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/templates/ir"
+	. "github.com/lockgen/lockgen/templates/ir/dsl"
+)
+
+// dCREW values. Process ids are 0..n-1 and NIL is -1; class and successor
+// are none, READER or WRITER.
+var (
+	nilID  = Named("NIL", -1)
+	none   = Named("none", 0)
+	reader = Named("READER", 1)
+	writer = Named("WRITER", 2)
+)
+
+// dCREW: Johnson & Yoon, "A fair fast distributed concurrent-reader
+// exclusive-writer synchronization", 1996, section 3, figures 4–6. The
+// paper numbers no lines: a label is the figure, the routine's letter
+// (4r Request_CS_Read, 4w Request_CS_Write, 5r Release_CS_Read,
+// 5w Release_CS_Write, 6q the REQUEST handler, 6t the TOKEN handler) and
+// the statement's place in it.
+func init() {
+	register(&Entry{
+		Name:  "dcrew",
+		Title: "dCREW: distributed concurrent-reader exclusive-writer lock (path compression)",
+		Refs: []templates.Ref{
+			{Seed: "001_b2be470643ab9ec7.txt", Where: "section 3, figures 4 (request), 5 (release) and 6 (event handler)"},
+			{Where: "path compression",
+				Cite: "Y. I. Chang, M. Singhal, M. T. Liu, An improved O(log n) mutual exclusion algorithm for distributed systems, ICPP 1990 (reference [3] of Johnson & Yoon)"},
+		},
+		Modes: []mode.Mode{mode.RW},
+		Props: Properties{
+			Safety:   "reader/writer exclusion: one writer alone, or any number of readers",
+			Liveness: "starvation-free",
+			Fairness: "FCFS between conflicting requests, in the order they join the waiting list",
+			Messages: "amortised O(log n) per entry: the request's hops along current_dir, plus one or two tokens",
+			Space:    "O(log n) bits per process",
+			Channels: "reliable, and FIFO between each pair of processes: the paper says order is not needed (section 3.2), but SPIN finds two holders when a reader's grant and release tokens to its successor swap (see the notes)",
+			Steps:    "a handler runs to completion; a request routine whose wait the TOKEN handler ends resumes before the process handles its next message",
+		},
+		Deviations: []string{
+			"Process ids are 0..n−1, NIL is −1, and none/READER/WRITER are 0/1/2; process 0 holds the token at the start and every current_dir points to it (the paper requires only that the non-requesting processes lie on paths to the holder).",
+			"The paper numbers no lines: labels are the figure, the routine (r/w: read/write; q/t: REQUEST/TOKEN handler) and the statement's place in it, so 6q.5 is the fifth statement of the REQUEST handler in figure 6.",
+			"Release_CS_Read's wait for the release token (5r.1) blocks the releasing process, as the paper's processor does; the paper lets the application thread go on meanwhile, which changes nothing for the protocol, since the process's next request waits on the same condition (4r.1, 4w.1).",
+			"The paper does not say how its event handler and a waiting request routine interleave. Resuming the routine (4r.12–13, 4w.11–12) before the next message is handled is needed: otherwise a REQUEST handled between the TOKEN and the resume finds Token_hldr set and Incs clear, takes the holder for idle (6q.9–10) and passes the token on while the routine is about to enter. Every backend keeps that order (see the notes for what SPIN finds without it).",
+		},
+		Routines: map[string]string{"Acquire": "Request_CS_Write", "Release": "Release_CS_Write",
+			"RAcquire": "Request_CS_Read", "RRelease": "Release_CS_Read"},
+		Notes: []string{
+			"SPIN (verify/spin TestDCREWHolds): with FIFO channels and routines resumed first, reader/writer exclusion, no deadlock and every process finishing its passages (starvation freedom under weak fairness) hold at n = 2 (three passages each, reader or writer as SPIN chooses) and n = 3 (two passages each).",
+			"FIFO channels are needed, although the paper says they are not (TestDCREWNeedsFIFOChannels, n = 2): reader p0 grants its successor p1 a copy of the token (6q.5) and later sends it the release token (5r.3); if the release token arrives first, p1 takes it for its grant, enters and leaves; the grant, arriving later while p1 requests again, is a second token (6t.8), and p1 enters as a writer while the real token reaches p0. Order between each pair of processes is enough; the simulator finds the same violation with independent delays.",
+			"Resuming first is needed (TestDCREWNeedsResumeFirst, n = 2): without it SPIN finds a run in which a process never finishes its passages; the simulator finds lost tokens and, at 160 processes, two holders.",
+			"Messages per entry (netsim TestMessagesPerEntryAsInThePaper): 6.50 at 160 processes, 200% load, one reader per writer, where the paper reports about 6.5 (figure 8).",
+		},
+		Def: dcrew,
+	})
+}
+
+func dcrew() *ir.Algorithm {
+	proc := func(name string, t ir.Type, doc string, init func(ir.Params, int) int64) ir.Local {
+		return ir.Local{Name: name, Type: t, Scope: ir.Process, Doc: doc, InitFor: init}
+	}
+	holderAtStart := func(_ ir.Params, p int) int64 {
+		if p == 0 {
+			return 1
+		}
+		return 0
+	}
+	return &ir.Algorithm{
+		Name: "dcrew",
+		Locals: []ir.Local{
+			proc("IsRequesting", ir.TBool, "the process has requested the token and waits for it", nil),
+			proc("Token_hldr", ir.TBool, "the process holds the token (a reader's copy counts)", holderAtStart),
+			proc("Incs", ir.TBool, "the process is in the critical section (or a reader waits for its release token)", nil),
+			proc("next", ir.TInt, "the next process in the waiting list, NIL if none", func(ir.Params, int) int64 { return -1 }),
+			proc("current_dir", ir.TInt, "the best guess at the end of the waiting list (the path list)", func(ir.Params, int) int64 { return 0 }),
+			proc("class", ir.TInt, "the process's own request: none, READER or WRITER", nil),
+			proc("successor", ir.TInt, "the class of next's request", nil),
+			proc("release_needed", ir.TInt, "release tokens a reader still needs before it may leave (0 or 1)", nil),
+		},
+		Messages: []ir.Message{
+			{Name: "REQUEST", Doc: "a request travelling along current_dir to the end of the waiting list",
+				Params: []ir.Local{{Name: "requester", Type: ir.TInt}, {Name: "req_class", Type: ir.TInt}}},
+			{Name: "TOKEN", Doc: "the grant token, or a reader's release token (token_type: the release tokens the receiver should expect)",
+				Params: []ir.Local{{Name: "token_type", Type: ir.TInt}}},
+		},
+		RAcquire: Code( // Request_CS_Read, figure 4
+			Await("4r.1", Eq(Var("release_needed"), Lit(0))), // reader stall
+			Set("4r.2", "IsRequesting", True),
+			Set("4r.3", "class", reader),
+			Set("4r.4", "successor", none),
+			Set("4r.5", "next", nilID),
+			IfElse("4r.6", Var("Token_hldr"),
+				Code(
+					Set("4r.7", "current_dir", Self),
+					Set("4r.8", "release_needed", Lit(0)), // the first and only active reader
+				),
+				Code(
+					Send("4r.9", Var("current_dir"), "REQUEST", Self, Var("class")),
+					Set("4r.10", "current_dir", Self),
+					Await("4r.11", Var("Token_hldr")),
+				)),
+			Set("4r.12", "IsRequesting", False),
+			Set("4r.13", "Incs", True),
+		),
+		Acquire: Code( // Request_CS_Write, figure 4
+			Await("4w.1", Eq(Var("release_needed"), Lit(0))),
+			Set("4w.2", "IsRequesting", True),
+			Set("4w.3", "class", writer),
+			Set("4w.4", "successor", none),
+			Set("4w.5", "next", nilID),
+			IfElse("4w.6", Var("Token_hldr"),
+				Code(Set("4w.7", "current_dir", Self)),
+				Code(
+					Send("4w.8", Var("current_dir"), "REQUEST", Self, Var("class")),
+					Set("4w.9", "current_dir", Self),
+					Await("4w.10", Var("Token_hldr")),
+				)),
+			Set("4w.11", "IsRequesting", False),
+			Set("4w.12", "Incs", True),
+		),
+		RRelease: Code( // Release_CS_Read, figure 5
+			Await("5r.1", Eq(Var("release_needed"), Lit(0))), // wait for predecessors to finish
+			If("5r.2", Ne(Var("next"), nilID),
+				Send("5r.3", Var("next"), "TOKEN", Lit(0)), // either release or grant token
+				Set("5r.4", "next", nilID),
+				Set("5r.5", "Token_hldr", False),
+			),
+			Set("5r.6", "successor", none),
+			Set("5r.7", "Incs", False),
+		),
+		Release: Code( // Release_CS_Write, figure 5
+			If("5w.1", Ne(Var("next"), nilID),
+				Send("5w.2", Var("next"), "TOKEN", Lit(0)), // grant token
+				Set("5w.3", "next", nilID),
+				Set("5w.4", "Token_hldr", False),
+			),
+			Set("5w.5", "successor", none),
+			Set("5w.6", "Incs", False),
+		),
+		Handlers: []ir.Handler{
+			On("REQUEST", // figure 6
+				IfElse("6q.1", Var("Token_hldr"),
+					Code(IfElse("6q.2", Var("Incs"), // active reader/writer or stalled reader
+						Code(IfElse("6q.3", Eq(Var("next"), nilID),
+							Code( // active reader or writer at the end of the waiting list
+								If("6q.4", And(Eq(Var("req_class"), reader), Eq(Var("class"), reader)),
+									Send("6q.5", Var("requester"), "TOKEN", Lit(1)), // pass the grant token
+								),
+								Set("6q.6", "next", Var("requester")),
+								Set("6q.7", "successor", Var("req_class")),
+							),
+							Code( // an active mid-reader, or a waiting list exists
+								Send("6q.8", Var("current_dir"), "REQUEST", Var("requester"), Var("req_class")),
+							))),
+						Code( // was idle
+							Send("6q.9", Var("requester"), "TOKEN", Lit(0)),
+							Set("6q.10", "Token_hldr", False),
+						))),
+					Code(IfElse("6q.11", And(Var("IsRequesting"), Eq(Var("next"), nilID)),
+						Code( // the last waiter
+							Set("6q.12", "next", Var("requester")),
+							Set("6q.13", "successor", Var("req_class")),
+						),
+						Code( // a mid-waiter or a non-requester: pass it on
+							Send("6q.14", Var("current_dir"), "REQUEST", Var("requester"), Var("req_class")),
+						))),
+				),
+				Set("6q.15", "current_dir", Var("requester")), // the best guess about the holder
+			),
+			On("TOKEN", // figure 6
+				IfElse("6t.1", And(Var("Incs"), Eq(Var("class"), reader)),
+					Code(Set("6t.2", "release_needed", Lit(0))), // an active reader: a release token
+					Code(If("6t.3", Var("IsRequesting"), // a waiting reader or writer
+						If("6t.4", Eq(Var("class"), reader),
+							Set("6t.5", "release_needed", Var("token_type")), // exit count
+							If("6t.6", Eq(Var("successor"), reader),
+								Send("6t.7", Var("next"), "TOKEN", Lit(1)), // propagate the grant token
+							),
+						),
+					)),
+				),
+				Set("6t.8", "Token_hldr", True),
+			),
+		},
+	}
+}
