@@ -1,0 +1,429 @@
+package promela
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/lockgen/lockgen/templates/ir"
+)
+
+// Network lowers a message-passing algorithm (ir.Algorithm with Messages)
+// to a Promela model. Each process is two Promela processes: Proc runs the
+// request and release routines (Requests passages, each a reader's or a
+// writer's as SPIN chooses), Handler receives the process's messages and
+// runs their handlers. A handler run is one atomic step; so is a routine's
+// code between its awaits. Messages travel in one inbox per process; the
+// receiver takes the oldest message of any one sender (FIFO channels) or
+// any message at all (NetOptions.Reorder).
+//
+// The model asserts the lock's invariant on every entry (reader/writer
+// exclusion; one holder for a mutex); a routine blocked for ever is an
+// invalid end state; the LTL claim "starvation" (NetOptions.Liveness) says
+// every process finishes all its passages (under weak fairness: nothing
+// starves, no request wanders for ever).
+type NetOptions struct {
+	N        int
+	Requests int // passages per process
+	// Reorder lets a process receive its messages in any order; otherwise
+	// the messages from one sender arrive in the order they were sent.
+	Reorder bool
+	// ResumeLater lets a process handle more messages between the handler
+	// that enables its waiting routine and the routine's next step. By
+	// default the routine resumes first (see distributed.Properties.Steps).
+	ResumeLater bool
+	// Capacity bounds the messages in flight to one process (an assertion
+	// says when a model needs more); 0 means 2n.
+	Capacity int
+	// WritersOnly lets SPIN choose only the writer's passages
+	// (Acquire/Release); by default it chooses a reader's or a writer's.
+	WritersOnly bool
+	// Liveness adds the LTL claim "starvation" (a model with a claim has
+	// its invalid end states unchecked, so safety searches leave it out).
+	Liveness bool
+}
+
+// Network returns the model text.
+func Network(a *ir.Algorithm, o NetOptions) (string, error) {
+	if !a.MessagePassing() {
+		return "", fmt.Errorf("%s is not a message-passing algorithm", a.Name)
+	}
+	if err := ir.Check(a); err != nil {
+		return "", err
+	}
+	if o.N < 2 || o.N > 8 || o.Requests < 1 {
+		return "", fmt.Errorf("network model: n = %d, %d requests (n in 2..8, at least one request)", o.N, o.Requests)
+	}
+	if o.Capacity == 0 {
+		o.Capacity = 2 * o.N
+	}
+	rw := a.RAcquire != nil && !o.WritersOnly
+	w := &netWriter{a: a, o: o, par: ir.Params{N: o.N, K: 1}}
+	return w.model(rw)
+}
+
+type netWriter struct {
+	a     *ir.Algorithm
+	o     NetOptions
+	par   ir.Params
+	b     strings.Builder
+	ind   int
+	op    string            // the routine or handler being written, for markers
+	waits []ir.Await        // every await of the routines, numbered from 1
+	env   map[string]string // handler parameters → Promela locals
+	err   error
+}
+
+func (w *netWriter) line(s string) {
+	w.b.WriteString(strings.Repeat("\t", w.ind) + s + "\n")
+}
+
+// stmtLine writes a statement's line with the marker the SPIN driver maps
+// trail steps to paper lines with.
+func (w *netWriter) stmtLine(s string, st ir.Stmt, text string) {
+	w.line(s + "\t/*@ " + marker(w.op, st.Label(), text) + " */")
+}
+
+var promelaKeywords = map[string]bool{"len": true, "empty": true, "full": true, "run": true, "init": true,
+	"timeout": true, "skip": true, "in": true, "eval": true, "priority": true, "provided": true, "select": true}
+
+func pvar(name string) string {
+	id := ident(name)
+	if promelaKeywords[id] {
+		return id + "_"
+	}
+	return id
+}
+
+func (w *netWriter) ptype(t ir.Type) string {
+	if t.Kind == ir.Bool {
+		return "bool"
+	}
+	return "short"
+}
+
+func (w *netWriter) model(rw bool) (string, error) {
+	a, o := w.a, w.o
+	order := "FIFO channels (one sender's messages arrive in order)"
+	if o.Reorder {
+		order = "channels that reorder messages"
+	}
+	resume := "a routine resumes before its process handles another message"
+	if o.ResumeLater {
+		resume = "a process may handle messages before its enabled routine resumes"
+	}
+	w.line(fmt.Sprintf("/* lockgen model of %s (message passing): n = %d, %d passages per process, %s; %s. */", a.Name, o.N, o.Requests, order, resume))
+	w.line("/* Generated from the algorithm's IR definition: do not edit. */")
+	w.line(fmt.Sprintf("#define N %d", o.N))
+	w.line(fmt.Sprintf("#define CAP %d", o.Capacity))
+	maxArgs := 0
+	var names []string
+	for _, m := range a.Messages {
+		names = append(names, "m_"+ident(m.Name))
+		maxArgs = max(maxArgs, len(m.Params))
+	}
+	w.line("mtype = { " + strings.Join(names, ", ") + " };")
+	w.line(fmt.Sprintf("typedef Slot { mtype kind; byte from; short arg[%d] };", max(1, maxArgs)))
+	w.line("typedef Inbox { Slot s[CAP]; byte n };")
+	w.line("Inbox inbox[N];")
+	w.line("")
+	w.line("/* each process's state */")
+	for _, l := range a.Locals {
+		if l.Scope != ir.Process {
+			continue
+		}
+		w.line(fmt.Sprintf("%s %s[N];\t/* %s */", w.ptype(l.Type), pvar(l.Name), l.Doc))
+	}
+	w.line("")
+	w.line("/* ghost state for the checks */")
+	w.line("byte g_readers;\t/* readers in the critical section */")
+	w.line("byte g_writers;\t/* writers in the critical section */")
+	w.line("byte g_done;\t/* processes that finished all their passages */")
+	w.line("byte g_wait[N];\t/* the await a process's routine stands at (0: none) */")
+	w.line("bool g_resume[N];\t/* a handler enabled it: the routine goes first */")
+	w.line("")
+	if o.Liveness {
+		w.line(fmt.Sprintf("ltl %s { <> (g_done == N) }", ClaimStarvation))
+		w.line("")
+	}
+	for _, c := range a.Ops() {
+		ir.WalkStmts(c.Code, func(s ir.Stmt) {
+			if aw, ok := s.(ir.Await); ok {
+				w.waits = append(w.waits, aw)
+			}
+		})
+	}
+	w.handler()
+	w.proc(rw)
+	w.init()
+	return w.b.String(), w.err
+}
+
+func (w *netWriter) handler() {
+	a, o := w.a, w.o
+	w.line("proctype Handler(byte self) {")
+	w.ind++
+	w.env = map[string]string{}
+	seen := map[string]bool{}
+	for _, m := range a.Messages {
+		for _, p := range m.Params {
+			if !seen[p.Name] {
+				w.line(fmt.Sprintf("%s %s;\t/* a parameter of %s */", w.ptype(p.Type), pvar(p.Name), m.Name))
+				seen[p.Name] = true
+			}
+			w.env[p.Name] = pvar(p.Name)
+		}
+	}
+	w.line("mtype kind; byte j; byte k;")
+	w.line("short lg_to;")
+	w.ind--
+	w.line("end:")
+	w.ind++
+	w.line("do")
+	w.line(":: atomic { (inbox[self].n > 0 && !g_resume[self]) ->")
+	w.ind++
+	w.line("if")
+	for j := 0; j < o.Capacity; j++ {
+		cond := fmt.Sprintf("inbox[self].n > %d", j)
+		if !o.Reorder {
+			for i := 0; i < j; i++ {
+				cond += fmt.Sprintf(" && inbox[self].s[%d].from != inbox[self].s[%d].from", i, j)
+			}
+		}
+		w.line(fmt.Sprintf(":: %s -> j = %d", cond, j))
+	}
+	w.line("fi;")
+	w.line("kind = inbox[self].s[j].kind;")
+	w.line("if")
+	for _, m := range a.Messages {
+		var sets []string
+		for i, p := range m.Params {
+			sets = append(sets, fmt.Sprintf("%s = inbox[self].s[j].arg[%d]", pvar(p.Name), i))
+		}
+		w.line(fmt.Sprintf(":: kind == m_%s -> %s", ident(m.Name), strings.Join(append(sets, "skip"), "; ")))
+	}
+	w.line("fi;")
+	w.line("/* take the message out, keeping the inbox in arrival order */")
+	w.line("k = j;")
+	w.line("do")
+	w.line(":: k + 1 < inbox[self].n -> inbox[self].s[k].kind = inbox[self].s[k+1].kind; inbox[self].s[k].from = inbox[self].s[k+1].from;")
+	var shift []string
+	for i := 0; i < max(1, w.maxArgs()); i++ {
+		shift = append(shift, fmt.Sprintf("inbox[self].s[k].arg[%d] = inbox[self].s[k+1].arg[%d]", i, i))
+	}
+	w.line("\t" + strings.Join(shift, "; ") + "; k++")
+	w.line(":: else -> break")
+	w.line("od;")
+	w.line("inbox[self].n--;")
+	clear := []string{"inbox[self].s[k].kind = 0", "inbox[self].s[k].from = 0"}
+	for i := 0; i < max(1, w.maxArgs()); i++ {
+		clear = append(clear, fmt.Sprintf("inbox[self].s[k].arg[%d] = 0", i))
+	}
+	w.line(strings.Join(clear, "; ") + ";")
+	w.line("if")
+	for _, h := range a.Handlers {
+		w.op = "on " + h.Msg
+		w.line(fmt.Sprintf(":: kind == m_%s ->", ident(h.Msg)))
+		w.ind++
+		w.code(h.Code)
+		w.line("skip")
+		w.ind--
+	}
+	w.line("fi;")
+	if !o.ResumeLater && len(w.waits) > 0 {
+		var enabled []string
+		for i, aw := range w.waits {
+			enabled = append(enabled, fmt.Sprintf("(g_wait[self] == %d && (%s))", i+1, w.expr(aw.Cond)))
+		}
+		w.line("g_resume[self] = " + strings.Join(enabled, " || ") + ";")
+	}
+	var resets []string
+	for _, p := range w.envNames() {
+		resets = append(resets, p+" = 0")
+	}
+	w.line(strings.Join(append(resets, "kind = 0", "j = 0", "k = 0", "lg_to = 0"), "; "))
+	w.ind--
+	w.line("}")
+	w.line("od")
+	w.ind--
+	w.line("}")
+	w.line("")
+	w.env = nil
+}
+
+func (w *netWriter) maxArgs() int {
+	m := 0
+	for _, msg := range w.a.Messages {
+		m = max(m, len(msg.Params))
+	}
+	return m
+}
+
+func (w *netWriter) envNames() []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, m := range w.a.Messages {
+		for _, p := range m.Params {
+			if !seen[p.Name] {
+				seen[p.Name] = true
+				out = append(out, pvar(p.Name))
+			}
+		}
+	}
+	return out
+}
+
+func (w *netWriter) proc(rw bool) {
+	a, o := w.a, w.o
+	w.line("proctype Proc(byte self) {")
+	w.ind++
+	w.line("byte passages;")
+	w.line("short lg_to;")
+	w.line("do")
+	w.line(fmt.Sprintf(":: passages < %d ->", o.Requests))
+	w.ind++
+	w.line("passages++;")
+	w.line("if")
+	passage := func(acq, rel ir.Code, acqName, relName, enter, leave string) {
+		w.line(":: true ->")
+		w.ind++
+		w.op = acqName
+		w.line("atomic {")
+		w.ind++
+		w.code(acq)
+		w.line(enter)
+		w.ind--
+		w.line("}")
+		w.op = relName
+		w.line("atomic {")
+		w.ind++
+		w.line(leave)
+		w.code(rel)
+		w.line("skip")
+		w.ind--
+		w.line("}")
+		w.ind--
+	}
+	if rw {
+		passage(a.RAcquire, a.RRelease, "RAcquire", "RRelease",
+			"assert(g_writers == 0); g_readers++", "g_readers--;")
+	}
+	passage(a.Acquire, a.Release, "Acquire", "Release",
+		"assert(g_writers == 0 && g_readers == 0); g_writers++", "g_writers--;")
+	w.line("fi")
+	w.ind--
+	w.line(fmt.Sprintf(":: passages == %d -> break", o.Requests))
+	w.line("od;")
+	w.line("g_done++")
+	w.ind--
+	w.line("}")
+	w.line("")
+}
+
+func (w *netWriter) init() {
+	w.line("init {")
+	w.ind++
+	w.line("atomic {")
+	w.ind++
+	for _, l := range w.a.Locals {
+		if l.Scope != ir.Process {
+			continue
+		}
+		for p := 0; p < w.o.N; p++ {
+			var v int64
+			switch {
+			case l.InitFor != nil:
+				v = l.InitFor(w.par, p)
+			case l.Init != nil:
+				v = l.Init(w.par)
+			}
+			if v != 0 {
+				w.line(fmt.Sprintf("%s[%d] = %d;", pvar(l.Name), p, v))
+			}
+		}
+	}
+	for p := 0; p < w.o.N; p++ {
+		w.line(fmt.Sprintf("run Handler(%d); run Proc(%d);", p, p))
+	}
+	w.ind--
+	w.line("}")
+	w.ind--
+	w.line("}")
+}
+
+func (w *netWriter) code(c ir.Code) {
+	for _, s := range c {
+		w.stmt(s)
+	}
+}
+
+func (w *netWriter) stmt(s ir.Stmt) {
+	switch s := s.(type) {
+	case ir.Set:
+		w.stmtLine(fmt.Sprintf("%s = %s;", w.lvalue(s.Dst), w.expr(s.Val)), s, ir.FormatHead(s))
+	case ir.Send:
+		m := w.a.Message(s.Msg)
+		w.stmtLine(fmt.Sprintf("lg_to = %s;", w.expr(s.To)), s, ir.FormatHead(s))
+		w.line("assert(lg_to >= 0 && lg_to < N && inbox[lg_to].n < CAP);")
+		parts := []string{
+			fmt.Sprintf("inbox[lg_to].s[inbox[lg_to].n].kind = m_%s", ident(m.Name)),
+			"inbox[lg_to].s[inbox[lg_to].n].from = self",
+		}
+		for i, arg := range s.Args {
+			parts = append(parts, fmt.Sprintf("inbox[lg_to].s[inbox[lg_to].n].arg[%d] = %s", i, w.expr(arg)))
+		}
+		w.line(strings.Join(append(parts, "inbox[lg_to].n++", "lg_to = 0"), "; ") + ";")
+	case ir.If:
+		w.line("if")
+		w.stmtLine(fmt.Sprintf(":: (%s) ->", w.expr(s.Cond)), s, ir.FormatHead(s))
+		w.ind++
+		w.code(s.Then)
+		w.line("skip")
+		w.ind--
+		w.stmtLine(":: else ->", s, "not ("+ir.FormatExpr(s.Cond)+")")
+		w.ind++
+		w.code(s.Else)
+		w.line("skip")
+		w.ind--
+		w.line("fi;")
+	case ir.Await:
+		id := 0
+		for i, aw := range w.waits {
+			if aw.Label() == s.Label() {
+				id = i + 1
+			}
+		}
+		w.line(fmt.Sprintf("g_wait[self] = %d;", id))
+		w.stmtLine(fmt.Sprintf("(%s);", w.expr(s.Cond)), s, ir.FormatHead(s))
+		w.line("g_wait[self] = 0; g_resume[self] = false;")
+	default:
+		w.err = fmt.Errorf("%s line %s: %T has no network lowering", w.a.Name, s.Label(), s)
+	}
+}
+
+func (w *netWriter) lvalue(name string) string {
+	if v, ok := w.env[name]; ok {
+		return v
+	}
+	return pvar(name) + "[self]"
+}
+
+func (w *netWriter) expr(e ir.Expr) string {
+	switch e := e.(type) {
+	case ir.Const:
+		return fmt.Sprint(e.V)
+	case ir.BoolConst:
+		return fmt.Sprint(e.V)
+	case ir.Param:
+		return fmt.Sprint(w.par.Get(e.Name))
+	case ir.Self:
+		return "self"
+	case ir.LocalRef:
+		return w.lvalue(e.Name)
+	case ir.Not:
+		return "!(" + w.expr(e.X) + ")"
+	case ir.Bin:
+		return "(" + w.expr(e.X) + " " + e.Op.String() + " " + w.expr(e.Y) + ")"
+	}
+	w.err = fmt.Errorf("%s: expression %T has no network lowering", w.a.Name, e)
+	return "0"
+}

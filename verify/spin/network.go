@@ -1,0 +1,24 @@
+package spin
+
+import (
+	"context"
+
+	"github.com/lockgen/lockgen/templates/ir"
+	"github.com/lockgen/lockgen/templates/promela"
+)
+
+// NetworkProperties are the properties a message-passing model carries
+// (promela.Network): the invariant's assertions, invalid end states, and
+// the claim that every process finishes its passages.
+var NetworkProperties = []Property{MutualExclusion, Deadlock, Starvation}
+
+// CheckNetwork runs SPIN on the network model of a message-passing
+// algorithm for one property.
+func CheckNetwork(ctx context.Context, a *ir.Algorithm, o promela.NetOptions, prop Property, run Options) (Result, error) {
+	o.Liveness = prop.Liveness()
+	model, err := promela.Network(a, o)
+	if err != nil {
+		return Result{Property: prop}, err
+	}
+	return Check(ctx, model, prop, run)
+}

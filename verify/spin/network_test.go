@@ -1,0 +1,94 @@
+package spin
+
+import (
+	"context"
+	"testing"
+
+	"github.com/lockgen/lockgen/templates/distributed"
+	"github.com/lockgen/lockgen/templates/ir"
+	"github.com/lockgen/lockgen/templates/promela"
+)
+
+func netRun(t *testing.T, a *ir.Algorithm, o promela.NetOptions, prop Property) Result {
+	t.Helper()
+	res, err := CheckNetwork(context.Background(), a, o, prop, fast)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("%s n=%d passages=%d reorder=%v resume-later=%v %s: %s %s (%d states)",
+		a.Name, o.N, o.Requests, o.Reorder, o.ResumeLater, prop, res.Status, res.Message, res.States)
+	return res
+}
+
+func dcrewDef(t *testing.T) *ir.Algorithm {
+	e, ok := distributed.Lookup("dcrew")
+	if !ok {
+		t.Fatal("no dcrew")
+	}
+	return e.Def()
+}
+
+// dCREW over FIFO channels, its routines resuming before the next message
+// is handled: reader/writer exclusion, no deadlock, and every process
+// finishes its passages (readers and writers as SPIN chooses), at n = 2
+// with three passages each and n = 3 with two.
+func TestDCREWHolds(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	for _, o := range []promela.NetOptions{{N: 2, Requests: 3}, {N: 3, Requests: 2}} {
+		for _, prop := range NetworkProperties {
+			if res := netRun(t, dcrewDef(t), o, prop); res.Status != Passed {
+				t.Errorf("n=%d %s: %s %s %s\n%s", o.N, prop, res.Status, res.Message, res.Reason, Counterexample(res, 60))
+			}
+		}
+	}
+}
+
+// The paper says dCREW needs no FIFO channels (section 3.2: a release
+// token is a grant token that needs a release token). SPIN disagrees: a
+// reader's grant (6q.5) and its release token (5r.3) to the same
+// successor can swap; the successor takes the release token for its grant,
+// enters and leaves, and the stale grant arrives later, when it requests
+// again, as a second token (6t.8): two holders.
+func TestDCREWNeedsFIFOChannels(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	res := netRun(t, dcrewDef(t), promela.NetOptions{N: 2, Requests: 2, Reorder: true}, MutualExclusion)
+	wantFailure(t, res, "assertion violated", "6q.5", "5r.3", "6t.8")
+}
+
+// Without the resumption order the paper leaves open, a REQUEST handled
+// between the TOKEN and the routine's resumption finds the process
+// holding the token outside the critical section, takes it for idle and
+// passes the token on (6q.9–10): the routine then waits for ever at 4r.11
+// or 4w.10 while the token circulates.
+func TestDCREWNeedsResumeFirst(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	res := netRun(t, dcrewDef(t), promela.NetOptions{N: 2, Requests: 2, ResumeLater: true}, Starvation)
+	wantFailure(t, res, "acceptance cycle", "6q.9", "6q.10")
+}
+
+// Every negative control is caught, for the reason it records.
+func TestDCREWControls(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	controls, err := distributed.Controls()
+	if err != nil {
+		t.Fatal(err)
+	}
+	prop := map[string]Property{"exclusion": MutualExclusion, "deadlock": Deadlock, "starvation": Starvation}
+	for _, c := range controls {
+		t.Run(c.Name, func(t *testing.T) {
+			p, ok := prop[c.Breaks]
+			if !ok {
+				t.Fatalf("unknown breakage %q", c.Breaks)
+			}
+			res := netRun(t, c.Alg, promela.NetOptions{N: 3, Requests: 2}, p)
+			if res.Status != Failed {
+				t.Fatalf("%s (%s) not caught: %s %s", c.Name, c.Why, res.Status, res.Reason)
+			}
+			t.Log(Counterexample(res, 12))
+		})
+	}
+}
