@@ -10,6 +10,7 @@ import (
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/spec"
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/templates/distributed"
 	"github.com/lockgen/lockgen/templates/ir"
 )
 
@@ -45,6 +46,7 @@ func runList(args []string, stdout, stderr io.Writer) int {
 		}
 		table(stdout, termWidth, []string{"ALGORITHM", "TITLE / MODES; LIVENESS; FAIRNESS"}, rows)
 	}
+	listDistributed(stdout)
 	fmt.Fprintln(stdout, "\nDetails: lockgen explain ALGORITHM; every property: lockgen list -wide")
 	return exitOK
 }
@@ -113,6 +115,7 @@ func catalogueMarkdown(w io.Writer) {
 			joinModes(e.Modes), nodes, try, checked)
 	}
 	fmt.Fprintln(w)
+	distributedMarkdown(w)
 	fmt.Fprintln(w, "## Source papers")
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "The catalogue implements these papers' pseudo-code; short citations above (\"Raynal & Taubenfeld 2022\") name them.")
@@ -139,7 +142,7 @@ var missing = [][2]string{
 	{"Peterson 1983 (Raynal ch. 4.6)", "our copy of Raynal 1986 holds only the book's contents; the original (G. L. Peterson, A new solution to Lamport's concurrent programming problem using small shared variables, ACM TOPLAS 5(1), 1983) could not be obtained, and writing it from memory would not be faithful."},
 	{"A bounded concurrent timestamp system for Zehavi's k-exclusion", "the paper's reference [19] (Dwork, Herlihy, Plotkin, Waarts, \"Time-lapse snapshots\", SIAM J. Comput. 28(5), 1999) gives it, the paper does not, and no citable transcription was found: the `zehavi` entry runs on a collect-based, unbounded one (see its deviations)."},
 	{"Danek's k-bakery; Anderson and Moir's local-spin k-exclusion; a k-ticket lock", "named in Zehavi's table I; their pseudo-code was not found in a citable source (searched: the seed papers, public web pages and code for \"k-bakery\", \"Danek k-exclusion\", \"Anderson Moir k-exclusion\")."},
-	{"Message-passing algorithms (Johnson & Yoon 1996 dCREW, Raynal 1986 ch. 5)", "distributed locks are a later phase of the project (transport, simulator)."},
+	{"Raymond's fixed tree and Chang–Singhal–Liu path compression (dCREW's baselines); Raynal 1986 ch. 5 (Lamport 1978, Ricart–Agrawala, Carvalho–Roucairol, Suzuki–Kasami, Le Lann's ring)", "not written yet: the message-passing language, its SPIN lowering and the simulator exist (dCREW uses them); Go packages and transports for them do not."},
 }
 
 func joinModes(ms []mode.Mode) string {
@@ -167,6 +170,10 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 	e, ok := templates.Lookup(fs.Arg(0))
+	if d, isDist := distributed.Lookup(fs.Arg(0)); !ok && isDist {
+		explainDistributed(stdout, d)
+		return exitOK
+	}
 	if !ok {
 		hint := ""
 		if m := spec.Suggest(fs.Arg(0), templates.Names()); m != "" {

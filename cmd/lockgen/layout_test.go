@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/templates/distributed"
 )
 
 // TestOutputFits100Columns: the listings a user reads in a terminal fit
@@ -14,6 +15,9 @@ func TestOutputFits100Columns(t *testing.T) {
 	all := [][]string{{"list"}, {"check", "-keys"}, {"help"}}
 	for _, name := range templates.Names() {
 		all = append(all, []string{"explain", name})
+	}
+	for _, e := range distributed.All() {
+		all = append(all, []string{"explain", e.Name})
 	}
 	for _, args := range all {
 		_, stdout, _ := lockgen(args...)

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/lockgen/lockgen/templates/distributed"
+	"github.com/lockgen/lockgen/templates/ir"
+)
+
+// The message-passing catalogue in list and explain: checked by SPIN and
+// the simulator (netsim), not generated as Go yet.
+
+const distributedStatus = "message passing: model-checked (SPIN) and simulated (netsim); no Go package generated yet"
+
+func listDistributed(w io.Writer) {
+	var rows [][]string
+	for _, e := range distributed.All() {
+		rows = append(rows, []string{e.Name, e.Title + "\n" + joinModes(e.Modes) + "; " + short(e.Props.Liveness) + "; " + short(e.Props.Fairness)})
+	}
+	fmt.Fprintf(w, "\n%s:\n", strings.ToUpper(distributedStatus[:1])+distributedStatus[1:])
+	table(w, termWidth, []string{"ALGORITHM", "TITLE / MODES; LIVENESS; FAIRNESS"}, rows)
+}
+
+func distributedMarkdown(w io.Writer) {
+	fmt.Fprintln(w, "## Message passing")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "Distributed locks, written once as message-passing definitions (per-process state, typed messages,")
+	fmt.Fprintln(w, "handlers). `make test` model-checks each with SPIN (FIFO and reordering channels, n = 2 and 3) and")
+	fmt.Fprintln(w, "simulates it (`netsim`); no Go package is generated for them yet. What the checks found is in the")
+	fmt.Fprintln(w, "assumptions column: where it goes beyond what the paper states, the paper's claim failed a check.")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| algorithm | source | safety | liveness | fairness | messages per entry | assumptions (checked) |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+	for _, e := range distributed.All() {
+		var src []string
+		for _, r := range e.Refs {
+			src = append(src, r.String())
+		}
+		p := e.Props
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | channels: %s; steps: %s |\n", e.Name,
+			cell(strings.Join(src, "; ")), cell(p.Safety), cell(p.Liveness), cell(p.Fairness), cell(p.Messages),
+			cell(p.Channels), cell(p.Steps))
+	}
+	fmt.Fprintln(w)
+}
+
+func explainDistributed(w io.Writer, e *distributed.Entry) {
+	hanging(w, e.Name+" — ", e.Title)
+	hanging(w, "", "("+distributedStatus+")")
+	fmt.Fprintln(w, "\nSource:")
+	for _, r := range e.Refs {
+		hanging(w, "  - ", r.String())
+	}
+	p := e.Props
+	fmt.Fprintln(w, "\nProperties (as the paper claims them; assumptions as the checks found them):")
+	for _, kv := range [][2]string{
+		{"safety", p.Safety}, {"liveness", p.Liveness}, {"fairness", p.Fairness},
+		{"messages", p.Messages}, {"space", p.Space}, {"channels", p.Channels}, {"steps", p.Steps},
+	} {
+		if kv[1] != "" {
+			hanging(w, fmt.Sprintf("  %-10s", kv[0]), kv[1])
+		}
+	}
+	a := e.Def()
+	fmt.Fprintln(w, "\nAlgorithm — line labels: figure, routine, statement:")
+	var state []string
+	for _, l := range a.Locals {
+		if l.Scope == ir.Process {
+			state = append(state, l.Name)
+		}
+	}
+	hanging(w, "  state of each process: ", strings.Join(state, ", "))
+	for _, m := range a.Messages {
+		var ps []string
+		for _, p := range m.Params {
+			ps = append(ps, p.Name)
+		}
+		hanging(w, "  message: ", fmt.Sprintf("%s(%s): %s", m.Name, strings.Join(ps, ", "), m.Doc))
+	}
+	for _, op := range a.Ops() {
+		name := op.Name
+		if r := e.Routines[op.Name]; r != "" {
+			name = r + " (" + op.Name + ")"
+		}
+		fmt.Fprintf(w, "  %s:\n", name)
+		for _, line := range ir.Listing(op.Code) {
+			codeLine(w, "    "+strings.TrimRight(line, " "))
+		}
+	}
+	for _, h := range a.Handlers {
+		fmt.Fprintf(w, "  on %s:\n", h.Msg)
+		for _, line := range ir.Listing(h.Code) {
+			codeLine(w, "    "+strings.TrimRight(line, " "))
+		}
+	}
+	if len(e.Deviations) > 0 {
+		fmt.Fprintln(w, "\nDeviations from the paper:")
+		for _, d := range e.Deviations {
+			hanging(w, "  - ", d)
+		}
+	}
+	for _, n := range e.Notes {
+		fmt.Fprintln(w)
+		hanging(w, "", "Note: "+n)
+	}
+}
