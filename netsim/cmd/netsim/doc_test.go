@@ -1,0 +1,25 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"testing"
+
+	"github.com/lockgen/lockgen/templates/distributed"
+)
+
+// docs/distributed.md is what the simulator computes today.
+func TestDistributedDocIsFresh(t *testing.T) {
+	e, _ := distributed.Lookup("dcrew")
+	var b bytes.Buffer
+	if err := writeDoc(&b, e); err != nil {
+		t.Fatal(err)
+	}
+	have, err := os.ReadFile("../../../docs/distributed.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(have, b.Bytes()) {
+		t.Error("docs/distributed.md is stale: go run ./netsim/cmd/netsim -md > docs/distributed.md")
+	}
+}

@@ -1,0 +1,62 @@
+package netsim
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/lockgen/lockgen/templates/ir"
+)
+
+// Sweep is the paper's experiment grid (Johnson & Yoon 1996, section 5):
+// processes, loads and reader:writer ratios.
+type Sweep struct {
+	Ns     []int
+	Loads  []float64
+	Ratios []int // readers per writer; 0 = writers only
+	Config Config
+}
+
+// PaperSweep is the grid docs/distributed.md reports.
+var PaperSweep = Sweep{
+	Ns:     []int{10, 20, 40, 80, 160},
+	Loads:  []float64{0.5, 2},
+	Ratios: []int{0, 1, 9},
+	Config: Config{Entries: 20000, Hold: 10, Transit: 1, Processing: 1, FIFO: true, Seed: 1},
+}
+
+// Markdown runs the sweep on a and writes docs/distributed.md's tables:
+// messages per entry and mean acquisition time for each load, one row per
+// n, one column per ratio. A run that breaks the lock is an error.
+func (s Sweep) Markdown(w io.Writer, a *ir.Algorithm) error {
+	for _, load := range s.Loads {
+		fmt.Fprintf(w, "\n### Load %.0f%% (n · hold / think)\n\n", load*100)
+		head, rule := "| n |", "|---|"
+		for _, r := range s.Ratios {
+			head += fmt.Sprintf(" messages/entry, %s | acquisition time, %s |", ratioName(r), ratioName(r))
+			rule += "---|---|"
+		}
+		fmt.Fprintln(w, head)
+		fmt.Fprintln(w, rule)
+		for _, n := range s.Ns {
+			row := fmt.Sprintf("| %d |", n)
+			for _, r := range s.Ratios {
+				c := s.Config
+				c.N, c.Load, c.ReaderRatio = n, load, r
+				res := Run(a, c)
+				if res.Violation != "" {
+					return fmt.Errorf("n=%d load=%.1f ratio=%d: %s", n, load, r, res.Violation)
+				}
+				row += fmt.Sprintf(" %.2f | %.1f |", res.MessagesPerEntry, res.MeanAcquire)
+			}
+			fmt.Fprintln(w, row)
+		}
+	}
+	return nil
+}
+
+func ratioName(r int) string {
+	if r == 0 {
+		return "writers only"
+	}
+	return fmt.Sprintf("%d:1", r)
+}
