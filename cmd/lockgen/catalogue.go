@@ -76,12 +76,8 @@ func catalogueMarkdown(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| algorithm | source | liveness | fairness | exit | RMR CC / DSM | instructions | identity | modes | nodes | TryLock | checked in generated/ |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
-	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+	cell := mdCell
 	for _, e := range templates.All() {
-		var src []string
-		for _, r := range e.Refs {
-			src = append(src, r.String())
-		}
 		nodes := "—"
 		if e.HasNodes() {
 			var ok []string
@@ -110,7 +106,7 @@ func catalogueMarkdown(w io.Writer) {
 		}
 		p := e.Props
 		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s | %s | %s |\n",
-			e.Name, cell(strings.Join(src, "; ")), cell(p.Liveness), cell(p.Fairness), cell(p.Exit),
+			e.Name, cell(citations(e.Refs)), cell(p.Liveness), cell(p.Fairness), cell(p.Exit),
 			cell(p.RMRCC), cell(p.RMRDSM), cell(strings.Join(p.Instructions, ", ")), cell(p.Identity),
 			joinModes(e.Modes), nodes, try, checked)
 	}
@@ -143,6 +139,18 @@ var missing = [][2]string{
 	{"A bounded concurrent timestamp system for Zehavi's k-exclusion", "the paper's reference [19] (Dwork, Herlihy, Plotkin, Waarts, \"Time-lapse snapshots\", SIAM J. Comput. 28(5), 1999) gives it, the paper does not, and no citable transcription was found: the `zehavi` entry runs on a collect-based, unbounded one (see its deviations)."},
 	{"Danek's k-bakery; Anderson and Moir's local-spin k-exclusion; a k-ticket lock", "named in Zehavi's table I; their pseudo-code was not found in a citable source (searched: the seed papers, public web pages and code for \"k-bakery\", \"Danek k-exclusion\", \"Anderson Moir k-exclusion\")."},
 	{"Raymond's fixed tree and Chang–Singhal–Liu path compression (dCREW's baselines); Raynal 1986 ch. 5 (Lamport 1978, Ricart–Agrawala, Carvalho–Roucairol, Suzuki–Kasami, Le Lann's ring)", "not written yet: the message-passing language, its SPIN lowering and the simulator exist (dCREW uses them); Go packages and transports for them do not."},
+}
+
+// mdCell escapes a Markdown table cell.
+func mdCell(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+
+// citations joins an entry's sources.
+func citations(refs []templates.Ref) string {
+	var src []string
+	for _, r := range refs {
+		src = append(src, r.String())
+	}
+	return strings.Join(src, "; ")
 }
 
 func joinModes(ms []mode.Mode) string {

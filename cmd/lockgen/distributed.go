@@ -33,15 +33,11 @@ func distributedMarkdown(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "| algorithm | source | safety | liveness | fairness | messages per entry | assumptions (checked) |")
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
-	cell := func(s string) string { return strings.ReplaceAll(s, "|", "\\|") }
+	cell := mdCell
 	for _, e := range distributed.All() {
-		var src []string
-		for _, r := range e.Refs {
-			src = append(src, r.String())
-		}
 		p := e.Props
 		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s | channels: %s; steps: %s |\n", e.Name,
-			cell(strings.Join(src, "; ")), cell(p.Safety), cell(p.Liveness), cell(p.Fairness), cell(p.Messages),
+			cell(citations(e.Refs)), cell(p.Safety), cell(p.Liveness), cell(p.Fairness), cell(p.Messages),
 			cell(p.Channels), cell(p.Steps))
 	}
 	fmt.Fprintln(w)
