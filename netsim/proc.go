@@ -44,15 +44,12 @@ type frame struct {
 // NewProc returns process id of a in its initial state.
 func NewProc(a *ir.Algorithm, p ir.Params, id int) *Proc {
 	pr := &Proc{ID: id, alg: a, par: p, vars: map[string]int64{}}
-	for _, l := range a.Locals {
-		var v int64
-		switch {
-		case l.InitFor != nil:
-			v = l.InitFor(p, id)
-		case l.Init != nil:
-			v = l.Init(p)
+	for i := range a.Locals {
+		v, err := a.Locals[i].InitialValue(p, id)
+		if err != nil {
+			panic(fmt.Sprintf("netsim: %s: %v", a.Name, err))
 		}
-		pr.vars[l.Name] = v
+		pr.vars[a.Locals[i].Name] = v
 	}
 	return pr
 }

@@ -150,11 +150,13 @@ type Local struct {
 	// InitMine, for a Process-scoped Ref, initialises it to the process's
 	// own record InitMine[0] index InitMine[1] (e.g. CLH: my node).
 	InitMine *Mine
-	// InitFor, for a Process-scoped local of a message-passing algorithm,
-	// is process proc's initial value (where the token starts, the tree
-	// each process points along); it overrides Init.
-	InitFor func(p Params, proc int) int64
-	Doc     string
+	// InitSelf, for a Process-scoped local of a message-passing
+	// algorithm, is each process's initial value as an expression of Self
+	// and the parameters (where the token starts, the tree each process
+	// points along): every backend evaluates it per process (EvalConst).
+	// It overrides Init.
+	InitSelf Expr
+	Doc      string
 }
 
 // Algorithm is one catalogue algorithm, as data.

@@ -65,6 +65,15 @@ func (c *checker) checkMessages() {
 	if len(a.Shared) > 0 || len(a.Records) > 0 || len(a.Procs) > 0 {
 		c.errf("", "a message-passing algorithm shares no memory (declare its state as Process locals)")
 	}
+	for _, l := range a.Locals {
+		if l.InitSelf == nil {
+			continue
+		}
+		c.expect(l.InitSelf, l.Type, map[string]Type{})
+		if _, err := EvalConst(l.InitSelf, Params{N: 2, K: 1}, 0); err != nil {
+			c.errf("", "local %s: initial value: %v", l.Name, err)
+		}
+	}
 	seen := map[string]bool{}
 	for _, m := range a.Messages {
 		if m.Name == "" || seen[m.Name] {

@@ -329,12 +329,9 @@ func (w *netWriter) init() {
 			continue
 		}
 		for p := 0; p < w.o.N; p++ {
-			var v int64
-			switch {
-			case l.InitFor != nil:
-				v = l.InitFor(w.par, p)
-			case l.Init != nil:
-				v = l.Init(w.par)
+			v, err := l.InitialValue(w.par, p)
+			if err != nil {
+				w.err = err
 			}
 			if v != 0 {
 				w.line(fmt.Sprintf("%s[%d] = %d;", pvar(l.Name), p, v))
