@@ -1,0 +1,275 @@
+// Package inproc is the in-process transport of lockgen's distributed
+// locks: n endpoints in one program, delivering in order between each pair
+// (see package transport for the contract). Options inject what tests
+// need: random delays, reordering (which breaks the FIFO contract, to show
+// a lock needs it) and loss.
+package inproc
+
+import (
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// Options change how a Network delivers.
+type Options struct {
+	// Delay, when set, is each message's transit time; messages between a
+	// pair still arrive in order unless Reorder is set.
+	Delay func() time.Duration
+	// Reorder lets messages between a pair overtake each other (each is
+	// delivered after its own Delay): a broken network, for tests.
+	Reorder bool
+	// Loss is the probability that a message is silently dropped: a broken
+	// network, for tests.
+	Loss float64
+	// Seed seeds Loss's draws (0: a fixed default).
+	Seed uint64
+}
+
+// ErrClosed is returned by Send on a closed network, and by Err.
+var ErrClosed = errors.New("inproc: network closed")
+
+// Network connects n endpoints.
+type Network struct {
+	opts  Options
+	ends  []*Endpoint
+	links map[[2]int]*link
+
+	mu     sync.Mutex
+	rng    *rand.Rand
+	closed bool
+	wg     sync.WaitGroup
+
+	sent, delivered atomic.Int64
+}
+
+// New returns a network of n endpoints.
+func New(n int, opts Options) *Network {
+	seed := opts.Seed
+	if seed == 0 {
+		seed = 1
+	}
+	nw := &Network{opts: opts, links: map[[2]int]*link{}, rng: rand.New(rand.NewPCG(seed, 0x696e70726f63))}
+	for i := range n {
+		e := &Endpoint{nw: nw, id: i, out: make(chan []int64), wake: make(chan struct{}, 1), stop: make(chan struct{})}
+		nw.ends = append(nw.ends, e)
+		nw.wg.Add(1)
+		go e.pump()
+	}
+	return nw
+}
+
+// Endpoint returns process i's endpoint.
+func (nw *Network) Endpoint(i int) *Endpoint { return nw.ends[i] }
+
+// N is the number of endpoints.
+func (nw *Network) N() int { return len(nw.ends) }
+
+// Stats returns the messages sent and delivered so far.
+func (nw *Network) Stats() (sent, delivered int64) {
+	return nw.sent.Load(), nw.delivered.Load()
+}
+
+// Close shuts the network down: every endpoint's Receive channel closes
+// (messages still in flight are dropped) and Send fails with ErrClosed.
+func (nw *Network) Close() {
+	nw.mu.Lock()
+	if nw.closed {
+		nw.mu.Unlock()
+		return
+	}
+	nw.closed = true
+	for _, l := range nw.links {
+		close(l.stop)
+	}
+	nw.mu.Unlock()
+	for _, e := range nw.ends {
+		close(e.stop)
+	}
+	nw.wg.Wait()
+}
+
+// Endpoint is one process's side of a Network; it implements the
+// generated locks' Transport.
+type Endpoint struct {
+	nw *Network
+	id int
+
+	mu    sync.Mutex
+	inbox [][]int64 // delivered, not yet received: unbounded, in order
+	wake  chan struct{}
+	out   chan []int64
+	stop  chan struct{}
+}
+
+// Send delivers msg to endpoint to.
+func (e *Endpoint) Send(to int, msg []int64) error {
+	nw := e.nw
+	if to < 0 || to >= len(nw.ends) {
+		return fmt.Errorf("inproc: no endpoint %d of %d", to, len(nw.ends))
+	}
+	nw.mu.Lock()
+	defer nw.mu.Unlock()
+	if nw.closed {
+		return ErrClosed
+	}
+	nw.sent.Add(1)
+	if nw.opts.Loss > 0 && nw.rng.Float64() < nw.opts.Loss {
+		return nil
+	}
+	dst := nw.ends[to]
+	switch {
+	case nw.opts.Delay == nil:
+		dst.deliver(msg)
+	case nw.opts.Reorder:
+		d := nw.opts.Delay()
+		nw.wg.Add(1)
+		go func() {
+			defer nw.wg.Done()
+			t := time.NewTimer(d)
+			defer t.Stop()
+			select {
+			case <-t.C:
+				dst.deliver(msg)
+			case <-dst.stop:
+			}
+		}()
+	default:
+		nw.link(e.id, to).push(msg, time.Now().Add(nw.opts.Delay()))
+	}
+	return nil
+}
+
+// Receive returns the channel this endpoint's messages arrive on; it is
+// closed when the network is.
+func (e *Endpoint) Receive() <-chan []int64 { return e.out }
+
+// Err is ErrClosed once the network is closed, nil before.
+func (e *Endpoint) Err() error {
+	e.nw.mu.Lock()
+	defer e.nw.mu.Unlock()
+	if e.nw.closed {
+		return ErrClosed
+	}
+	return nil
+}
+
+func (e *Endpoint) deliver(msg []int64) {
+	e.mu.Lock()
+	e.inbox = append(e.inbox, msg)
+	e.mu.Unlock()
+	e.nw.delivered.Add(1)
+	select {
+	case e.wake <- struct{}{}:
+	default:
+	}
+}
+
+// pump hands the inbox to Receive's channel in order.
+func (e *Endpoint) pump() {
+	defer e.nw.wg.Done()
+	defer close(e.out)
+	for {
+		e.mu.Lock()
+		var next []int64
+		if len(e.inbox) > 0 {
+			next = e.inbox[0]
+			e.inbox[0] = nil
+			e.inbox = e.inbox[1:]
+		}
+		e.mu.Unlock()
+		if next == nil {
+			select {
+			case <-e.wake:
+				continue
+			case <-e.stop:
+				return
+			}
+		}
+		select {
+		case e.out <- next:
+		case <-e.stop:
+			return
+		}
+	}
+}
+
+// link delivers one pair's messages in order, each no earlier than its
+// due time.
+type link struct {
+	mu    sync.Mutex
+	queue []timed
+	last  time.Time
+	wake  chan struct{}
+	stop  chan struct{}
+}
+
+type timed struct {
+	msg []int64
+	due time.Time
+}
+
+// link returns the link from → to, starting it; nw.mu is held.
+func (nw *Network) link(from, to int) *link {
+	key := [2]int{from, to}
+	if l, ok := nw.links[key]; ok {
+		return l
+	}
+	l := &link{wake: make(chan struct{}, 1), stop: make(chan struct{})}
+	nw.links[key] = l
+	nw.wg.Add(1)
+	go func() {
+		defer nw.wg.Done()
+		l.run(nw.ends[to])
+	}()
+	return l
+}
+
+func (l *link) push(msg []int64, due time.Time) {
+	l.mu.Lock()
+	if due.Before(l.last) {
+		due = l.last // FIFO: never before the message ahead of it
+	}
+	l.last = due
+	l.queue = append(l.queue, timed{msg, due})
+	l.mu.Unlock()
+	select {
+	case l.wake <- struct{}{}:
+	default:
+	}
+}
+
+func (l *link) run(dst *Endpoint) {
+	for {
+		l.mu.Lock()
+		var head *timed
+		if len(l.queue) > 0 {
+			head = &l.queue[0]
+		}
+		l.mu.Unlock()
+		if head == nil {
+			select {
+			case <-l.wake:
+				continue
+			case <-l.stop:
+				return
+			}
+		}
+		t := time.NewTimer(time.Until(head.due))
+		select {
+		case <-t.C:
+			l.mu.Lock()
+			msg := l.queue[0].msg
+			l.queue = l.queue[1:]
+			l.mu.Unlock()
+			dst.deliver(msg)
+		case <-l.stop:
+			t.Stop()
+			return
+		}
+	}
+}
+
