@@ -9,14 +9,17 @@ import (
 	"strings"
 )
 
-var packageClause = regexp.MustCompile(`(?m)^package lockrt$`)
+var (
+	packageClause = regexp.MustCompile(`(?m)^package lockrt$`)
+	netrtClause   = regexp.MustCompile(`(?m)^package netrt$`)
+)
 
 // The runtime is the fixed part of every generated package: the register
 // types through which all shared state goes, and the waiting layer. It is
 // the ordinary Go of package lockrt, compiled and tested there, and copied
 // into each package with the package clause renamed.
 
-//go:embed lockrt/runtime.go lockrt/check.go lockrt/wait.go
+//go:embed lockrt/runtime.go lockrt/check.go lockrt/wait.go netrt/netrt.go
 var runtimeFS embed.FS
 
 // CheckRuntimeFile is the runtime file of the lockgen_check build, which
