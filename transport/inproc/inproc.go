@@ -272,4 +272,3 @@ func (l *link) run(dst *Endpoint) {
 		}
 	}
 }
-
