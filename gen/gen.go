@@ -75,6 +75,19 @@ func Config(l spec.Lock, f *spec.File, specRel, importPath string) golang.Config
 	}
 }
 
+// NetConfig turns a validated spec lock of a message-passing algorithm
+// into the backend's configuration.
+func NetConfig(l spec.Lock, f *spec.File, specRel string) golang.NetConfig {
+	return golang.NetConfig{
+		Name:     l.Name,
+		Package:  l.Package,
+		Entry:    l.Distributed,
+		SpecPath: specRel,
+		SpecHash: f.Hash,
+		SpecEcho: l.TOML(),
+	}
+}
+
 // Build parses the specs and lowers every lock, without writing anything.
 // Spec problems come back as spec.Errors (all of them, every file).
 func Build(specPaths []string, opts Options) (*Plan, error) {
@@ -105,6 +118,9 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 		files []planned
 		names map[string]string // file name -> the lock writing it ("" for the runtime)
 		tests bool              // some lock there has tests: keep the lockgen_check runtime
+		// shared and net say whether the package holds shared-memory locks
+		// (which need the lockrt runtime) and distributed ones (netrt).
+		shared, net bool
 	}
 	dirs := map[string]*dirInfo{}
 	var order []*dirInfo
@@ -163,16 +179,32 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 			if err != nil {
 				return nil, err
 			}
-			c := Config(l, f, filepath.ToSlash(rel), imp)
-			lock, err := golang.Lock(c)
-			if err != nil {
-				return nil, fmt.Errorf("%s: %v", l.Pos, err)
-			}
+			var lock golang.File
 			var tests []golang.File
-			if !l.NoTests || opts.WithTests {
-				d.tests = true
-				if tests, err = golang.Tests(c); err != nil {
+			if l.Distributed != nil {
+				d.net = true
+				nc := NetConfig(l, f, filepath.ToSlash(rel))
+				if lock, err = golang.NetworkLock(nc); err != nil {
 					return nil, fmt.Errorf("%s: %v", l.Pos, err)
+				}
+				if !l.NoTests || opts.WithTests {
+					t, err := golang.NetworkTests(nc)
+					if err != nil {
+						return nil, fmt.Errorf("%s: %v", l.Pos, err)
+					}
+					tests = append(tests, t)
+				}
+			} else {
+				d.shared = true
+				c := Config(l, f, filepath.ToSlash(rel), imp)
+				if lock, err = golang.Lock(c); err != nil {
+					return nil, fmt.Errorf("%s: %v", l.Pos, err)
+				}
+				if !l.NoTests || opts.WithTests {
+					d.tests = true
+					if tests, err = golang.Tests(c); err != nil {
+						return nil, fmt.Errorf("%s: %v", l.Pos, err)
+					}
 				}
 			}
 			for _, out := range append([]golang.File{lock}, tests...) {
@@ -193,7 +225,19 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 		}
 	}
 	for _, d := range order {
-		if !d.tests {
+		if !d.shared {
+			// Distributed locks only: the shared-memory runtime goes.
+			d.files = slices.DeleteFunc(d.files, func(f planned) bool { return f.lock == "" })
+		}
+		if d.net {
+			rt, err := golang.NetRuntime(d.pkg)
+			if err != nil {
+				return nil, err
+			}
+			d.names[rt.Name] = ""
+			d.files = append(d.files, planned{name: rt.Name, data: rt.Data})
+		}
+		if d.shared && !d.tests {
 			// No tests in the package: it needs no check build, and so
 			// imports the standard library only.
 			plain, err := golang.PlainRuntime(d.pkg)

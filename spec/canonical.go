@@ -17,6 +17,12 @@ func (l *Lock) TOML() string {
 	w("package", quote(l.Package))
 	w("algorithm", quote(l.Algorithm))
 	w("mode", quote(string(l.Mode)))
+	if l.Distributed != nil {
+		if l.NoTests {
+			w("tests", "false")
+		}
+		return b.String()
+	}
 	if l.K != 0 {
 		w("k", fmt.Sprint(l.K))
 	}

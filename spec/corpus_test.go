@@ -85,7 +85,7 @@ func stableNames(cat Catalogue, msgs string) string {
 	if cat == nil {
 		cat = registry{}
 	}
-	return strings.ReplaceAll(msgs, "valid: "+list(cat.Names()), "valid: <catalogue names>")
+	return strings.ReplaceAll(msgs, "valid: "+list(algorithmNames(cat)), "valid: <catalogue names>")
 }
 
 var errLine = regexp.MustCompile(`^[^:]+\.toml:(\d+):(\d+): \S.*$`)

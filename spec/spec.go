@@ -17,6 +17,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/templates/distributed"
 )
 
 // File is a parsed, validated spec file.
@@ -35,6 +36,10 @@ type Lock struct {
 	Package   string           // Go package name of the output
 	Algorithm string           // catalogue name
 	Entry     *templates.Entry // the catalogue entry named by Algorithm
+	// Distributed is the message-passing entry named by Algorithm (Entry
+	// is then nil): a distributed lock, which takes only name, package,
+	// algorithm, mode and tests (see distributed.go).
+	Distributed *distributed.Entry
 
 	Mode       mode.Mode
 	K          int                  // at most K holders; mode kexclusion only, else 0

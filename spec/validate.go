@@ -16,6 +16,7 @@ import (
 	"github.com/BurntSushi/toml"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/templates/distributed"
 )
 
 type checker struct {
@@ -227,6 +228,19 @@ var (
 	readerModes = modesWhere(mode.Mode.Readers)
 )
 
+// algorithmNames lists the algorithms a spec may name: the catalogue's,
+// and with the built-in catalogue the message-passing ones.
+func algorithmNames(cat Catalogue) []string {
+	names := cat.Names()
+	if _, builtin := cat.(registry); builtin {
+		for _, d := range distributed.All() {
+			names = append(names, d.Name)
+		}
+		sort.Strings(names)
+	}
+	return names
+}
+
 // modesWhere lists the modes of mode.All for which rule holds.
 func modesWhere(rule func(mode.Mode) bool) []mode.Mode {
 	return slices.DeleteFunc(slices.Clone(mode.All), func(m mode.Mode) bool { return !rule(m) })
@@ -272,13 +286,16 @@ func (l *lockChecker) check() (Lock, lockInfo) {
 
 	// algorithm, allow_incorrect
 	var e *templates.Entry
-	names := cat.Names()
+	names := algorithmNames(cat)
 	if alg, st := l.str("algorithm", "; valid: "+list(names)); st == unset {
 		l.headErr("algorithm is required; valid: %s", list(names))
 	} else if st == set {
 		if found, ok := cat.Lookup(alg); ok && found != nil {
 			e = found
 			lk.Algorithm, lk.Entry = alg, e
+		} else if d, ok := distributed.Lookup(alg); ok {
+			lk.Algorithm, lk.Distributed = alg, d
+			return l.distributed(lk, info, d)
 		} else {
 			l.errorf("algorithm", "algorithm = %s is unknown; valid: %s%s", shown(alg), list(names), didYouMean(alg, names))
 		}

@@ -71,6 +71,12 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return exitUsage
 	}
 
+	for _, l := range f.Locks {
+		if l.Distributed != nil {
+			fmt.Fprintf(stderr, "%s: lockgen bench measures shared-memory locks; %s (%s) is a distributed lock: its messages per entry and acquisition times come from the simulator (go run github.com/lockgen/lockgen/netsim/cmd/netsim %s)\n", l.Pos, l.Name, l.Algorithm, l.Algorithm)
+			return exitUsage
+		}
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	rep, err := benchFile(ctx, f, cfg, stderr)

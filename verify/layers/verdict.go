@@ -24,7 +24,7 @@ type Judge struct {
 func (j Judge) Control(lock string) string {
 	for _, f := range j.Files {
 		for _, l := range f.Locks {
-			if l.Name == lock && l.Entry.NegativeControl() {
+			if l.Name == lock && l.Entry != nil && l.Entry.NegativeControl() {
 				if l.Entry.Incorrect != "" {
 					return "known incorrect"
 				}

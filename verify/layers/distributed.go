@@ -1,0 +1,121 @@
+package layers
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"time"
+
+	"github.com/lockgen/lockgen/spec"
+	"github.com/lockgen/lockgen/templates/promela"
+	"github.com/lockgen/lockgen/verify/gotest"
+	"github.com/lockgen/lockgen/verify/spin"
+)
+
+// Distributed locks (spec.Lock.Distributed) go through the layers
+// differently: their stress layer is their own generated tests (netstress
+// over the in-process transport: exclusion, fencing tokens, progress,
+// cancellation, TryLock, a lost transport); the controlled scheduler does
+// not run them; SPIN checks the network model of their definition with
+// FIFO channels and routines resumed first, as the generated code runs it.
+
+// netTests is the regular expression of a distributed lock's own tests.
+func netTests(lock string) string { return "Test" + lock + "(Stress|Behaviour)" }
+
+// netStressResult reads a distributed lock's own tests from a go test run.
+func netStressResult(res *gotest.Result, lock string) Result {
+	r := Result{Lock: lock, Layer: Stress}
+	if res.BuildFailed {
+		r.Verdict, r.Failure = Fail, "the generated package does not build:\n"+res.BuildOutput
+		return r
+	}
+	var failed []string
+	ran := 0
+	for _, name := range []string{"Test" + lock + "Stress", "Test" + lock + "Behaviour"} {
+		t, ok := res.Test(name)
+		if !ok {
+			failed = append(failed, name+" did not run")
+			continue
+		}
+		ran++
+		r.Elapsed += t.Elapsed
+		if t.Outcome != gotest.Pass {
+			failed = append(failed, name+":\n"+t.Output)
+		}
+		if name == "Test"+lock+"Stress" {
+			for _, line := range strings.Split(t.Output, "\n") {
+				if strings.Contains(line, " reads, ") {
+					_, r.Detail, _ = strings.Cut(strings.TrimSpace(line), ": ")
+				}
+			}
+		}
+	}
+	if len(failed) > 0 {
+		r.Verdict, r.Failure = Fail, strings.Join(failed, "\n")
+		return r
+	}
+	r.Verdict = Pass
+	r.Detail = "netstress over the in-process transport: " + r.Detail + "; cancellation, TryLock, misuse, lost transport"
+	return r
+}
+
+// netPassages is how many passages each process makes in the SPIN model
+// at n processes: the state space grows fast with both.
+func netPassages(n int) int {
+	if n <= 2 {
+		return 3
+	}
+	return 2
+}
+
+// netSpinResult checks a distributed lock's definition with SPIN.
+func netSpinResult(ctx context.Context, l spec.Lock, o *Options) Result {
+	r := Result{Lock: l.Name, Layer: SPIN}
+	start := time.Now()
+	var passed, failed, incomplete int
+	var states int64
+	var failures, gaps, sizes []string
+	for _, n := range o.Sizes {
+		if n > 4 {
+			continue
+		}
+		sizes = append(sizes, fmt.Sprint(n))
+		for _, prop := range spin.NetworkProperties {
+			res, err := spin.CheckNetwork(ctx, l.Distributed.Def(), promela.NetOptions{N: n, Requests: netPassages(n)}, prop,
+				spin.Options{Timeout: o.SpinTimeout})
+			if err != nil {
+				r.Verdict, r.Failure = Fail, err.Error()
+				return r
+			}
+			switch res.Status {
+			case spin.Passed:
+				passed++
+				states += res.States
+			case spin.Failed:
+				failed++
+				failures = append(failures, fmt.Sprintf("n=%d %s: %s\n%s", n, prop, res.Message, Indent(spin.Counterexample(res, trailShown), "  ")))
+			default:
+				incomplete++
+				gaps = append(gaps, fmt.Sprintf("n=%d %s", n, prop))
+			}
+		}
+	}
+	r.Elapsed = time.Since(start)
+	if len(sizes) == 0 {
+		r.Verdict, r.Detail = Skipped, "no process count in -n up to 4"
+		return r
+	}
+	r.Detail = fmt.Sprintf("%s passed (n = %s, FIFO channels, bounded passages, %d states in all)", plural(passed, "run"), strings.Join(sizes, ", "), states)
+	if incomplete > 0 {
+		r.Detail += fmt.Sprintf("; %d incomplete, no verdict (%s)", incomplete, strings.Join(gaps, ", "))
+	}
+	switch {
+	case failed > 0:
+		r.Verdict, r.Failure = Fail, strings.Join(failures, "\n")
+	case passed == 0:
+		r.Verdict = Incomplete
+	default:
+		r.Verdict = Pass
+	}
+	return r
+}
