@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/lockgen/lockgen/transport/internal/mailbox"
 )
 
 // Options change how a Network delivers.
@@ -41,6 +43,7 @@ type Network struct {
 	mu     sync.Mutex
 	rng    *rand.Rand
 	closed bool
+	stop   chan struct{} // closed by Close: delayed deliveries give up
 	wg     sync.WaitGroup
 
 	sent, delivered atomic.Int64
@@ -52,12 +55,10 @@ func New(n int, opts Options) *Network {
 	if seed == 0 {
 		seed = 1
 	}
-	nw := &Network{opts: opts, links: map[[2]int]*link{}, rng: rand.New(rand.NewPCG(seed, 0x696e70726f63))}
+	nw := &Network{opts: opts, links: map[[2]int]*link{}, stop: make(chan struct{}),
+		rng: rand.New(rand.NewPCG(seed, 0x696e70726f63))}
 	for i := range n {
-		e := &Endpoint{nw: nw, id: i, out: make(chan []int64), wake: make(chan struct{}, 1), stop: make(chan struct{})}
-		nw.ends = append(nw.ends, e)
-		nw.wg.Add(1)
-		go e.pump()
+		nw.ends = append(nw.ends, &Endpoint{nw: nw, id: i, box: mailbox.New()})
 	}
 	return nw
 }
@@ -82,27 +83,23 @@ func (nw *Network) Close() {
 		return
 	}
 	nw.closed = true
+	close(nw.stop)
 	for _, l := range nw.links {
 		close(l.stop)
 	}
 	nw.mu.Unlock()
-	for _, e := range nw.ends {
-		close(e.stop)
-	}
 	nw.wg.Wait()
+	for _, e := range nw.ends {
+		e.box.Close()
+	}
 }
 
 // Endpoint is one process's side of a Network; it implements the
 // generated locks' Transport.
 type Endpoint struct {
-	nw *Network
-	id int
-
-	mu    sync.Mutex
-	inbox [][]int64 // delivered, not yet received: unbounded, in order
-	wake  chan struct{}
-	out   chan []int64
-	stop  chan struct{}
+	nw  *Network
+	id  int
+	box *mailbox.Mailbox
 }
 
 // Send delivers msg to endpoint to.
@@ -134,7 +131,7 @@ func (e *Endpoint) Send(to int, msg []int64) error {
 			select {
 			case <-t.C:
 				dst.deliver(msg)
-			case <-dst.stop:
+			case <-nw.stop:
 			}
 		}()
 	default:
@@ -145,7 +142,7 @@ func (e *Endpoint) Send(to int, msg []int64) error {
 
 // Receive returns the channel this endpoint's messages arrive on; it is
 // closed when the network is.
-func (e *Endpoint) Receive() <-chan []int64 { return e.out }
+func (e *Endpoint) Receive() <-chan []int64 { return e.box.Out() }
 
 // Err is ErrClosed once the network is closed, nil before.
 func (e *Endpoint) Err() error {
@@ -158,43 +155,8 @@ func (e *Endpoint) Err() error {
 }
 
 func (e *Endpoint) deliver(msg []int64) {
-	e.mu.Lock()
-	e.inbox = append(e.inbox, msg)
-	e.mu.Unlock()
+	e.box.Put(msg)
 	e.nw.delivered.Add(1)
-	select {
-	case e.wake <- struct{}{}:
-	default:
-	}
-}
-
-// pump hands the inbox to Receive's channel in order.
-func (e *Endpoint) pump() {
-	defer e.nw.wg.Done()
-	defer close(e.out)
-	for {
-		e.mu.Lock()
-		var next []int64
-		if len(e.inbox) > 0 {
-			next = e.inbox[0]
-			e.inbox[0] = nil
-			e.inbox = e.inbox[1:]
-		}
-		e.mu.Unlock()
-		if next == nil {
-			select {
-			case <-e.wake:
-				continue
-			case <-e.stop:
-				return
-			}
-		}
-		select {
-		case e.out <- next:
-		case <-e.stop:
-			return
-		}
-	}
 }
 
 // link delivers one pair's messages in order, each no earlier than its

@@ -57,6 +57,9 @@ type Subject struct {
 	// that closes them.
 	Connect func(n int) ([]Transport, func(), error)
 	Timeout time.Duration // 0: 60s for the whole run
+	// OverlapWait is how long the overlap phase waits for every process
+	// to hold the read lock at once; 0: 10s.
+	OverlapWait time.Duration
 }
 
 func (s *Subject) defaults() {
@@ -74,6 +77,9 @@ func (s *Subject) defaults() {
 	}
 	if s.Timeout == 0 {
 		s.Timeout = 60 * time.Second
+	}
+	if s.OverlapWait == 0 {
+		s.OverlapWait = 10 * time.Second
 	}
 }
 
@@ -124,6 +130,12 @@ func (c *checker) violate(format string, args ...any) {
 	}
 }
 
+// noteReaders records r readers in the critical section at once.
+func (c *checker) noteReaders(r int64) {
+	for m := c.maxReaders.Load(); r > m && !c.maxReaders.CompareAndSwap(m, r); m = c.maxReaders.Load() {
+	}
+}
+
 func (c *checker) inside(proc int, write bool, fence int64) {
 	if write {
 		if w := c.writers.Add(1); w != 1 {
@@ -136,8 +148,7 @@ func (c *checker) inside(proc int, write bool, fence int64) {
 		c.writes.Add(1)
 	} else {
 		r := c.readers.Add(1)
-		for m := c.maxReaders.Load(); r > m && !c.maxReaders.CompareAndSwap(m, r); m = c.maxReaders.Load() {
-		}
+		c.noteReaders(r)
 		if w := c.writers.Load(); w != 0 {
 			c.violate("process %d reads beside a writer", proc)
 		}
@@ -243,6 +254,9 @@ func run(s Subject) Report {
 		c.violate("no progress: the goroutines did not finish their passages in %v (%d reads, %d writes, %d messages sent, %d delivered): a lost token or a deadlock",
 			s.Timeout, c.reads.Load(), c.writes.Load(), sent, delivered)
 	}
+	if ctx.Err() == nil {
+		overlap(ctx, c, locks, s.OverlapWait)
+	}
 	for i, l := range locks {
 		if err := l.Err(); err != nil {
 			c.violate("process %d failed: %v", i, err)
@@ -252,4 +266,46 @@ func run(s Subject) Report {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return Report{Reads: c.reads.Load(), Writes: c.writes.Load(), MaxReaders: c.maxReaders.Load(), Messages: messages, Violations: c.violations}
+}
+
+// overlap checks that readers share: every process takes the read lock
+// and holds it until all of them do (or overlapWait passes), so a lock
+// that serializes readers is caught however the timing of the random
+// phase fell.
+func overlap(ctx context.Context, c *checker, locks []Lock, overlapWait time.Duration) {
+	var rws []RWLock
+	for _, l := range locks {
+		if rw, ok := l.(RWLock); ok {
+			rws = append(rws, rw)
+		}
+	}
+	if len(rws) != len(locks) {
+		return
+	}
+	var holding atomic.Int64
+	all := make(chan struct{})
+	var wg sync.WaitGroup
+	for i, rw := range rws {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			if err := rw.RLockContext(ctx); err != nil {
+				c.violate("overlap phase: process %d: %v", i, err)
+				return
+			}
+			cur := holding.Add(1)
+			c.noteReaders(cur)
+			if cur == int64(len(rws)) {
+				close(all)
+			}
+			select {
+			case <-all:
+			case <-time.After(overlapWait):
+				c.violate("readers do not share: at most %d of %d processes held the read lock at once in %v", c.maxReaders.Load(), len(rws), overlapWait)
+			}
+			holding.Add(-1)
+			rw.RUnlock()
+		}()
+	}
+	wg.Wait()
 }

@@ -1,0 +1,173 @@
+package natstransport
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/nats-io/nats-server/v2/server"
+
+	"github.com/lockgen/lockgen/generated/dcrew"
+	"github.com/lockgen/lockgen/verify/netstress"
+)
+
+// natsServer starts an embedded NATS server for the test: nothing needs
+// to be installed.
+func natsServer(t *testing.T) *server.Server {
+	t.Helper()
+	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, NoLog: true, NoSigs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go s.Start()
+	if !s.ReadyForConnections(10 * time.Second) {
+		t.Fatal("nats-server did not start")
+	}
+	t.Cleanup(s.Shutdown)
+	return s
+}
+
+// connect returns n connected endpoints of one lock, every peer ready.
+func connect(t testing.TB, url, name string, n int) ([]*Endpoint, error) {
+	var eps []*Endpoint
+	for i := range n {
+		e, err := Connect(url, name, i, n)
+		if err != nil {
+			return nil, err
+		}
+		eps = append(eps, e)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, e := range eps {
+		if err := e.WaitPeers(ctx); err != nil {
+			return nil, err
+		}
+	}
+	return eps, nil
+}
+
+// Each pair's messages arrive in order while every endpoint sends to
+// every other at once, itself included.
+func TestFIFOPerPair(t *testing.T) {
+	s := natsServer(t)
+	const n, per = 3, 300
+	eps, err := connect(t, s.ClientURL(), "fifo", n)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	for from := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for k := range per {
+				for to := range n {
+					if err := eps[from].Send(to, []int64{int64(from), int64(k), -1 << 40}); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}
+		}()
+	}
+	for to := range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			next := make([]int64, n)
+			for range n * per {
+				m := <-eps[to].Receive()
+				if len(m) != 3 || m[2] != -1<<40 {
+					t.Errorf("endpoint %d: message %v decoded wrong", to, m)
+					return
+				}
+				if m[1] != next[m[0]] {
+					t.Errorf("endpoint %d: from %d got #%d, want #%d", to, m[0], m[1], next[m[0]])
+					return
+				}
+				next[m[0]]++
+			}
+		}()
+	}
+	wg.Wait()
+	for _, e := range eps {
+		e.Close()
+	}
+}
+
+// The generated dCREW over NATS: netstress with four processes, each on
+// its own connection.
+func TestDCREWOverNATS(t *testing.T) {
+	s := natsServer(t)
+	r := netstress.Run(t, netstress.Subject{
+		New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) { return dcrew.NewDCREW(self, n, tr) },
+		Connect: func(n int) ([]netstress.Transport, func(), error) {
+			eps, err := connect(t, s.ClientURL(), "stress", n)
+			if err != nil {
+				return nil, nil, err
+			}
+			out := make([]netstress.Transport, n)
+			for i, e := range eps {
+				out[i] = e
+			}
+			return out, func() {
+				for _, e := range eps {
+					e.Close()
+				}
+			}, nil
+		},
+		Passages: 60,
+	})
+	if r.MaxReaders < 2 {
+		t.Errorf("readers never shared the lock (%d reads)", r.Reads)
+	}
+	t.Logf("%d reads, %d writes, up to %d readers at once", r.Reads, r.Writes, r.MaxReaders)
+}
+
+// Losing the server fails the endpoints and the lock on them, rather than
+// leaving a process waiting for a token that can no longer come.
+func TestLostServerFailsTheLock(t *testing.T) {
+	s := natsServer(t)
+	eps, err := connect(t, s.ClientURL(), "lost", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l0, err := dcrew.NewDCREW(0, 2, eps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	l1, err := dcrew.NewDCREW(1, 2, eps[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	l0.Lock()
+	s.Shutdown()
+	select {
+	case <-l1.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the lock did not fail after the server went away")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := l1.LockContext(ctx); err == nil || errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("LockContext after the server went away: %v, want the transport's error", err)
+	}
+	if eps[1].Err() == nil {
+		t.Error("the endpoint reports no error")
+	}
+}
+
+func TestConnectRejects(t *testing.T) {
+	if _, err := Connect("nats://127.0.0.1:1", "a.b", 0, 2); err == nil {
+		t.Error("a lock name with a dot accepted")
+	}
+	if _, err := Connect("nats://127.0.0.1:1", "x", 2, 2); err == nil {
+		t.Error("self = n accepted")
+	}
+	if _, err := Connect("nats://127.0.0.1:1", "x", 0, 2); err == nil {
+		t.Error("connected to nothing")
+	}
+}

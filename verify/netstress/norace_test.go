@@ -1,0 +1,5 @@
+//go:build !race
+
+package netstress
+
+const raceEnabled = false
