@@ -60,3 +60,31 @@ func ratioName(r int) string {
 	}
 	return fmt.Sprintf("%d:1", r)
 }
+
+// Compare runs the sweep's loads and sizes on two mutexes (a with writers
+// only) and writes one table per load: messages per entry and acquisition
+// time side by side, and whether the two runs were the same event for
+// event (every figure equal).
+func (s Sweep) Compare(w io.Writer, aName string, a *ir.Algorithm, bName string, b *ir.Algorithm) error {
+	for _, load := range s.Loads {
+		fmt.Fprintf(w, "\n### Load %.0f%%: %s with writers only against %s\n\n", load*100, aName, bName)
+		fmt.Fprintf(w, "| n | messages/entry, %s | messages/entry, %s | acquisition time, %s | acquisition time, %s | same run |\n", aName, bName, aName, bName)
+		fmt.Fprintln(w, "|---|---|---|---|---|---|")
+		for _, n := range s.Ns {
+			c := s.Config
+			c.N, c.Load, c.ReaderRatio = n, load, 0
+			ra, rb := Run(a, c), Run(b, c)
+			for _, r := range []Result{ra, rb} {
+				if r.Violation != "" {
+					return fmt.Errorf("n=%d load=%.1f: %s", n, load, r.Violation)
+				}
+			}
+			same := "no"
+			if ra == rb {
+				same = "yes"
+			}
+			fmt.Fprintf(w, "| %d | %.2f | %.2f | %.1f | %.1f | %s |\n", n, ra.MessagesPerEntry, rb.MessagesPerEntry, ra.MeanAcquire, rb.MeanAcquire, same)
+		}
+	}
+	return nil
+}

@@ -273,6 +273,9 @@ func (s *sim) flush(i int) {
 }
 
 func (s *sim) drawReader() bool {
+	if s.alg.RAcquire == nil {
+		return false // a mutex: writers only
+	}
 	switch r := s.cfg.ReaderRatio; {
 	case r < 0:
 		return true

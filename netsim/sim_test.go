@@ -83,3 +83,27 @@ func TestSimulatorCatches(t *testing.T) {
 		breaks(ctl.Name, ctl.Alg, func(*Config) {})
 	}
 }
+
+// dCREW with writers only is Naimi–Trehel: current_dir = self plays
+// father = nil, and a request meets the same forwards, the same path
+// reversal and the same token passes. With the same seeds the two
+// simulations are event for event the same, so every figure matches.
+func TestDCREWWritersOnlyIsNaimiTrehel(t *testing.T) {
+	nt, ok := distributed.Lookup("naimi-trehel")
+	if !ok {
+		t.Fatal("no naimi-trehel")
+	}
+	for _, n := range []int{3, 20, 80} {
+		for _, load := range []float64{0.5, 2} {
+			c := DefaultConfig(n, load)
+			c.Entries, c.ReaderRatio, c.FIFO = 5000, 0, true
+			a, b := Run(dcrew(t), c), Run(nt.Def(), c)
+			if a.Violation != "" || b.Violation != "" {
+				t.Fatalf("n=%d load=%v: %q %q", n, load, a.Violation, b.Violation)
+			}
+			if a != b {
+				t.Errorf("n=%d load=%v: dCREW writers only %+v, Naimi–Trehel %+v", n, load, a, b)
+			}
+		}
+	}
+}

@@ -63,7 +63,7 @@ func explainDistributed(w io.Writer, e *distributed.Entry) {
 		}
 	}
 	a := e.Def()
-	fmt.Fprintln(w, "\nAlgorithm — line labels: figure, routine, statement:")
+	fmt.Fprintln(w, "\nAlgorithm (the deviations say where its labels come from):")
 	var state []string
 	for _, l := range a.Locals {
 		if l.Scope == ir.Process {

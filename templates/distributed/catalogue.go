@@ -35,12 +35,26 @@ type Entry struct {
 	Refs  []templates.Ref
 	Modes []mode.Mode
 	Props Properties
+	// Findings are the assumptions the checks found the algorithm needs
+	// beyond its paper's (tests hold the entry to them both ways).
+	Findings Findings
 	// Routines names the paper's routine behind each operation
 	// ("RAcquire": "Request_CS_Read").
 	Routines   map[string]string
 	Deviations []string // from the paper, for the doc comment and the catalogue
 	Notes      []string // what the checks found; lockgen explain shows them
 	Def        func() *ir.Algorithm
+}
+
+// Findings are assumptions an algorithm was found to need.
+type Findings struct {
+	// NeedsFIFO: with channels that reorder messages SPIN finds a
+	// violation (the transports keep each pair's messages in order).
+	NeedsFIFO bool
+	// NeedsResumeFirst: unless a routine that a handler enabled runs
+	// before the next message, SPIN finds a violation (netrt keeps that
+	// order).
+	NeedsResumeFirst bool
 }
 
 var entries = map[string]*Entry{}

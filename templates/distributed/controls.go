@@ -27,6 +27,12 @@ func Controls() ([]Control, error) {
 			Why: "a process that handles a request does not point current_dir at the requester: the path list no longer leads to the end of the waiting list, and requests chase a token that moved"},
 		{Name: "dcrew-skip-release-token", Entry: "dcrew", Line: "5r.3", Breaks: "deadlock",
 			Why: "a releasing reader with a successor sends neither its release token nor the grant: the next reader never may leave, or the next writer never enters"},
+		{Name: "naimi-trehel-drop-forward", Entry: "naimi-trehel", Line: "Q6", Breaks: "deadlock",
+			Why: "a process that is not the root drops the request instead of passing it to its father: the requester waits for ever"},
+		{Name: "naimi-trehel-no-path-reversal", Entry: "naimi-trehel", Line: "Q7", Breaks: "exclusion",
+			Why: "a process that handles a request does not make the requester its father: a root that gave the token away stays the root, and answers the next request with a token it no longer has (two tokens)"},
+		{Name: "naimi-trehel-keep-token", Entry: "naimi-trehel", Line: "X3", Breaks: "deadlock",
+			Why: "the holder leaves without sending the token to the next requester, who waits for ever"},
 	}
 	for i, c := range specs {
 		e, ok := Lookup(c.Entry)

@@ -47,6 +47,7 @@ func init() {
 			"Release_CS_Read's wait for the release token (5r.1) blocks the releasing process, as the paper's processor does; the paper lets the application thread go on meanwhile, which changes nothing for the protocol, since the process's next request waits on the same condition (4r.1, 4w.1).",
 			"The paper does not say how its event handler and a waiting request routine interleave. Resuming the routine (4r.12–13, 4w.11–12) before the next message is handled is needed: otherwise a REQUEST handled between the TOKEN and the resume finds Token_hldr set and Incs clear, takes the holder for idle (6q.9–10) and passes the token on while the routine is about to enter. Every backend keeps that order (see the notes for what SPIN finds without it).",
 		},
+		Findings: Findings{NeedsFIFO: true, NeedsResumeFirst: true},
 		Routines: map[string]string{"Acquire": "Request_CS_Write", "Release": "Release_CS_Write",
 			"RAcquire": "Request_CS_Read", "RRelease": "Release_CS_Read"},
 		Notes: []string{

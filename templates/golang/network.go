@@ -430,8 +430,8 @@ func (g *netGen) ref(name string) *jen.Statement {
 	return jen.Id("l").Dot("s").Dot(name)
 }
 
-// expr lowers an expression; self, when set, replaces Self (the
-// constructor's parameter).
+// expr lowers an expression; self, when set, replaces Self, and n the
+// lock's n, by the constructor's parameters.
 func (g *netGen) expr(e ir.Expr, self *jen.Statement) *jen.Statement {
 	sub := func(x ir.Expr) *jen.Statement {
 		if _, ok := x.(ir.Bin); ok {
@@ -448,6 +448,9 @@ func (g *netGen) expr(e ir.Expr, self *jen.Statement) *jen.Statement {
 	case ir.BoolConst:
 		return jen.Lit(e.V)
 	case ir.Param:
+		if e.Name == "n" && self != nil {
+			return jen.Int64().Call(jen.Id("n")) // the constructor's parameter
+		}
 		if e.Name == "n" {
 			return jen.Int64().Call(jen.Id("l").Dot("n"))
 		}

@@ -41,13 +41,22 @@ func writeNetworkPackage(t *testing.T, name, typ string) string {
 	return dir
 }
 
-// The generated dCREW compiles, vets, imports only the standard library,
-// and passes its own tests under the race detector.
+// Every generated distributed lock compiles, vets, imports only the
+// standard library, and passes its own tests under the race detector.
 func TestNetworkLockPasses(t *testing.T) {
 	if testing.Short() {
-		t.Skip("builds and runs a generated package")
+		t.Skip("builds and runs generated packages")
 	}
-	dir := writeNetworkPackage(t, "dcrew", "DCREW")
+	for _, e := range distributed.All() {
+		t.Run(e.Name, func(t *testing.T) {
+			t.Parallel()
+			networkLockPasses(t, e.Name)
+		})
+	}
+}
+
+func networkLockPasses(t *testing.T, name string) {
+	dir := writeNetworkPackage(t, name, "L")
 	out, err := exec.Command("go", "list", "-f", `{{join .Imports " "}}`, dir).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
@@ -81,7 +90,7 @@ import (
 
 func TestFinds(t *testing.T) {
 	for attempt := range 5 {
-		s := netstress.Subject{New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) { return NewDCREW(self, n, tr) }}
+		s := netstress.Subject{New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) { return NewL(self, n, tr) }}
 		s.Timeout = 3 * time.Second
 		s.Network = NETWORK
 		r := netstress.Find(s)
@@ -108,23 +117,23 @@ func TestNetworkControlsCaught(t *testing.T) {
 	}
 	inOrder := "inproc.Options{Delay: func() time.Duration { return time.Duration(time.Now().UnixNano()%50) * time.Microsecond }}"
 	type variant struct {
-		name, network, runtime string
-		alg                    *distributed.Control
+		name, entry, network, runtime string
+		alg                           *distributed.Control
 	}
 	variants := []variant{
-		{name: "reordering network", network: "inproc.Options{Reorder: true, Delay: func() time.Duration { return time.Duration(time.Now().UnixNano()%200) * time.Microsecond }}"},
-		{name: "resume-later runtime", network: inOrder, runtime: "resume-later"},
+		{name: "dcrew over a reordering network", entry: "dcrew", network: "inproc.Options{Reorder: true, Delay: func() time.Duration { return time.Duration(time.Now().UnixNano()%200) * time.Microsecond }}"},
+		{name: "dcrew on a resume-later runtime", entry: "dcrew", network: inOrder, runtime: "resume-later"},
 	}
 	for i := range controls {
-		variants = append(variants, variant{name: controls[i].Name, network: inOrder, alg: &controls[i]})
+		variants = append(variants, variant{name: controls[i].Name, entry: controls[i].Entry, network: inOrder, alg: &controls[i]})
 	}
 	for _, v := range variants {
 		t.Run(v.name, func(t *testing.T) {
 			t.Parallel()
-			dir := writeNetworkPackage(t, "dcrew", "DCREW")
+			dir := writeNetworkPackage(t, v.entry, "L")
 			if v.alg != nil {
-				e, _ := distributed.Lookup("dcrew")
-				lock, err := NetworkLock(NetConfig{Name: "DCREW", Package: "netpkg", Entry: e, Alg: v.alg.Alg, SpecPath: "locks.toml"})
+				e, _ := distributed.Lookup(v.entry)
+				lock, err := NetworkLock(NetConfig{Name: "L", Package: "netpkg", Entry: e, Alg: v.alg.Alg, SpecPath: "locks.toml"})
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -141,7 +150,7 @@ func TestNetworkControlsCaught(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			os.Remove(filepath.Join(dir, "dcrew_test.go"))
+			os.Remove(filepath.Join(dir, "l_test.go"))
 			src := strings.Replace(findTest, "NETWORK", v.network, 1)
 			if err := os.WriteFile(filepath.Join(dir, "find_test.go"), []byte(src), 0o644); err != nil {
 				t.Fatal(err)

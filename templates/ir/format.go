@@ -136,6 +136,9 @@ func FormatHead(s Stmt) string {
 		for i, a := range s.Args {
 			args[i] = FormatExpr(a)
 		}
+		if len(args) == 0 {
+			return "send(" + FormatExpr(s.To) + ", " + s.Msg + ")"
+		}
 		return "send(" + FormatExpr(s.To) + ", " + s.Msg + "; " + strings.Join(args, ", ") + ")"
 	}
 	return fmt.Sprintf("<%T>", s)

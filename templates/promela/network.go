@@ -173,7 +173,7 @@ func (w *netWriter) handler() {
 			w.env[p.Name] = pvar(p.Name)
 		}
 	}
-	w.line("mtype kind; byte j; byte k;")
+	w.line("mtype lg_kind; byte lg_j; byte lg_k;")
 	w.line("short lg_to;")
 	w.ind--
 	w.line("end:")
@@ -189,40 +189,40 @@ func (w *netWriter) handler() {
 				cond += fmt.Sprintf(" && inbox[self].s[%d].from != inbox[self].s[%d].from", i, j)
 			}
 		}
-		w.line(fmt.Sprintf(":: %s -> j = %d", cond, j))
+		w.line(fmt.Sprintf(":: %s -> lg_j = %d", cond, j))
 	}
 	w.line("fi;")
-	w.line("kind = inbox[self].s[j].kind;")
+	w.line("lg_kind = inbox[self].s[lg_j].kind;")
 	w.line("if")
 	for _, m := range a.Messages {
 		var sets []string
 		for i, p := range m.Params {
-			sets = append(sets, fmt.Sprintf("%s = inbox[self].s[j].arg[%d]", pvar(p.Name), i))
+			sets = append(sets, fmt.Sprintf("%s = inbox[self].s[lg_j].arg[%d]", pvar(p.Name), i))
 		}
-		w.line(fmt.Sprintf(":: kind == m_%s -> %s", ident(m.Name), strings.Join(append(sets, "skip"), "; ")))
+		w.line(fmt.Sprintf(":: lg_kind == m_%s -> %s", ident(m.Name), strings.Join(append(sets, "skip"), "; ")))
 	}
 	w.line("fi;")
 	w.line("/* take the message out, keeping the inbox in arrival order */")
-	w.line("k = j;")
+	w.line("lg_k = lg_j;")
 	w.line("do")
-	w.line(":: k + 1 < inbox[self].n -> inbox[self].s[k].kind = inbox[self].s[k+1].kind; inbox[self].s[k].from = inbox[self].s[k+1].from;")
+	w.line(":: lg_k + 1 < inbox[self].n -> inbox[self].s[lg_k].kind = inbox[self].s[lg_k+1].kind; inbox[self].s[lg_k].from = inbox[self].s[lg_k+1].from;")
 	var shift []string
 	for i := 0; i < max(1, w.maxArgs()); i++ {
-		shift = append(shift, fmt.Sprintf("inbox[self].s[k].arg[%d] = inbox[self].s[k+1].arg[%d]", i, i))
+		shift = append(shift, fmt.Sprintf("inbox[self].s[lg_k].arg[%d] = inbox[self].s[lg_k+1].arg[%d]", i, i))
 	}
-	w.line("\t" + strings.Join(shift, "; ") + "; k++")
+	w.line("\t" + strings.Join(shift, "; ") + "; lg_k++")
 	w.line(":: else -> break")
 	w.line("od;")
 	w.line("inbox[self].n--;")
-	clear := []string{"inbox[self].s[k].kind = 0", "inbox[self].s[k].from = 0"}
+	clear := []string{"inbox[self].s[lg_k].kind = 0", "inbox[self].s[lg_k].from = 0"}
 	for i := 0; i < max(1, w.maxArgs()); i++ {
-		clear = append(clear, fmt.Sprintf("inbox[self].s[k].arg[%d] = 0", i))
+		clear = append(clear, fmt.Sprintf("inbox[self].s[lg_k].arg[%d] = 0", i))
 	}
 	w.line(strings.Join(clear, "; ") + ";")
 	w.line("if")
 	for _, h := range a.Handlers {
 		w.op = "on " + h.Msg
-		w.line(fmt.Sprintf(":: kind == m_%s ->", ident(h.Msg)))
+		w.line(fmt.Sprintf(":: lg_kind == m_%s ->", ident(h.Msg)))
 		w.ind++
 		w.code(h.Code)
 		w.line("skip")
@@ -240,7 +240,7 @@ func (w *netWriter) handler() {
 	for _, p := range w.envNames() {
 		resets = append(resets, p+" = 0")
 	}
-	w.line(strings.Join(append(resets, "kind = 0", "j = 0", "k = 0", "lg_to = 0"), "; "))
+	w.line(strings.Join(append(resets, "lg_kind = 0", "lg_j = 0", "lg_k = 0", "lg_to = 0"), "; "))
 	w.ind--
 	w.line("}")
 	w.line("od")

@@ -28,19 +28,46 @@ func dcrewDef(t *testing.T) *ir.Algorithm {
 	return e.Def()
 }
 
-// dCREW over FIFO channels, its routines resuming before the next message
-// is handled: reader/writer exclusion, no deadlock, and every process
-// finishes its passages (readers and writers as SPIN chooses), at n = 2
-// with three passages each and n = 3 with two.
-func TestDCREWHolds(t *testing.T) {
+// Every message-passing entry over FIFO channels, its routines resuming
+// before the next message (as the generated code runs it): exclusion, no
+// deadlock, and every process finishing its passages, at n = 2 with three
+// passages each and n = 3 with two. Where the entry's findings say order
+// or resumption is not needed, the model without it passes too; where
+// they say it is, the model without it fails: the findings are checked
+// both ways.
+func TestNetworkCatalogue(t *testing.T) {
 	needSpin(t)
-	t.Parallel()
-	for _, o := range []promela.NetOptions{{N: 2, Requests: 3}, {N: 3, Requests: 2}} {
-		for _, prop := range NetworkProperties {
-			if res := netRun(t, dcrewDef(t), o, prop); res.Status != Passed {
-				t.Errorf("n=%d %s: %s %s %s\n%s", o.N, prop, res.Status, res.Message, res.Reason, Counterexample(res, 60))
+	for _, e := range distributed.All() {
+		t.Run(e.Name, func(t *testing.T) {
+			t.Parallel()
+			for _, o := range []promela.NetOptions{{N: 2, Requests: 3}, {N: 3, Requests: 2}} {
+				for _, prop := range NetworkProperties {
+					if res := netRun(t, e.Def(), o, prop); res.Status != Passed {
+						t.Errorf("n=%d %s: %s %s %s\n%s", o.N, prop, res.Status, res.Message, res.Reason, Counterexample(res, 60))
+					}
+				}
 			}
-		}
+			for _, c := range []struct {
+				o      promela.NetOptions
+				needed bool
+				what   string
+			}{
+				{promela.NetOptions{N: 3, Requests: 2, Reorder: true}, e.Findings.NeedsFIFO, "FIFO channels"},
+				{promela.NetOptions{N: 3, Requests: 2, ResumeLater: true}, e.Findings.NeedsResumeFirst, "resuming first"},
+			} {
+				failed := false
+				for _, prop := range NetworkProperties {
+					res := netRun(t, e.Def(), c.o, prop)
+					failed = failed || res.Status == Failed
+					if res.Status == Incomplete {
+						t.Errorf("without %s, %s: no verdict (%s)", c.what, prop, res.Reason)
+					}
+				}
+				if failed != c.needed {
+					t.Errorf("without %s the model fails: %v; the entry's findings say it is needed: %v", c.what, failed, c.needed)
+				}
+			}
+		})
 	}
 }
 
@@ -70,7 +97,7 @@ func TestDCREWNeedsResumeFirst(t *testing.T) {
 }
 
 // Every negative control is caught, for the reason it records.
-func TestDCREWControls(t *testing.T) {
+func TestNetworkControls(t *testing.T) {
 	needSpin(t)
 	t.Parallel()
 	controls, err := distributed.Controls()

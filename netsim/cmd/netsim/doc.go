@@ -26,5 +26,20 @@ func writeDoc(w io.Writer, e *distributed.Entry) error {
 	fmt.Fprintln(w, "algorithm: CSL's code is not in our sources, so the paper's 5.6 is the only CSL figure here, measured")
 	fmt.Fprintln(w, "by the paper's simulator, not ours. Down each column messages per entry grow by a near-constant step")
 	fmt.Fprintln(w, "per doubling of n, as the paper's amortised O(log n) predicts.")
-	return netsim.PaperSweep.Markdown(w, e.Def())
+	fmt.Fprintln(w)
+	fmt.Fprintf(w, "## %s\n", e.Name)
+	if err := netsim.PaperSweep.Markdown(w, e.Def()); err != nil {
+		return err
+	}
+	nt, ok := distributed.Lookup("naimi-trehel")
+	if !ok {
+		return nil
+	}
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "## dCREW as a mutex, and Naimi–Trehel")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "With writers only dCREW is a path-compression mutex. Chang–Singhal–Liu's code is not in our sources,")
+	fmt.Fprintln(w, "so the catalogue's path-compression baseline is Naimi–Trehel (`lockgen explain naimi-trehel`). The")
+	fmt.Fprintln(w, "last column says whether the two simulations, with the same seed, were the same run event for event.")
+	return netsim.PaperSweep.Compare(w, e.Name, e.Def(), nt.Name, nt.Def())
 }
