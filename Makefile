@@ -77,6 +77,7 @@ demo: deps
 	$(GO) run ./cmd/lockgen generate -v -o examples/bank/ledgerlock examples/bank/locks.toml
 	$(GO) run ./cmd/lockgen verify examples/bank/locks.toml
 	$(GO) run ./examples/bank
+	$(GO) run ./examples/replicas
 
 # verify runs every layer over the whole catalogue (the negative controls
 # must be rejected) and rewrites docs/verification.md: SPIN at n = 2 and 3,

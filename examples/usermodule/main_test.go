@@ -13,3 +13,15 @@ func TestCount(t *testing.T) {
 		t.Fatalf("%d goroutines took the flag lock, want 1..8", flagged)
 	}
 }
+
+// TestDistributed: three processes of the generated distributed lock lose
+// no increment, and every writer's fencing token is new.
+func TestDistributed(t *testing.T) {
+	total, fence, err := distributed(3, 100)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != 300 || fence != 300 {
+		t.Fatalf("total %d, last fencing token %d; want 300 and 300", total, fence)
+	}
+}
