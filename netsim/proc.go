@@ -27,6 +27,7 @@ type Proc struct {
 	alg  *ir.Algorithm
 	par  ir.Params
 	vars map[string]int64
+	arrs map[string][]int64 // local arrays: one element per process
 	// stack is the routine in progress, innermost frame last; empty when
 	// the process runs no routine.
 	stack []frame
@@ -43,13 +44,22 @@ type frame struct {
 
 // NewProc returns process id of a in its initial state.
 func NewProc(a *ir.Algorithm, p ir.Params, id int) *Proc {
-	pr := &Proc{ID: id, alg: a, par: p, vars: map[string]int64{}}
+	pr := &Proc{ID: id, alg: a, par: p, vars: map[string]int64{}, arrs: map[string][]int64{}}
 	for i := range a.Locals {
-		v, err := a.Locals[i].InitialValue(p, id)
+		l := &a.Locals[i]
+		v, err := l.InitialValue(p, id)
 		if err != nil {
 			panic(fmt.Sprintf("netsim: %s: %v", a.Name, err))
 		}
-		pr.vars[a.Locals[i].Name] = v
+		if l.Len != nil {
+			arr := make([]int64, l.Len(p))
+			for j := range arr {
+				arr[j] = v
+			}
+			pr.arrs[l.Name] = arr
+			continue
+		}
+		pr.vars[l.Name] = v
 	}
 	return pr
 }
@@ -147,7 +157,25 @@ func (p *Proc) run(code ir.Code, env map[string]int64) {
 func (p *Proc) exec(s ir.Stmt, env map[string]int64) ir.Code {
 	switch s := s.(type) {
 	case ir.Set:
-		p.vars[s.Dst] = p.eval(s.Val, env)
+		v := p.eval(s.Val, env)
+		if s.Index != nil {
+			p.arrs[s.Dst][p.index(s.Dst, s.Index, env)] = v
+			break
+		}
+		p.vars[s.Dst] = v
+	case ir.For:
+		// A routine's loop has no await (ir.Check): it runs within the step.
+		inner := make(map[string]int64, len(env)+1)
+		for k, v := range env {
+			inner[k] = v
+		}
+		for v, to := p.eval(s.From, env), p.eval(s.To, env); v <= to; v++ {
+			if s.SkipSelf && v == int64(p.ID) {
+				continue
+			}
+			inner[s.Var] = v
+			p.run(s.Body, inner)
+		}
 	case ir.Send:
 		args := make([]int64, len(s.Args))
 		for i, a := range s.Args {
@@ -171,6 +199,15 @@ func (p *Proc) exec(s ir.Stmt, env map[string]int64) ir.Code {
 	return nil
 }
 
+// index evaluates an index into local array name, which must be in range.
+func (p *Proc) index(name string, idx ir.Expr, env map[string]int64) int64 {
+	i := p.eval(idx, env)
+	if i < 0 || int(i) >= len(p.arrs[name]) {
+		panic(fmt.Sprintf("netsim: process %d: %s[%d] out of range", p.ID, name, i))
+	}
+	return i
+}
+
 func (p *Proc) truth(e ir.Expr, env map[string]int64) bool { return p.eval(e, env) != 0 }
 
 func (p *Proc) eval(e ir.Expr, env map[string]int64) int64 {
@@ -192,6 +229,9 @@ func (p *Proc) eval(e ir.Expr, env map[string]int64) int64 {
 	case ir.LocalRef:
 		if v, ok := env[e.Name]; ok {
 			return v
+		}
+		if e.Index != nil {
+			return p.arrs[e.Name][p.index(e.Name, e.Index, env)]
 		}
 		return p.vars[e.Name]
 	case ir.Not:

@@ -21,7 +21,7 @@ var PaperSweep = Sweep{
 	Ns:     []int{10, 20, 40, 80, 160},
 	Loads:  []float64{0.5, 2},
 	Ratios: []int{0, 1, 9},
-	Config: Config{Entries: 20000, Hold: 10, Transit: 1, Processing: 1, FIFO: true, Seed: 1},
+	Config: Config{Entries: 5000, Hold: 10, Transit: 1, Processing: 1, FIFO: true, Seed: 1},
 }
 
 // Markdown runs the sweep on a and writes docs/distributed.md's tables:
@@ -84,6 +84,24 @@ func (s Sweep) Compare(w io.Writer, aName string, a *ir.Algorithm, bName string,
 				same = "yes"
 			}
 			fmt.Fprintf(w, "| %d | %.2f | %.2f | %.1f | %.1f | %s |\n", n, ra.MessagesPerEntry, rb.MessagesPerEntry, ra.MeanAcquire, rb.MeanAcquire, same)
+		}
+	}
+	return nil
+}
+
+// Against writes one table of a mutex's messages per entry beside an
+// analytic value (want, of n), for each load and size of the sweep.
+func (s Sweep) Against(w io.Writer, a *ir.Algorithm, formula string, want func(n int) float64) error {
+	fmt.Fprintf(w, "\n| n | load | messages/entry | %s | acquisition time |\n|---|---|---|---|---|\n", formula)
+	for _, n := range s.Ns {
+		for _, load := range s.Loads {
+			c := s.Config
+			c.N, c.Load, c.ReaderRatio = n, load, 0
+			r := Run(a, c)
+			if r.Violation != "" {
+				return fmt.Errorf("n=%d load=%.1f: %s", n, load, r.Violation)
+			}
+			fmt.Fprintf(w, "| %d | %.0f%% | %.2f | %.2f | %.1f |\n", n, load*100, r.MessagesPerEntry, want(n), r.MeanAcquire)
 		}
 	}
 	return nil

@@ -107,3 +107,25 @@ func TestDCREWWritersOnlyIsNaimiTrehel(t *testing.T) {
 		}
 	}
 }
+
+// Ricart–Agrawala sends n − 1 REQUESTs and n − 1 REPLYs per entry,
+// whatever the load: the simulator must count exactly 2(n − 1).
+func TestRicartAgrawalaMessages(t *testing.T) {
+	ra, ok := distributed.Lookup("ricart-agrawala")
+	if !ok {
+		t.Fatal("no ricart-agrawala")
+	}
+	for _, n := range []int{2, 5, 20} {
+		for _, load := range []float64{0.5, 2} {
+			c := DefaultConfig(n, load)
+			c.Entries = 2000
+			r := Run(ra.Def(), c)
+			if r.Violation != "" {
+				t.Fatalf("n=%d load=%v: %s", n, load, r.Violation)
+			}
+			if want := float64(2 * (n - 1)); r.MessagesPerEntry != want {
+				t.Errorf("n=%d load=%v: %.3f messages per entry, want 2(n-1) = %.0f", n, load, r.MessagesPerEntry, want)
+			}
+		}
+	}
+}

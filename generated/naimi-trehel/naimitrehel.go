@@ -29,9 +29,10 @@ const (
 // process runs one passage at a time (its goroutines queue). Lock and RLock block until granted
 // and panic if the lock fails (its transport closed or a send failed); LockContext and
 // RLockContext return that error instead, or the context's: a request already sent cannot be
-// recalled, so an abandoned passage enters when its turn comes and leaves at once. TryLock and
-// TryRLock enter only when the acquire needs no message and no wait. Fence is the passage's
-// fencing token; Done and Err report a failed lock.
+// recalled, so an abandoned passage enters when its turn comes and leaves at once. Fence is the
+// passage's fencing token; Done and Err report a failed lock.
+//
+// TryLock (and TryRLock) enters only when the acquire needs no message and no wait.
 //
 // Claimed: mutual exclusion: one token; starvation-free; FCFS in the order requests join the waiting list; amortised O(log n) per entry: the request's hops along father, plus the token.
 // Channels: reliable (the paper's assumption); order is not needed: SPIN passes it with channels that reorder messages.

@@ -38,6 +38,10 @@ type Entry struct {
 	// Findings are the assumptions the checks found the algorithm needs
 	// beyond its paper's (tests hold the entry to them both ways).
 	Findings Findings
+	// NoTryLock, when set, says why the lock has no TryLock: its acquire
+	// can never complete without waiting for another process (a
+	// permission-based algorithm asks every other process).
+	NoTryLock string
 	// Routines names the paper's routine behind each operation
 	// ("RAcquire": "Request_CS_Read").
 	Routines   map[string]string

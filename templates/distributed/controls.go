@@ -33,6 +33,12 @@ func Controls() ([]Control, error) {
 			Why: "a process that handles a request does not make the requester its father: a root that gave the token away stays the root, and answers the next request with a token it no longer has (two tokens)"},
 		{Name: "naimi-trehel-keep-token", Entry: "naimi-trehel", Line: "X3", Breaks: "deadlock",
 			Why: "the holder leaves without sending the token to the next requester, who waits for ever"},
+		{Name: "ricart-agrawala-not-requesting", Entry: "ricart-agrawala", Line: "A1", Breaks: "exclusion",
+			Why: "a requester never says it is requesting, so it never defers a reply: two processes collect every permission at once"},
+		{Name: "ricart-agrawala-no-reply", Entry: "ricart-agrawala", Line: "Q5", Breaks: "deadlock",
+			Why: "a process that should grant its permission at once never does: the requester waits for ever"},
+		{Name: "ricart-agrawala-forget-deferred", Entry: "ricart-agrawala", Line: "Q4", Breaks: "deadlock",
+			Why: "a deferred reply is not recorded, so the release never sends it"},
 	}
 	for i, c := range specs {
 		e, ok := Lookup(c.Entry)

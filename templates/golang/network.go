@@ -173,18 +173,33 @@ func (g *netGen) decls(f *jen.File) {
 		if l.Type == ir.TBool {
 			t = jen.Bool()
 		}
+		if l.Len != nil {
+			t = jen.Index().Add(t)
+		}
 		fields = append(fields, jen.Id(l.Name).Add(t).Comment(l.Doc))
 	}
 	f.Comment(fmt.Sprintf("%sState is one process's state, named as in the paper.", g.low))
 	f.Type().Id(g.low + "State").Struct(fields...)
 	f.Line()
 	// The constructor: each process's initial state.
-	var init []jen.Code
+	var init, fill []jen.Code
 	for _, l := range g.a.Locals {
-		if l.InitSelf == nil {
-			continue
+		t := jen.Int64()
+		if l.Type == ir.TBool {
+			t = jen.Bool()
 		}
-		init = append(init, jen.Id(l.Name).Op(":").Add(g.expr(l.InitSelf, jen.Int64().Call(jen.Id("self")))))
+		switch {
+		case l.Len != nil:
+			// One element per process (ir.Check), each starting at InitSelf.
+			init = append(init, jen.Id(l.Name).Op(":").Make(jen.Index().Add(t), jen.Id("n")))
+			if l.InitSelf != nil {
+				fill = append(fill, jen.For(jen.Id("j").Op(":=").Range().Id("l").Dot("s").Dot(l.Name)).Block(
+					jen.Id("l").Dot("s").Dot(l.Name).Index(jen.Id("j")).Op("=").Add(g.expr(l.InitSelf, jen.Int64().Call(jen.Id("self")))),
+				))
+			}
+		case l.InitSelf != nil:
+			init = append(init, jen.Id(l.Name).Op(":").Add(g.expr(l.InitSelf, jen.Int64().Call(jen.Id("self")))))
+		}
 	}
 	f.Comment(fmt.Sprintf("New%s returns process self's lock (0 <= self < n) of the n processes that share it,", g.c.Name))
 	f.Comment("sending and receiving over tr. Every process runs one; process 0 starts with the token.")
@@ -193,6 +208,7 @@ func (g *netGen) decls(f *jen.File) {
 		jen.Id("l").Op(":=").Op("&").Id(g.c.Name).Values(jen.Dict{
 			jen.Id("s"): jen.Id(g.low + "State").Values(init...),
 		}),
+		jen.Add(fill...),
 		jen.If(jen.Err().Op(":=").Id("l").Dot("start").Call(jen.Id("self"), jen.Id("n"), jen.Id("tr"), jen.Id("l")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Err()),
 		),
@@ -211,9 +227,13 @@ func (g *netGen) doc() string {
 	b.WriteString("process runs one passage at a time (its goroutines queue). Lock and RLock block until granted\n")
 	b.WriteString("and panic if the lock fails (its transport closed or a send failed); LockContext and\n")
 	b.WriteString("RLockContext return that error instead, or the context's: a request already sent cannot be\n")
-	b.WriteString("recalled, so an abandoned passage enters when its turn comes and leaves at once. TryLock and\n")
-	b.WriteString("TryRLock enter only when the acquire needs no message and no wait. Fence is the passage's\n")
-	b.WriteString("fencing token; Done and Err report a failed lock.\n\n")
+	b.WriteString("recalled, so an abandoned passage enters when its turn comes and leaves at once. Fence is the\n")
+	b.WriteString("passage's fencing token; Done and Err report a failed lock.\n\n")
+	if e.NoTryLock == "" {
+		b.WriteString("TryLock (and TryRLock) enters only when the acquire needs no message and no wait.\n\n")
+	} else {
+		fmt.Fprintf(&b, "There is no TryLock: %s.\n\n", e.NoTryLock)
+	}
 	p := e.Props
 	fmt.Fprintf(&b, "Claimed: %s; %s; %s; %s.\n", p.Safety, p.Liveness, p.Fairness, p.Messages)
 	fmt.Fprintf(&b, "Channels: %s.\n", p.Channels)
@@ -266,10 +286,12 @@ func (g *netGen) api(f *jen.File) {
 		f.Func().Params(recv.Clone()).Id(ctxLock).Params(ctx.Clone()).Error().Block(
 			jen.Return(jen.Id("l").Dot("enter").Call(jen.Id("ctx"), jen.Lit(write))),
 		)
-		f.Comment(fmt.Sprintf("%s takes the lock %s if that needs no message and no wait.", try, what))
-		f.Func().Params(recv.Clone()).Id(try).Params().Bool().Block(
-			jen.Return(jen.Id("l").Dot("tryEnter").Call(jen.Lit(write), jen.Id("l").Dot("save"))),
-		)
+		if g.c.Entry.NoTryLock == "" {
+			f.Comment(fmt.Sprintf("%s takes the lock %s if that needs no message and no wait.", try, what))
+			f.Func().Params(recv.Clone()).Id(try).Params().Bool().Block(
+				jen.Return(jen.Id("l").Dot("tryEnter").Call(jen.Lit(write), jen.Id("l").Dot("save"))),
+			)
+		}
 		f.Comment(fmt.Sprintf("%s releases the lock taken by %s; it panics if the process does not hold it so.", unlock, lock))
 		f.Func().Params(recv.Clone()).Id(unlock).Params().Block(
 			jen.Id("l").Dot("leave").Call(jen.Lit(write), jen.Lit(unlock)),
@@ -279,9 +301,19 @@ func (g *netGen) api(f *jen.File) {
 	if g.readers() {
 		pass("RLock", "RLockContext", "TryRLock", "RUnlock", false, "for reading (shared with readers)")
 	}
+	var clones []jen.Code
+	for _, l := range g.a.Locals {
+		if l.Len != nil {
+			clones = append(clones, jen.Id("s").Dot(l.Name).Op("=").Qual("slices", "Clone").Call(jen.Id("s").Dot(l.Name)))
+		}
+	}
+	if g.c.Entry.NoTryLock != "" {
+		return
+	}
 	f.Comment("save snapshots the state for a TryLock that may give up.")
 	f.Func().Params(recv.Clone()).Id("save").Params().Func().Params().Block(
 		jen.Id("s").Op(":=").Id("l").Dot("s"),
+		jen.Add(clones...),
 		jen.Return(jen.Func().Params().Block(jen.Id("l").Dot("s").Op("=").Id("s"))),
 	)
 }
@@ -399,7 +431,22 @@ func (g *netGen) stmt(s ir.Stmt) []jen.Code {
 	comment := jen.Comment(fmt.Sprintf("(%s) %s", s.Label(), ir.FormatHead(s)))
 	switch s := s.(type) {
 	case ir.Set:
-		return []jen.Code{comment, g.ref(s.Dst).Op("=").Add(g.expr(s.Val, nil))}
+		dst := g.ref(s.Dst)
+		if s.Index != nil {
+			dst = dst.Index(g.expr(s.Index, nil))
+		}
+		return []jen.Code{comment, dst.Op("=").Add(g.expr(s.Val, nil))}
+	case ir.For:
+		v := jen.Id(s.Var)
+		body := g.withParam(s.Var, func() []jen.Code { return g.code(s.Body) })
+		if s.SkipSelf {
+			body = append([]jen.Code{jen.If(v.Clone().Op("==").Int64().Call(jen.Id("l").Dot("self"))).Block(jen.Continue())}, body...)
+		}
+		return []jen.Code{comment, jen.For(
+			v.Clone().Op(":=").Int64().Call(g.expr(s.From, nil)),
+			v.Clone().Op("<=").Add(g.expr(s.To, nil)),
+			v.Clone().Op("++"),
+		).Block(body...)}
 	case ir.Send:
 		args := []jen.Code{g.expr(s.To, nil), jen.Id(g.kind(s.Msg))}
 		for i, a := range s.Args {
@@ -421,6 +468,18 @@ func (g *netGen) stmt(s ir.Stmt) []jen.Code {
 	}
 	g.err = fmt.Errorf("%s line %s: %T has no Go network lowering", g.a.Name, s.Label(), s)
 	return nil
+}
+
+// withParam runs lower with name bound as a plain Go variable (a loop's).
+func (g *netGen) withParam(name string, lower func() []jen.Code) []jen.Code {
+	if g.params == nil {
+		g.params = map[string]bool{}
+		defer func() { g.params = nil }()
+	}
+	had := g.params[name]
+	g.params[name] = true
+	defer func() { g.params[name] = had }()
+	return lower()
 }
 
 func (g *netGen) ref(name string) *jen.Statement {
@@ -460,6 +519,9 @@ func (g *netGen) expr(e ir.Expr, self *jen.Statement) *jen.Statement {
 		}
 		return jen.Int64().Call(jen.Id("l").Dot("self"))
 	case ir.LocalRef:
+		if e.Index != nil {
+			return g.ref(e.Name).Index(g.expr(e.Index, self))
+		}
 		return g.ref(e.Name)
 	case ir.Not:
 		return jen.Op("!").Add(sub(e.X))

@@ -66,6 +66,9 @@ func (c *checker) checkMessages() {
 		c.errf("", "a message-passing algorithm shares no memory (declare its state as Process locals)")
 	}
 	for _, l := range a.Locals {
+		if l.Len != nil && (l.Scope != Process || l.Len(Params{N: 2}) != 2 || l.Len(Params{N: 5}) != 5) {
+			c.errf("", "local %s: an array of a message-passing algorithm is process state with one element per process (Len = n)", l.Name)
+		}
 		if l.InitSelf == nil {
 			continue
 		}
@@ -111,6 +114,18 @@ func (c *checker) checkMessages() {
 			})
 		}
 		c.code(h.Code, env, false, false)
+	}
+	for _, op := range a.Ops() {
+		c.op = op.Name
+		WalkStmts(op.Code, func(s Stmt) {
+			if f, ok := s.(For); ok {
+				WalkStmts(f.Body, func(in Stmt) {
+					if _, ok := in.(Await); ok {
+						c.errf(in.Label(), "an await inside a for loop: a routine's loop runs within one step")
+					}
+				})
+			}
+		})
 	}
 	c.op = ""
 }

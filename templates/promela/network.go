@@ -131,6 +131,10 @@ func (w *netWriter) model(rw bool) (string, error) {
 		if l.Scope != ir.Process {
 			continue
 		}
+		if l.Len != nil {
+			w.line(fmt.Sprintf("%s %s[N*N];\t/* %s (process p's element j at p*N + j) */", w.ptype(l.Type), pvar(l.Name), l.Doc))
+			continue
+		}
 		w.line(fmt.Sprintf("%s %s[N];\t/* %s */", w.ptype(l.Type), pvar(l.Name), l.Doc))
 	}
 	w.line("")
@@ -173,6 +177,7 @@ func (w *netWriter) handler() {
 			w.env[p.Name] = pvar(p.Name)
 		}
 	}
+	w.loopVars()
 	w.line("mtype lg_kind; byte lg_j; byte lg_k;")
 	w.line("short lg_to;")
 	w.ind--
@@ -276,6 +281,7 @@ func (w *netWriter) proc(rw bool) {
 	a, o := w.a, w.o
 	w.line("proctype Proc(byte self) {")
 	w.ind++
+	w.loopVars()
 	w.line("byte passages;")
 	w.line("short lg_to;")
 	w.line("do")
@@ -333,7 +339,13 @@ func (w *netWriter) init() {
 			if err != nil {
 				w.err = err
 			}
-			if v != 0 {
+			switch {
+			case v == 0:
+			case l.Len != nil:
+				for j := 0; j < w.o.N; j++ {
+					w.line(fmt.Sprintf("%s[%d] = %d;", pvar(l.Name), p*w.o.N+j, v))
+				}
+			default:
 				w.line(fmt.Sprintf("%s[%d] = %d;", pvar(l.Name), p, v))
 			}
 		}
@@ -356,7 +368,38 @@ func (w *netWriter) code(c ir.Code) {
 func (w *netWriter) stmt(s ir.Stmt) {
 	switch s := s.(type) {
 	case ir.Set:
-		w.stmtLine(fmt.Sprintf("%s = %s;", w.lvalue(s.Dst), w.expr(s.Val)), s, ir.FormatHead(s))
+		dst := w.lvalue(s.Dst)
+		if s.Index != nil {
+			dst = w.elem(s.Dst, s.Index)
+		}
+		w.stmtLine(fmt.Sprintf("%s = %s;", dst, w.expr(s.Val)), s, ir.FormatHead(s))
+	case ir.For:
+		v := pvar(s.Var)
+		w.stmtLine(fmt.Sprintf("%s = %s;", v, w.expr(s.From)), s, ir.FormatHead(s))
+		if w.env == nil {
+			w.env = map[string]string{}
+			defer func() { w.env = nil }()
+		}
+		w.env[s.Var] = v
+		w.line("do")
+		w.line(fmt.Sprintf(":: %s <= %s ->", v, w.expr(s.To)))
+		w.ind++
+		if s.SkipSelf {
+			w.line(fmt.Sprintf("if :: %s == self -> skip :: else ->", v))
+			w.ind++
+		}
+		w.code(s.Body)
+		w.line("skip")
+		if s.SkipSelf {
+			w.ind--
+			w.line("fi;")
+		}
+		w.line(v + "++")
+		w.ind--
+		w.line(":: else -> break")
+		w.line("od;")
+		w.line(v + " = 0;")
+		delete(w.env, s.Var)
 	case ir.Send:
 		m := w.a.Message(s.Msg)
 		w.stmtLine(fmt.Sprintf("lg_to = %s;", w.expr(s.To)), s, ir.FormatHead(s))
@@ -397,6 +440,35 @@ func (w *netWriter) stmt(s ir.Stmt) {
 	}
 }
 
+// elem is element idx of process self's local array name.
+func (w *netWriter) elem(name string, idx ir.Expr) string {
+	return fmt.Sprintf("%s[self*N + (%s)]", pvar(name), w.expr(idx))
+}
+
+// loopVars declares the variables of the algorithm's for loops (in the
+// handler, those that are not also a message's parameter, which is
+// declared already).
+func (w *netWriter) loopVars() {
+	seen := map[string]bool{}
+	for name := range w.env {
+		seen[name] = true
+	}
+	visit := func(c ir.Code) {
+		ir.WalkStmts(c, func(s ir.Stmt) {
+			if f, ok := s.(ir.For); ok && !seen[f.Var] {
+				seen[f.Var] = true
+				w.line(fmt.Sprintf("short %s;\t/* a for loop's variable */", pvar(f.Var)))
+			}
+		})
+	}
+	for _, op := range w.a.Ops() {
+		visit(op.Code)
+	}
+	for _, h := range w.a.Handlers {
+		visit(h.Code)
+	}
+}
+
 func (w *netWriter) lvalue(name string) string {
 	if v, ok := w.env[name]; ok {
 		return v
@@ -415,6 +487,9 @@ func (w *netWriter) expr(e ir.Expr) string {
 	case ir.Self:
 		return "self"
 	case ir.LocalRef:
+		if e.Index != nil {
+			return w.elem(e.Name, e.Index)
+		}
 		return w.lvalue(e.Name)
 	case ir.Not:
 		return "!(" + w.expr(e.X) + ")"

@@ -18,12 +18,12 @@ import (
 	"github.com/lockgen/lockgen/transport/inproc"
 )
 
-// Lock is a generated distributed lock (one process's).
+// Lock is a generated distributed lock (one process's). Most also have
+// TryLock() bool (Behaviour checks it where they do).
 type Lock interface {
 	Lock()
 	Unlock()
 	LockContext(context.Context) error
-	TryLock() bool
 	Fence() int64
 	Done() <-chan struct{}
 	Err() error
@@ -35,7 +35,6 @@ type RWLock interface {
 	RLock()
 	RUnlock()
 	RLockContext(context.Context) error
-	TryRLock() bool
 }
 
 // Transport is the generated locks' Transport (see package transport).
