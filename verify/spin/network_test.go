@@ -56,7 +56,9 @@ func TestNetworkCatalogue(t *testing.T) {
 				{promela.NetOptions{N: 3, Requests: 2, ResumeLater: true}, e.Findings.NeedsResumeFirst, "resuming first"},
 			} {
 				failed := false
-				for _, prop := range NetworkProperties {
+				// Starvation freedom covers deadlocks here (bounded
+				// passages: a deadlock is a run that never finishes).
+				for _, prop := range []Property{MutualExclusion, Starvation} {
 					res := netRun(t, e.Def(), c.o, prop)
 					failed = failed || res.Status == Failed
 					if res.Status == Incomplete {

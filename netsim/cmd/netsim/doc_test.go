@@ -10,6 +10,9 @@ import (
 
 // docs/distributed.md is what the simulator computes today.
 func TestDistributedDocIsFresh(t *testing.T) {
+	if raceEnabled {
+		t.Skip("single-threaded and slow under -race: make test-race runs it without")
+	}
 	e, _ := distributed.Lookup("dcrew")
 	var b bytes.Buffer
 	if err := writeDoc(&b, e); err != nil {
