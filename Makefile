@@ -6,13 +6,14 @@
 #   make spin-zehavi  SPIN on Zehavi's k-exclusion at n = 3 (about 12 minutes, 10 GB)
 #   make mutation  the verifier's mutation score; rewrites docs/mutation.md (long)
 #   make bench     lockgen bench over the catalogue; rewrites docs/performance.md
+#   make distributed  the simulator over the paper's grid; rewrites docs/distributed.md and its plots
 #   make generate  regenerate every checked-in generated package
 
 GO      ?= go
 PKGS    := ./...
 GENERATED := ./generated/... ./examples/... ./bench/...
 
-.PHONY: all deps generate fresh vet test test-race test-check test-spin test-usermodule demo verify spin-zehavi mutation bench clean
+.PHONY: distributed all deps generate fresh vet test test-race test-check test-spin test-usermodule demo verify spin-zehavi mutation bench clean
 
 all: test
 
@@ -75,6 +76,9 @@ test-usermodule:
 	cd $(USERMOD) && $(GO) vet -tags lockgen_check ./... && $(GO) test -tags lockgen_check -count=1 ./...
 
 test: deps vet fresh test-race test-check test-spin test-usermodule
+
+distributed:
+	$(GO) run ./netsim/cmd/netsim -doc docs/distributed.md
 
 demo: deps
 	$(GO) run ./cmd/lockgen generate -v -o examples/bank/ledgerlock examples/bank/locks.toml

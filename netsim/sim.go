@@ -47,6 +47,9 @@ type Result struct {
 	MeanAcquire            float64 // time from request to entry
 	MaxReaders             int     // the most readers seen in the critical section at once
 	Time                   float64 // simulated time
+	// Contention is the share of the time the lock is requested or held
+	// by some process: the paper's C = T_rhlock / T_sim (section 5.3).
+	Contention float64
 	// Violation is the first broken property ("" if none): the invariant
 	// (with the processes in the critical section), or a request never
 	// granted (a deadlock or lost token).
@@ -113,6 +116,8 @@ type sim struct {
 	res      Result
 	stopping bool
 	acquire  float64
+	busy     float64 // time some process requested or held the lock
+	active   int     // processes not idle
 }
 
 // Run simulates cfg.N processes running a over the network cfg describes.
@@ -144,6 +149,9 @@ func Run(a *ir.Algorithm, cfg Config) Result {
 		}
 		entries := s.res.Entries
 		e := heap.Pop(&s.q).(event)
+		if s.active > 0 {
+			s.busy += e.at - s.now
+		}
 		s.now = e.at
 		if cfg.Trace != nil {
 			cfg.Trace(s.describe(e))
@@ -162,6 +170,9 @@ func Run(a *ir.Algorithm, cfg Config) Result {
 		}
 	}
 	s.res.Time = s.now
+	if s.now > 0 {
+		s.res.Contention = s.busy / s.now
+	}
 	if s.res.Entries > 0 {
 		s.res.MessagesPerEntry = float64(s.res.Messages) / float64(s.res.Entries)
 		s.res.MeanAcquire = s.acquire / float64(s.res.Entries)
@@ -193,6 +204,7 @@ func (s *sim) step(e event, think float64) {
 		}
 		s.reading[i] = s.drawReader()
 		s.phase[i] = acquiring
+		s.active++
 		s.asked[i] = s.now
 		op := "Acquire"
 		if s.reading[i] {
@@ -303,6 +315,7 @@ func (s *sim) enter(i int) {
 
 func (s *sim) released(i int, think float64) {
 	s.phase[i] = idle
+	s.active--
 	s.schedule(s.exp(think), evRequest, i, Msg{})
 }
 

@@ -32,9 +32,10 @@ const (
 // process runs one passage at a time (its goroutines queue). Lock and RLock block until granted
 // and panic if the lock fails (its transport closed or a send failed); LockContext and
 // RLockContext return that error instead, or the context's: a request already sent cannot be
-// recalled, so an abandoned passage enters when its turn comes and leaves at once. TryLock and
-// TryRLock enter only when the acquire needs no message and no wait. Fence is the passage's
-// fencing token; Done and Err report a failed lock.
+// recalled, so an abandoned passage enters when its turn comes and leaves at once. Fence is the
+// passage's fencing token; Done and Err report a failed lock.
+//
+// TryLock (and TryRLock) enters only when the acquire needs no message and no wait.
 //
 // Claimed: reader/writer exclusion: one writer alone, or any number of readers; starvation-free; FCFS between conflicting requests, in the order they join the waiting list; amortised O(log n) per entry: the request's hops along current_dir, plus one or two tokens.
 // Channels: reliable, and FIFO between each pair of processes: the paper says order is not needed (section 3.2), but SPIN finds two holders when a reader's grant and release tokens to its successor swap (see the notes).

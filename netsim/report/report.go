@@ -1,0 +1,142 @@
+// Package report runs the simulator (netsim) over the paper's experiment
+// grid and renders what it measured: the Markdown tables and the plots of
+// docs/distributed.md.
+package report
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/lockgen/lockgen/netsim"
+	"github.com/lockgen/lockgen/templates/ir"
+)
+
+// Sweep is an experiment grid after Johnson & Yoon 1996, section 5:
+// processes, loads, readers per writer.
+type Sweep struct {
+	Ns     []int
+	Loads  []float64
+	Ratios []int // readers per writer; 0 = writers only
+	Config netsim.Config
+}
+
+// PaperSweep is the grid docs/distributed.md reports: the paper's loads
+// and ratios, n up to its 160, 5,000 entries a point (the paper ran
+// 100,000; TestMessagesPerEntryAsInThePaper runs 20,000 at its headline
+// point).
+var PaperSweep = Sweep{
+	Ns:     []int{10, 20, 40, 80, 160},
+	Loads:  []float64{0.5, 2},
+	Ratios: []int{0, 1, 2, 4, 9},
+	Config: netsim.Config{Entries: 5000, Hold: 10, Transit: 1, Processing: 1, FIFO: true, Seed: 1},
+}
+
+// Point is one simulation of the grid.
+type Point struct {
+	Alg   string
+	Ratio int // readers per writer (0: writers only)
+	N     int
+	Load  float64
+	netsim.Result
+}
+
+// Curve is one algorithm at one ratio over the grid's sizes and loads.
+type Curve struct {
+	Alg    string
+	Ratio  int
+	Points []Point // by load, then n
+}
+
+// Label names the curve in tables and legends.
+func (c Curve) Label() string {
+	if c.Ratio == 0 {
+		return c.Alg
+	}
+	return fmt.Sprintf("%s %d:1", c.Alg, c.Ratio)
+}
+
+// At returns the curve's point at n and load.
+func (c Curve) At(n int, load float64) Point {
+	for _, p := range c.Points {
+		if p.N == n && p.Load == load {
+			return p
+		}
+	}
+	return Point{}
+}
+
+// Run simulates a at every size and load of the grid, at each of ratios,
+// reporting each point to progress (may be nil). A run that breaks the
+// lock is an error: the grid only measures correct runs.
+func (s Sweep) Run(name string, a *ir.Algorithm, ratios []int, progress func(Point)) ([]Curve, error) {
+	var out []Curve
+	for _, ratio := range ratios {
+		c := Curve{Alg: name, Ratio: ratio}
+		for _, load := range s.Loads {
+			for _, n := range s.Ns {
+				cfg := s.Config
+				cfg.N, cfg.Load, cfg.ReaderRatio = n, load, ratio
+				r := netsim.Run(a, cfg)
+				if r.Violation != "" {
+					return nil, fmt.Errorf("%s n=%d load=%.0f%% ratio=%d: %s", name, n, load*100, ratio, r.Violation)
+				}
+				p := Point{Alg: name, Ratio: ratio, N: n, Load: load, Result: r}
+				c.Points = append(c.Points, p)
+				if progress != nil {
+					progress(p)
+				}
+			}
+		}
+		out = append(out, c)
+	}
+	return out, nil
+}
+
+// Table writes, for each load, one row per n and, for each curve, its
+// messages per entry, acquisition time and contention (the share of time
+// the lock is requested or held, the paper's C = T_rhlock / T_sim).
+func (s Sweep) Table(w io.Writer, curves []Curve) {
+	for _, load := range s.Loads {
+		fmt.Fprintf(w, "\n### Load %.0f%% (n · hold / think)\n\n", load*100)
+		head, rule := "| n |", "|---|"
+		for _, c := range curves {
+			head += fmt.Sprintf(" %s: messages/entry, acquisition, contention |", c.Label())
+			rule += "---|"
+		}
+		fmt.Fprintln(w, head)
+		fmt.Fprintln(w, rule)
+		for _, n := range s.Ns {
+			row := fmt.Sprintf("| %d |", n)
+			for _, c := range curves {
+				p := c.At(n, load)
+				row += fmt.Sprintf(" %.2f, %.1f, %.0f%% |", p.MessagesPerEntry, p.MeanAcquire, 100*p.Contention)
+			}
+			fmt.Fprintln(w, row)
+		}
+	}
+}
+
+// Same reports whether two curves are the same runs event for event
+// (every figure equal at every point).
+func Same(a, b Curve) bool {
+	if len(a.Points) != len(b.Points) {
+		return false
+	}
+	for i := range a.Points {
+		if a.Points[i].Result != b.Points[i].Result {
+			return false
+		}
+	}
+	return true
+}
+
+// Against writes a curve's messages per entry beside an analytic value.
+func (s Sweep) Against(w io.Writer, c Curve, formula string, want func(n int) float64) {
+	fmt.Fprintf(w, "\n| n | load | messages/entry | %s | acquisition time |\n|---|---|---|---|---|\n", formula)
+	for _, n := range s.Ns {
+		for _, load := range s.Loads {
+			p := c.At(n, load)
+			fmt.Fprintf(w, "| %d | %.0f%% | %.2f | %.2f | %.1f |\n", n, load*100, p.MessagesPerEntry, want(n), p.MeanAcquire)
+		}
+	}
+}
