@@ -73,7 +73,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 
 	for _, l := range f.Locks {
 		if l.Distributed != nil {
-			fmt.Fprintf(stderr, "%s: lockgen bench measures shared-memory locks; %s (%s) is a distributed lock: its messages per entry and acquisition times come from the simulator (go run github.com/lockgen/lockgen/netsim/cmd/netsim %s)\n", l.Pos, l.Name, l.Algorithm, l.Algorithm)
+			fmt.Fprintf(stderr, "%s: lockgen bench measures shared-memory locks; %s (%s) is a distributed lock: lockgen simulate measures its messages per entry and acquisition times\n", l.Pos, l.Name, l.Algorithm)
 			return exitUsage
 		}
 	}

@@ -22,3 +22,18 @@ func TestExplainDistributed(t *testing.T) {
 		t.Error("list does not show dcrew")
 	}
 }
+
+// simulate runs a spec's distributed locks, fails on a violation (dCREW
+// over reordering channels) and refuses a shared-memory lock.
+func TestSimulate(t *testing.T) {
+	code, stdout, stderr := lockgen("simulate", "-n", "3", "-load", "2", "-entries", "500", "../../generated/dcrew/lock.toml")
+	if code != exitOK || !strings.Contains(stdout, "DCREW  3") || !strings.Contains(stdout, "ok") {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	if code, stdout, _ := lockgen("simulate", "-reorder", "-n", "3", "-entries", "20000", "../../generated/dcrew/lock.toml"); code != exitFailed || !strings.Contains(stdout, "VIOLATION") {
+		t.Errorf("reordering channels: exit %d\n%s", code, stdout)
+	}
+	if code, _, stderr := lockgen("simulate", "../../generated/mcs/lock.toml"); code != exitUsage || !strings.Contains(stderr, "lockgen bench measures it") {
+		t.Errorf("a shared-memory lock: exit %d, %s", code, stderr)
+	}
+}

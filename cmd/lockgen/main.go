@@ -7,6 +7,7 @@
 //	lockgen explain ALGORITHM                paper, steps and properties of one algorithm
 //	lockgen verify [flags] SPEC...           stress, controlled scheduler and SPIN on the specs' locks
 //	lockgen bench [flags] SPEC               the spec's locks measured next to the standard locks
+//	lockgen simulate [flags] SPEC            the spec's distributed locks in the message-passing simulator
 //
 // Exit status: 0 success, 1 a check or verification failed, 2 a usage or
 // spec error. From a go:generate line:
@@ -49,6 +50,7 @@ func commands() []command {
 		{"explain", "ALGORITHM", "show an algorithm's paper, steps, properties and options", runExplain},
 		{"verify", "[flags] SPEC...", "check the specs' locks: stress, controlled scheduler, SPIN", runVerify},
 		{"bench", "[flags] SPEC", "measure a spec's locks next to the standard locks", runBench},
+		{"simulate", "[flags] SPEC", "simulate a spec's distributed locks: messages, waiting", runSimulate},
 		{"version", "", "print lockgen's version and the revision it was built from", runVersion},
 	}
 }
