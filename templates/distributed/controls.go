@@ -11,10 +11,13 @@ import (
 type Control struct {
 	Name   string // "dcrew-drop-forward"
 	Entry  string // the catalogue entry it changes
-	Line   string // the paper's line it removes
+	Line   string // the paper's line it removes or changes
 	Why    string // how the lock goes wrong without it
 	Alg    *ir.Algorithm
-	Breaks string // what the checks must report: "exclusion", "deadlock" or "starvation"
+	Breaks string // what the checks must report: "exclusion", "deadlock", "starvation" or "fcfs"
+	// Change, when set, changes the line instead of removing it; it
+	// reports whether it found the line's shape.
+	Change func(a *ir.Algorithm) bool
 }
 
 // Controls returns the negative controls of the message-passing catalogue.
@@ -39,6 +42,9 @@ func Controls() ([]Control, error) {
 			Why: "a process that should grant its permission at once never does: the requester waits for ever"},
 		{Name: "ricart-agrawala-forget-deferred", Entry: "ricart-agrawala", Line: "Q4", Breaks: "deadlock",
 			Why: "a deferred reply is not recorded, so the release never sends it"},
+		{Name: "ricart-agrawala-ties-to-larger-id", Entry: "ricart-agrawala", Line: "Q3", Breaks: "fcfs",
+			Why: "between requests with the same sequence number the larger id goes first (j > i reversed): still one order, so still exclusion, but not the order of (sequence number, id) the paper promises",
+			Change: func(a *ir.Algorithm) bool { return reverseTieBreak(a, "REQUEST", "Q3") }},
 	}
 	for i, c := range specs {
 		e, ok := Lookup(c.Entry)
@@ -46,8 +52,14 @@ func Controls() ([]Control, error) {
 			return nil, fmt.Errorf("control %s: no entry %s", c.Name, c.Entry)
 		}
 		a := e.Def()
-		if !deleteLine(a, c.Line) {
-			return nil, fmt.Errorf("control %s: %s has no line %s", c.Name, c.Entry, c.Line)
+		changed := false
+		if c.Change != nil {
+			changed = c.Change(a)
+		} else {
+			changed = deleteLine(a, c.Line)
+		}
+		if !changed {
+			return nil, fmt.Errorf("control %s: %s has no line %s of the shape it changes", c.Name, c.Entry, c.Line)
 		}
 		a.Name = c.Name
 		specs[i].Alg = a
@@ -82,4 +94,35 @@ func deleteLine(a *ir.Algorithm, label string) bool {
 		a.Handlers[i].Code = del(a.Handlers[i].Code)
 	}
 	return found
+}
+
+// reverseTieBreak turns j > i, in the condition of the If labelled label
+// in the handler of msg, into j < i.
+func reverseTieBreak(a *ir.Algorithm, msg, label string) bool {
+	h := a.Handler(msg)
+	if h == nil {
+		return false
+	}
+	done := false
+	var rev func(e ir.Expr) ir.Expr
+	rev = func(e ir.Expr) ir.Expr {
+		b, ok := e.(ir.Bin)
+		if !ok {
+			return e
+		}
+		if _, self := b.Y.(ir.Self); self && b.Op == ir.Gt && b.X == (ir.LocalRef{Name: "j"}) {
+			done = true
+			b.Op = ir.Lt
+			return b
+		}
+		b.X, b.Y = rev(b.X), rev(b.Y)
+		return b
+	}
+	for i, s := range h.Code {
+		if iff, ok := s.(ir.If); ok && iff.Label() == label {
+			iff.Cond = rev(iff.Cond)
+			h.Code[i] = iff
+		}
+	}
+	return done
 }

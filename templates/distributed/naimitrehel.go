@@ -39,7 +39,7 @@ func init() {
 			"Request_CS's \"wait for the token\" is an await on token_present, which the token's receipt sets.",
 		},
 		Notes: []string{
-			"SPIN (verify/spin TestNetworkCatalogue): mutual exclusion, no deadlock and starvation freedom hold at n = 2 (three passages) and n = 3 (two passages), with FIFO or reordering channels and with the enabled routine resumed first or later.",
+			"SPIN (verify/spin TestNetworkCatalogue): mutual exclusion, no deadlock, starvation freedom and FCFS in the order of the next pointers hold at n = 2 (three passages) and n = 3 (two passages); exclusion and starvation freedom also with reordering channels and with the enabled routine resumed later.",
 			"Chosen as the path-compression baseline of dCREW (Johnson & Yoon compare with Chang–Singhal–Liu, whose code we could not find): dCREW run with writers only is itself a path-compression mutex; docs/distributed.md compares the two in the paper's setting.",
 		},
 		Def: naimiTrehel,
@@ -83,6 +83,14 @@ func naimiTrehel() *ir.Algorithm {
 				Set("X5", "next", null),
 			),
 		),
+		// The queue of next pointers: a request joins behind the root that
+		// makes it its next (Q3), or at the head where the root hands it
+		// the idle token (Q5) or, holding it, requests itself (R1).
+		Joins: []ir.Join{
+			{Label: "Q3", Who: Var("j"), Behind: Self},
+			{Label: "Q5", Who: Var("j")},
+			{Label: "R1", Who: Self, When: Eq(Var("father"), null)},
+		},
 		Handlers: []ir.Handler{
 			On("REQUEST",
 				IfElse("Q1", Eq(Var("father"), null),

@@ -39,7 +39,7 @@ func init() {
 			"Highest_Sequence_Number := max(Highest_Sequence_Number, k) is written as a conditional assignment (Q1), and the request's loop over the other processes as a for loop (A4), whose sends are one step.",
 		},
 		Notes: []string{
-			"SPIN (verify/spin TestNetworkCatalogue): mutual exclusion, no deadlock and starvation freedom hold at n = 2 (three passages) and n = 3 (two passages), with FIFO or reordering channels and either resumption order.",
+			"SPIN (verify/spin TestNetworkCatalogue): mutual exclusion, no deadlock, starvation freedom and FCFS by (sequence number, id) hold at n = 2 (three passages) and n = 3 (two passages); exclusion and starvation freedom also with reordering channels and either resumption order. The control that breaks ties the other way keeps exclusion and fails FCFS (TestNetworkControls).",
 			"Messages per entry: exactly 2(n − 1) in the simulator at every size and load (netsim TestRicartAgrawalaMessages).",
 		},
 		Def: ricartAgrawala,
@@ -84,6 +84,9 @@ func ricartAgrawala() *ir.Algorithm {
 				),
 			),
 		),
+		// The order is by sequence number, ties to the smaller id: a
+		// request takes its place when it draws its number (A2).
+		Joins: []ir.Join{{Label: "A2", Who: Self, Key: Plus(Times(Var("Our_Sequence_Number"), N), Self)}},
 		Handlers: []ir.Handler{
 			On("REQUEST",
 				If("Q1", Gt(Var("k"), Var("Highest_Sequence_Number")),

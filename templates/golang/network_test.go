@@ -125,6 +125,9 @@ func TestNetworkControlsCaught(t *testing.T) {
 		{name: "dcrew on a resume-later runtime", entry: "dcrew", network: inOrder, runtime: "resume-later"},
 	}
 	for i := range controls {
+		if controls[i].Breaks == "fcfs" {
+			continue // netstress checks exclusion, progress and fencing, not the order of entries
+		}
 		variants = append(variants, variant{name: controls[i].Name, entry: controls[i].Entry, network: inOrder, alg: &controls[i]})
 	}
 	for _, v := range variants {

@@ -198,6 +198,9 @@ type Algorithm struct {
 	// messages.go); shared-memory algorithms leave them empty.
 	Messages []Message
 	Handlers []Handler
+	// Joins, for a message-passing algorithm that claims FCFS, are where
+	// requests join its order (see Join).
+	Joins []Join
 }
 
 // EndsDoorway reports whether s is a statement of the label DoorwayEnd

@@ -1,5 +1,7 @@
 package ir
 
+import "strings"
+
 // Message passing. An algorithm that declares Messages is a message-passing
 // algorithm (the distributed family): processes share nothing; each keeps
 // its state in Process-scoped locals and talks to the others by Send. Its
@@ -33,6 +35,28 @@ type Send struct {
 	To   Expr
 	Msg  string
 	Args []Expr
+}
+
+// Join marks where a request joins the order an algorithm's FCFS claim
+// speaks of (Algorithm.Joins), after the statement labelled Label, when
+// When holds (nil: always). Two kinds of order:
+//
+//   - a list, the waiting list of the token algorithms: the request of
+//     Who (Self, or a handler's parameter) joins behind process Behind
+//     (nil: at the head, handed the idle token). A request behind one that
+//     is not in the list yet waits in its segment, and joins with it, in
+//     order, when that one does;
+//   - a key (Key set): Who takes its place by Key (Ricart–Agrawala's
+//     sequence number and id).
+//
+// The FCFS check requires that a process entering has joined, and that no
+// conflicting request ahead of it in the order still waits.
+type Join struct {
+	Label  string
+	When   Expr
+	Who    Expr
+	Behind Expr
+	Key    Expr
 }
 
 // MessagePassing reports whether a is a message-passing algorithm.
@@ -115,6 +139,11 @@ func (c *checker) checkMessages() {
 		}
 		c.code(h.Code, env, false, false)
 	}
+	for _, j := range a.Joins {
+		if !c.hasLabel(j.Label) {
+			c.errf("", "join at line %s: no such line", j.Label)
+		}
+	}
 	for _, op := range a.Ops() {
 		c.op = op.Name
 		WalkStmts(op.Code, func(s Stmt) {
@@ -145,4 +174,14 @@ func (c *checker) checkSend(l string, s Send, env map[string]Type) {
 	for i, arg := range s.Args {
 		c.expectAt(l, arg, m.Params[i].Type, env)
 	}
+}
+
+// hasLabel reports whether some routine or handler has a line labelled l.
+func (c *checker) hasLabel(l string) bool {
+	for k := range c.labels {
+		if _, lbl, ok := strings.Cut(k, ":"); ok && lbl == l {
+			return true
+		}
+	}
+	return false
 }

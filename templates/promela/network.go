@@ -40,6 +40,11 @@ type NetOptions struct {
 	// Liveness adds the LTL claim "starvation" (a model with a claim has
 	// its invalid end states unchecked, so safety searches leave it out).
 	Liveness bool
+	// FCFS adds the FCFS assertions (the algorithm's Joins say where a
+	// request joins its order): no process enters while a conflicting
+	// request (a writer's, or any in a mutex) that joined before it still
+	// waits.
+	FCFS bool
 }
 
 // Network returns the model text.
@@ -55,6 +60,9 @@ func Network(a *ir.Algorithm, o NetOptions) (string, error) {
 	}
 	if o.Capacity == 0 {
 		o.Capacity = 2 * o.N
+	}
+	if o.FCFS && len(a.Joins) == 0 {
+		return "", fmt.Errorf("%s: FCFS asked, but the algorithm marks no Joins", a.Name)
 	}
 	rw := a.RAcquire != nil && !o.WritersOnly
 	w := &netWriter{a: a, o: o, par: ir.Params{N: o.N, K: 1}}
@@ -144,6 +152,15 @@ func (w *netWriter) model(rw bool) (string, error) {
 	w.line("byte g_done;\t/* processes that finished all their passages */")
 	w.line("byte g_wait[N];\t/* the await a process's routine stands at (0: none) */")
 	w.line("bool g_resume[N];\t/* a handler enabled it: the routine goes first */")
+	if o.FCFS {
+		w.line("bool g_inlist[N];\t/* FCFS: the process's request is in the order (until its release ends) */")
+		w.line("bool g_entered[N];\t/* FCFS: ... and has entered */")
+		w.line("short g_key[N];\t/* FCFS: its place in the order */")
+		w.line("short g_after[N];\t/* FCFS: the request queued right behind it, in the list or in its segment */")
+		w.line("bool g_writer[N];\t/* FCFS: its request is a writer's */")
+		w.line("short g_joins;\t/* FCFS: places given so far */")
+		w.line("short lg_c;\t/* FCFS: walks a segment as it joins */")
+	}
 	w.line("")
 	if o.Liveness {
 		w.line(fmt.Sprintf("ltl %s { <> (g_done == N) }", ClaimStarvation))
@@ -295,6 +312,9 @@ func (w *netWriter) proc(rw bool) {
 		w.op = acqName
 		w.line("atomic {")
 		w.ind++
+		if o.FCFS {
+			w.line(fmt.Sprintf("g_writer[self] = %v;", acqName == "Acquire"))
+		}
 		w.code(acq)
 		w.line(enter)
 		w.ind--
@@ -304,17 +324,34 @@ func (w *netWriter) proc(rw bool) {
 		w.ind++
 		w.line(leave)
 		w.code(rel)
+		if o.FCFS {
+			w.line("g_inlist[self] = false; g_entered[self] = false; g_after[self] = -1;\t/* FCFS: leaves the order */")
+		}
 		w.line("skip")
 		w.ind--
 		w.line("}")
 		w.ind--
 	}
+	fcfs := func(writer bool) string {
+		if !o.FCFS {
+			return ""
+		}
+		conds := []string{"g_inlist[self]"}
+		for q := 0; q < o.N; q++ {
+			conflict := fmt.Sprintf("g_writer[%d]", q)
+			if writer || !rw {
+				conflict = "true"
+			}
+			conds = append(conds, fmt.Sprintf("!(%d != self && g_inlist[%d] && !g_entered[%d] && g_key[%d] < g_key[self] && %s)", q, q, q, q, conflict))
+		}
+		return "; assert(" + strings.Join(conds, " && ") + "); g_entered[self] = true"
+	}
 	if rw {
 		passage(a.RAcquire, a.RRelease, "RAcquire", "RRelease",
-			"assert(g_writers == 0); g_readers++", "g_readers--;")
+			"assert(g_writers == 0); g_readers++"+fcfs(false), "g_readers--;")
 	}
 	passage(a.Acquire, a.Release, "Acquire", "Release",
-		"assert(g_writers == 0 && g_readers == 0); g_writers++", "g_writers--;")
+		"assert(g_writers == 0 && g_readers == 0); g_writers++"+fcfs(true), "g_writers--;")
 	w.line("fi")
 	w.ind--
 	w.line(fmt.Sprintf(":: passages == %d -> break", o.Requests))
@@ -350,6 +387,11 @@ func (w *netWriter) init() {
 			}
 		}
 	}
+	if w.o.FCFS {
+		for p := 0; p < w.o.N; p++ {
+			w.line(fmt.Sprintf("g_after[%d] = -1;", p))
+		}
+	}
 	for p := 0; p < w.o.N; p++ {
 		w.line(fmt.Sprintf("run Handler(%d); run Proc(%d);", p, p))
 	}
@@ -366,6 +408,38 @@ func (w *netWriter) code(c ir.Code) {
 }
 
 func (w *netWriter) stmt(s ir.Stmt) {
+	w.stmtOnly(s)
+	if !w.o.FCFS {
+		return
+	}
+	for _, j := range w.a.Joins {
+		if j.Label != s.Label() {
+			continue
+		}
+		when := "true"
+		if j.When != nil {
+			when = w.expr(j.When)
+		}
+		who := w.expr(j.Who)
+		var join string
+		switch {
+		case j.Key != nil:
+			join = fmt.Sprintf("g_inlist[%s] = true; g_key[%s] = %s", who, who, w.expr(j.Key))
+		case j.Behind == nil:
+			join = fmt.Sprintf("lg_c = %s; %s", who, joinChain)
+		default:
+			b := w.expr(j.Behind)
+			join = fmt.Sprintf("g_after[%s] = %s; if :: g_inlist[%s] -> lg_c = %s; %s :: else -> skip fi", b, who, b, who, joinChain)
+		}
+		w.line(fmt.Sprintf("if :: %s -> %s :: else -> skip fi;\t/* FCFS: joins */", when, join))
+	}
+}
+
+// joinChain gives places, in order, to the request lg_c and the segment
+// queued behind it.
+const joinChain = "do :: lg_c != -1 -> g_joins++; g_inlist[lg_c] = true; g_entered[lg_c] = false; g_key[lg_c] = g_joins; lg_c = g_after[lg_c] :: else -> break od"
+
+func (w *netWriter) stmtOnly(s ir.Stmt) {
 	switch s := s.(type) {
 	case ir.Set:
 		dst := w.lvalue(s.Dst)

@@ -80,7 +80,7 @@ func netSpinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 			continue
 		}
 		sizes = append(sizes, fmt.Sprint(n))
-		for _, prop := range spin.NetworkProperties {
+		for _, prop := range spin.NetworkPropertiesFor(l.Distributed.Def()) {
 			res, err := spin.CheckNetwork(ctx, l.Distributed.Def(), promela.NetOptions{N: n, Requests: netPassages(n)}, prop,
 				spin.Options{Timeout: o.SpinTimeout})
 			if err != nil {
@@ -105,7 +105,7 @@ func netSpinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 		r.Verdict, r.Detail = Skipped, "no process count in -n up to 4"
 		return r
 	}
-	r.Detail = fmt.Sprintf("%s passed (n = %s, FIFO channels, bounded passages, %d states in all)", plural(passed, "run"), strings.Join(sizes, ", "), states)
+	r.Detail = fmt.Sprintf("%s passed (n = %s, FIFO channels, bounded passages, FCFS where claimed, %d states in all)", plural(passed, "run"), strings.Join(sizes, ", "), states)
 	if incomplete > 0 {
 		r.Detail += fmt.Sprintf("; %d incomplete, no verdict (%s)", incomplete, strings.Join(gaps, ", "))
 	}

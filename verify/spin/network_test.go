@@ -41,7 +41,7 @@ func TestNetworkCatalogue(t *testing.T) {
 		t.Run(e.Name, func(t *testing.T) {
 			t.Parallel()
 			for _, o := range []promela.NetOptions{{N: 2, Requests: 3}, {N: 3, Requests: 2}} {
-				for _, prop := range NetworkProperties {
+				for _, prop := range NetworkPropertiesFor(e.Def()) {
 					if res := netRun(t, e.Def(), o, prop); res.Status != Passed {
 						t.Errorf("n=%d %s: %s %s %s\n%s", o.N, prop, res.Status, res.Message, res.Reason, Counterexample(res, 60))
 					}
@@ -106,7 +106,7 @@ func TestNetworkControls(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	prop := map[string]Property{"exclusion": MutualExclusion, "deadlock": Deadlock, "starvation": Starvation}
+	prop := map[string]Property{"exclusion": MutualExclusion, "deadlock": Deadlock, "starvation": Starvation, "fcfs": FIFO}
 	for _, c := range controls {
 		t.Run(c.Name, func(t *testing.T) {
 			p, ok := prop[c.Breaks]
@@ -116,6 +116,13 @@ func TestNetworkControls(t *testing.T) {
 			res := netRun(t, c.Alg, promela.NetOptions{N: 3, Requests: 2}, p)
 			if res.Status != Failed {
 				t.Fatalf("%s (%s) not caught: %s %s", c.Name, c.Why, res.Status, res.Reason)
+			}
+			if p == FIFO {
+				// Only the order is wrong: exclusion holds, so it is the
+				// FCFS check that catches it.
+				if me := netRun(t, c.Alg, promela.NetOptions{N: 3, Requests: 2}, MutualExclusion); me.Status != Passed {
+					t.Errorf("%s also breaks exclusion (%s): not a test of the FCFS check", c.Name, me.Message)
+				}
 			}
 			t.Log(Counterexample(res, 12))
 		})
