@@ -120,6 +120,9 @@ func child() error {
 	if err := ep.WaitPeers(ctx); err != nil {
 		return err
 	}
+	// A process that dies or hangs fails the others' locks within 5 s
+	// rather than leaving them waiting for ever.
+	ep.WatchPeers(100*time.Millisecond, 5*time.Second)
 	lock, err := cataloglock.NewCatalog(id, n, ep)
 	if err != nil {
 		return err

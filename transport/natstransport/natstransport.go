@@ -11,7 +11,9 @@
 // connection fails it (Receive closes, Err says why), and the lock built
 // on it fails its operations instead of waiting for ever. For the same
 // reason a process must not send before the others subscribe: WaitPeers
-// returns once every peer's endpoint answers.
+// returns once every peer's endpoint answers. A peer that dies or hangs
+// is silent: WatchPeers fails the endpoint once one has not answered for
+// a timeout.
 package natstransport
 
 import (
@@ -112,6 +114,38 @@ func (e *Endpoint) WaitPeers(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// WatchPeers checks every interval that each other process still
+// answers (as WaitPeers does); a peer silent for timeout fails the
+// endpoint, so that the lock on it reports the lost contact (Done, Err)
+// instead of waiting for ever for a token or a reply the silent process
+// would have sent. It returns at once; the watch ends with the endpoint.
+func (e *Endpoint) WatchPeers(interval, timeout time.Duration) {
+	go func() {
+		last := make([]time.Time, e.n)
+		for j := range last {
+			last[j] = time.Now()
+		}
+		tick := time.NewTicker(interval)
+		defer tick.Stop()
+		for range tick.C {
+			if e.Err() != nil {
+				return
+			}
+			for j := range e.n {
+				if j == e.self {
+					continue
+				}
+				if _, err := e.nc.Request(e.subject(j)+".ready", nil, min(interval, timeout)); err == nil {
+					last[j] = time.Now()
+				} else if silent := time.Since(last[j]); silent > timeout {
+					e.fail(fmt.Errorf("natstransport: process %d has not answered for %v", j, silent.Round(time.Millisecond)))
+					return
+				}
+			}
+		}
+	}()
 }
 
 // Send publishes msg to process to.

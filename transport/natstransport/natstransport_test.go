@@ -3,6 +3,7 @@ package natstransport
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -170,4 +171,34 @@ func TestConnectRejects(t *testing.T) {
 	if _, err := Connect("nats://127.0.0.1:1", "x", 0, 2); err == nil {
 		t.Error("connected to nothing")
 	}
+}
+
+// A process that goes silent (its endpoint closed, as if it died) fails
+// the others' endpoints within the timeout, and their locks report it.
+func TestSilentPeerFailsTheLock(t *testing.T) {
+	s := natsServer(t)
+	eps, err := connect(t, s.ClientURL(), "silent", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l0, err := dcrew.NewDCREW(0, 3, eps[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range eps {
+		e.WatchPeers(20*time.Millisecond, 200*time.Millisecond)
+	}
+	l0.Lock()
+	l0.Unlock()
+	eps[2].Close()
+	select {
+	case <-l0.Done():
+	case <-time.After(10 * time.Second):
+		t.Fatal("the lock did not report the silent peer")
+	}
+	if err := l0.Err(); err == nil || !strings.Contains(err.Error(), "process 2 has not answered") {
+		t.Errorf("Err = %v, want the silent process named", err)
+	}
+	eps[1].Close()
+	eps[0].Close()
 }
