@@ -72,9 +72,8 @@ func netPassages(n int) int {
 func netSpinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 	r := Result{Lock: l.Name, Layer: SPIN}
 	start := time.Now()
-	var passed, failed, incomplete int
-	var states int64
-	var failures, gaps, sizes []string
+	var t spinTally
+	var sizes []string
 	for _, n := range o.Sizes {
 		if n > 4 {
 			continue
@@ -87,17 +86,7 @@ func netSpinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 				r.Verdict, r.Failure = Fail, err.Error()
 				return r
 			}
-			switch res.Status {
-			case spin.Passed:
-				passed++
-				states += res.States
-			case spin.Failed:
-				failed++
-				failures = append(failures, fmt.Sprintf("n=%d %s: %s\n%s", n, prop, res.Message, Indent(spin.Counterexample(res, trailShown), "  ")))
-			default:
-				incomplete++
-				gaps = append(gaps, fmt.Sprintf("n=%d %s", n, prop))
-			}
+			t.add(n, prop, res)
 		}
 	}
 	r.Elapsed = time.Since(start)
@@ -105,17 +94,8 @@ func netSpinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 		r.Verdict, r.Detail = Skipped, "no process count in -n up to 4"
 		return r
 	}
-	r.Detail = fmt.Sprintf("%s passed (n = %s, FIFO channels, bounded passages, FCFS where claimed, %d states in all)", plural(passed, "run"), strings.Join(sizes, ", "), states)
-	if incomplete > 0 {
-		r.Detail += fmt.Sprintf("; %d incomplete, no verdict (%s)", incomplete, strings.Join(gaps, ", "))
-	}
-	switch {
-	case failed > 0:
-		r.Verdict, r.Failure = Fail, strings.Join(failures, "\n")
-	case passed == 0:
-		r.Verdict = Incomplete
-	default:
-		r.Verdict = Pass
-	}
+	r.Detail = fmt.Sprintf("%s passed (n = %s, FIFO channels, bounded passages, FCFS where claimed, %d states in all)", plural(t.passed, "run"), strings.Join(sizes, ", "), t.states)
+	t.noteGaps(&r)
+	t.verdict(&r)
 	return r
 }

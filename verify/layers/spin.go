@@ -87,49 +87,69 @@ func spinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 		r.Verdict, r.Failure = Fail, err.Error()
 		return r
 	}
-	var passed, failed, incomplete, skipped int
-	var states int64
-	var failures, gaps, reduced []string
+	var t spinTally
+	var reduced []string
 	for _, run := range rep.Runs {
 		if run.Reduced != "" && run.Result.Status != spin.Skipped && !slices.Contains(reduced, run.Reduced) {
 			reduced = append(reduced, run.Reduced)
 		}
-		switch run.Result.Status {
-		case spin.Passed:
-			passed++
-			states += run.Result.States
-		case spin.Failed:
-			failed++
-			failures = append(failures, fmt.Sprintf("n=%d %s: %s\n%s", run.N, run.Property, run.Result.Message, Indent(spin.Counterexample(run.Result, trailShown), "  ")))
-		case spin.Skipped:
-			skipped++
-		default:
-			incomplete++
-			gaps = append(gaps, fmt.Sprintf("n=%d %s", run.N, run.Property))
-		}
+		t.add(run.N, run.Property, run.Result)
 	}
-	r.Detail = fmt.Sprintf("%s passed (n = %s, %d states in all)", plural(passed, "run"), joinInts(sizes), states)
-	if failed > 0 {
-		r.Detail = fmt.Sprintf("%s failed, %s", plural(failed, "run"), r.Detail)
+	r.Detail = fmt.Sprintf("%s passed (n = %s, %d states in all)", plural(t.passed, "run"), joinInts(sizes), t.states)
+	if t.failed > 0 {
+		r.Detail = fmt.Sprintf("%s failed, %s", plural(t.failed, "run"), r.Detail)
 	}
-	if incomplete > 0 {
-		r.Detail += fmt.Sprintf("; %d incomplete, no verdict (%s)", incomplete, strings.Join(gaps, ", "))
-	}
+	t.noteGaps(&r)
 	if len(reduced) > 0 {
 		r.Detail += fmt.Sprintf("; checked with the smallest valid parameters, %s, as %s", strings.Join(reduced, " and "), rep.Reduction)
 	}
-	if skipped > 0 {
-		r.Detail += fmt.Sprintf("; %d skipped (a smaller n was already incomplete, or the parameters do not fit n)", skipped)
+	if t.skipped > 0 {
+		r.Detail += fmt.Sprintf("; %d skipped (a smaller n was already incomplete, or the parameters do not fit n)", t.skipped)
 	}
+	t.verdict(&r)
+	return r
+}
+
+// spinTally counts a SPIN layer's runs and decides its verdict.
+type spinTally struct {
+	passed, failed, incomplete, skipped int
+	states                              int64
+	failures, gaps                      []string
+}
+
+func (t *spinTally) add(n int, prop spin.Property, res spin.Result) {
+	switch res.Status {
+	case spin.Passed:
+		t.passed++
+		t.states += res.States
+	case spin.Failed:
+		t.failed++
+		t.failures = append(t.failures, fmt.Sprintf("n=%d %s: %s\n%s", n, prop, res.Message, Indent(spin.Counterexample(res, trailShown), "  ")))
+	case spin.Skipped:
+		t.skipped++
+	default:
+		t.incomplete++
+		t.gaps = append(t.gaps, fmt.Sprintf("n=%d %s", n, prop))
+	}
+}
+
+// noteGaps adds the runs without a verdict to the row's figures.
+func (t *spinTally) noteGaps(r *Result) {
+	if t.incomplete > 0 {
+		r.Detail += fmt.Sprintf("; %d incomplete, no verdict (%s)", t.incomplete, strings.Join(t.gaps, ", "))
+	}
+}
+
+// verdict: a failure fails the layer; no pass at all gives no verdict.
+func (t *spinTally) verdict(r *Result) {
 	switch {
-	case failed > 0:
-		r.Verdict, r.Failure = Fail, strings.Join(failures, "\n")
-	case passed == 0:
+	case t.failed > 0:
+		r.Verdict, r.Failure = Fail, strings.Join(t.failures, "\n")
+	case t.passed == 0:
 		r.Verdict = Incomplete
 	default:
 		r.Verdict = Pass
 	}
-	return r
 }
 
 func joinInts(xs []int) string {
