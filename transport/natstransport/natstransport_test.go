@@ -11,6 +11,8 @@ import (
 	"github.com/nats-io/nats-server/v2/server"
 
 	"github.com/lockgen/lockgen/generated/dcrew"
+	"github.com/lockgen/lockgen/generated/naimi-trehel"
+	"github.com/lockgen/lockgen/generated/ricart-agrawala"
 	"github.com/lockgen/lockgen/verify/netstress"
 )
 
@@ -99,33 +101,49 @@ func TestFIFOPerPair(t *testing.T) {
 	}
 }
 
-// The generated dCREW over NATS: netstress with four processes, each on
-// its own connection.
-func TestDCREWOverNATS(t *testing.T) {
+// Every generated distributed lock of the catalogue over NATS: netstress
+// with four processes, each on its own connection.
+func TestLocksOverNATS(t *testing.T) {
 	s := natsServer(t)
-	r := netstress.Run(t, netstress.Subject{
-		New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) { return dcrew.NewDCREW(self, n, tr) },
-		Connect: func(n int) ([]netstress.Transport, func(), error) {
-			eps, err := connect(t, s.ClientURL(), "stress", n)
-			if err != nil {
-				return nil, nil, err
+	for _, c := range []struct {
+		name string
+		rw   bool
+		new  func(self, n int, tr netstress.Transport) (netstress.Lock, error)
+	}{
+		{"dcrew", true, func(self, n int, tr netstress.Transport) (netstress.Lock, error) { return dcrew.NewDCREW(self, n, tr) }},
+		{"naimi-trehel", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
+			return naimitrehel.NewNaimiTrehel(self, n, tr)
+		}},
+		{"ricart-agrawala", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
+			return ricartagrawala.NewRicartAgrawala(self, n, tr)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := netstress.Run(t, netstress.Subject{
+				New: c.new,
+				Connect: func(n int) ([]netstress.Transport, func(), error) {
+					eps, err := connect(t, s.ClientURL(), c.name, n)
+					if err != nil {
+						return nil, nil, err
+					}
+					out := make([]netstress.Transport, n)
+					for i, e := range eps {
+						out[i] = e
+					}
+					return out, func() {
+						for _, e := range eps {
+							e.Close()
+						}
+					}, nil
+				},
+				Passages: 60,
+			})
+			if c.rw && r.MaxReaders < 2 {
+				t.Errorf("readers never shared the lock (%d reads)", r.Reads)
 			}
-			out := make([]netstress.Transport, n)
-			for i, e := range eps {
-				out[i] = e
-			}
-			return out, func() {
-				for _, e := range eps {
-					e.Close()
-				}
-			}, nil
-		},
-		Passages: 60,
-	})
-	if r.MaxReaders < 2 {
-		t.Errorf("readers never shared the lock (%d reads)", r.Reads)
+			t.Logf("%d reads, %d writes, up to %d readers at once", r.Reads, r.Writes, r.MaxReaders)
+		})
 	}
-	t.Logf("%d reads, %d writes, up to %d readers at once", r.Reads, r.Writes, r.MaxReaders)
 }
 
 // Losing the server fails the endpoints and the lock on them, rather than
