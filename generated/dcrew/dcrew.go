@@ -151,7 +151,7 @@ type dCREWState struct {
 }
 
 // NewDCREW returns process self's lock (0 <= self < n) of the n processes that share it,
-// sending and receiving over tr. Every process runs one; process 0 starts with the token.
+// sending and receiving over tr. Every process runs one, all with the same n.
 func NewDCREW(self, n int, tr Transport) (*DCREW, error) {
 	l := &DCREW{s: dCREWState{Token_hldr: int64(self) == 0, next: dCREWNIL, current_dir: 0}}
 	if err := l.start(self, n, tr, l); err != nil {

@@ -93,7 +93,7 @@ type naimiTrehelState struct {
 }
 
 // NewNaimiTrehel returns process self's lock (0 <= self < n) of the n processes that share it,
-// sending and receiving over tr. Every process runs one; process 0 starts with the token.
+// sending and receiving over tr. Every process runs one, all with the same n.
 func NewNaimiTrehel(self, n int, tr Transport) (*NaimiTrehel, error) {
 	l := &NaimiTrehel{s: naimiTrehelState{father: ((int64(self) + (int64(n) - 1)) / int64(n)) - 1, next: naimiTrehelnil, token_present: int64(self) == 0}}
 	if err := l.start(self, n, tr, l); err != nil {

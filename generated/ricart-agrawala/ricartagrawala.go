@@ -87,7 +87,7 @@ type ricartAgrawalaState struct {
 }
 
 // NewRicartAgrawala returns process self's lock (0 <= self < n) of the n processes that share it,
-// sending and receiving over tr. Every process runs one; process 0 starts with the token.
+// sending and receiving over tr. Every process runs one, all with the same n.
 func NewRicartAgrawala(self, n int, tr Transport) (*RicartAgrawala, error) {
 	l := &RicartAgrawala{s: ricartAgrawalaState{Reply_Deferred: make([]bool, n)}}
 	if err := l.start(self, n, tr, l); err != nil {

@@ -202,7 +202,7 @@ func (g *netGen) decls(f *jen.File) {
 		}
 	}
 	f.Comment(fmt.Sprintf("New%s returns process self's lock (0 <= self < n) of the n processes that share it,", g.c.Name))
-	f.Comment("sending and receiving over tr. Every process runs one; process 0 starts with the token.")
+	f.Comment("sending and receiving over tr. Every process runs one, all with the same n.")
 	f.Func().Id("New"+g.c.Name).Params(jen.List(jen.Id("self"), jen.Id("n")).Int(), jen.Id("tr").Id("Transport")).
 		Params(jen.Op("*").Id(g.c.Name), jen.Error()).Block(
 		jen.Id("l").Op(":=").Op("&").Id(g.c.Name).Values(jen.Dict{

@@ -151,7 +151,7 @@ type catalogState struct {
 }
 
 // NewCatalog returns process self's lock (0 <= self < n) of the n processes that share it,
-// sending and receiving over tr. Every process runs one; process 0 starts with the token.
+// sending and receiving over tr. Every process runs one, all with the same n.
 func NewCatalog(self, n int, tr Transport) (*Catalog, error) {
 	l := &Catalog{s: catalogState{Token_hldr: int64(self) == 0, next: catalogNIL, current_dir: 0}}
 	if err := l.start(self, n, tr, l); err != nil {

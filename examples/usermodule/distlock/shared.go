@@ -151,7 +151,7 @@ type sharedState struct {
 }
 
 // NewShared returns process self's lock (0 <= self < n) of the n processes that share it,
-// sending and receiving over tr. Every process runs one; process 0 starts with the token.
+// sending and receiving over tr. Every process runs one, all with the same n.
 func NewShared(self, n int, tr Transport) (*Shared, error) {
 	l := &Shared{s: sharedState{Token_hldr: int64(self) == 0, next: sharedNIL, current_dir: 0}}
 	if err := l.start(self, n, tr, l); err != nil {
