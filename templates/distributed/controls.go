@@ -43,7 +43,7 @@ func Controls() ([]Control, error) {
 		{Name: "ricart-agrawala-forget-deferred", Entry: "ricart-agrawala", Line: "Q4", Breaks: "deadlock",
 			Why: "a deferred reply is not recorded, so the release never sends it"},
 		{Name: "ricart-agrawala-ties-to-larger-id", Entry: "ricart-agrawala", Line: "Q3", Breaks: "fcfs",
-			Why: "between requests with the same sequence number the larger id goes first (j > i reversed): still one order, so still exclusion, but not the order of (sequence number, id) the paper promises",
+			Why:    "between requests with the same sequence number the larger id goes first (j > i reversed): still one order, so still exclusion, but not the order of (sequence number, id) the paper promises",
 			Change: func(a *ir.Algorithm) bool { return reverseTieBreak(a, "REQUEST", "Q3") }},
 	}
 	for i, c := range specs {
