@@ -77,6 +77,7 @@ type netWriter struct {
 	ind   int
 	op    string            // the routine or handler being written, for markers
 	waits []ir.Await        // every await of the routines, numbered from 1
+	args  int               // argument words in a message slot (at least 1)
 	env   map[string]string // handler parameters → Promela locals
 	err   error
 }
@@ -123,14 +124,14 @@ func (w *netWriter) model(rw bool) (string, error) {
 	w.line("/* Generated from the algorithm's IR definition: do not edit. */")
 	w.line(fmt.Sprintf("#define N %d", o.N))
 	w.line(fmt.Sprintf("#define CAP %d", o.Capacity))
-	maxArgs := 0
 	var names []string
+	w.args = 1
 	for _, m := range a.Messages {
 		names = append(names, "m_"+ident(m.Name))
-		maxArgs = max(maxArgs, len(m.Params))
+		w.args = max(w.args, len(m.Params))
 	}
 	w.line("mtype = { " + strings.Join(names, ", ") + " };")
-	w.line(fmt.Sprintf("typedef Slot { mtype kind; byte from; short arg[%d] };", max(1, maxArgs)))
+	w.line(fmt.Sprintf("typedef Slot { mtype kind; byte from; short arg[%d] };", w.args))
 	w.line("typedef Inbox { Slot s[CAP]; byte n };")
 	w.line("Inbox inbox[N];")
 	w.line("")
@@ -184,12 +185,12 @@ func (w *netWriter) handler() {
 	w.line("proctype Handler(byte self) {")
 	w.ind++
 	w.env = map[string]string{}
-	seen := map[string]bool{}
+	var resets []string // the parameters, cleared after each message
 	for _, m := range a.Messages {
 		for _, p := range m.Params {
-			if !seen[p.Name] {
+			if _, declared := w.env[p.Name]; !declared {
 				w.line(fmt.Sprintf("%s %s;\t/* a parameter of %s */", w.ptype(p.Type), pvar(p.Name), m.Name))
-				seen[p.Name] = true
+				resets = append(resets, pvar(p.Name)+" = 0")
 			}
 			w.env[p.Name] = pvar(p.Name)
 		}
@@ -229,7 +230,7 @@ func (w *netWriter) handler() {
 	w.line("do")
 	w.line(":: lg_k + 1 < inbox[self].n -> inbox[self].s[lg_k].kind = inbox[self].s[lg_k+1].kind; inbox[self].s[lg_k].from = inbox[self].s[lg_k+1].from;")
 	var shift []string
-	for i := 0; i < max(1, w.maxArgs()); i++ {
+	for i := range w.args {
 		shift = append(shift, fmt.Sprintf("inbox[self].s[lg_k].arg[%d] = inbox[self].s[lg_k+1].arg[%d]", i, i))
 	}
 	w.line("\t" + strings.Join(shift, "; ") + "; lg_k++")
@@ -237,7 +238,7 @@ func (w *netWriter) handler() {
 	w.line("od;")
 	w.line("inbox[self].n--;")
 	clear := []string{"inbox[self].s[lg_k].kind = 0", "inbox[self].s[lg_k].from = 0"}
-	for i := 0; i < max(1, w.maxArgs()); i++ {
+	for i := range w.args {
 		clear = append(clear, fmt.Sprintf("inbox[self].s[lg_k].arg[%d] = 0", i))
 	}
 	w.line(strings.Join(clear, "; ") + ";")
@@ -258,10 +259,6 @@ func (w *netWriter) handler() {
 		}
 		w.line("g_resume[self] = " + strings.Join(enabled, " || ") + ";")
 	}
-	var resets []string
-	for _, p := range w.envNames() {
-		resets = append(resets, p+" = 0")
-	}
 	w.line(strings.Join(append(resets, "lg_kind = 0", "lg_j = 0", "lg_k = 0", "lg_to = 0"), "; "))
 	w.ind--
 	w.line("}")
@@ -270,28 +267,6 @@ func (w *netWriter) handler() {
 	w.line("}")
 	w.line("")
 	w.env = nil
-}
-
-func (w *netWriter) maxArgs() int {
-	m := 0
-	for _, msg := range w.a.Messages {
-		m = max(m, len(msg.Params))
-	}
-	return m
-}
-
-func (w *netWriter) envNames() []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, m := range w.a.Messages {
-		for _, p := range m.Params {
-			if !seen[p.Name] {
-				seen[p.Name] = true
-				out = append(out, pvar(p.Name))
-			}
-		}
-	}
-	return out
 }
 
 func (w *netWriter) proc(rw bool) {
