@@ -214,10 +214,8 @@ func (p *netProc) enter(ctx context.Context, write bool) error {
 	case <-ctx.Done():
 		go func() {
 			if err := <-errc; err == nil {
-				p.mu.Lock()
-				err = p.alg.release(write)
-				p.endStep()
-				p.mu.Unlock()
+				p.release(write)
+				return
 			}
 			<-p.slot
 		}()
@@ -301,19 +299,15 @@ func (p *netProc) leave(write bool, method string) {
 		panic("lockgen: " + method + " of a lock this process does not hold that way")
 	}
 	p.held = 0
+	p.mu.Unlock()
 	if p.alg.releaseWaits(write) {
-		p.mu.Unlock()
 		go p.release(write)
 		return
 	}
-	defer p.mu.Unlock()
-	if p.err == nil {
-		p.alg.release(write)
-		p.endStep()
-	}
-	<-p.slot
+	p.release(write)
 }
 
+// release runs the release routine and frees the process's passage slot.
 func (p *netProc) release(write bool) {
 	p.mu.Lock()
 	if p.err == nil {
