@@ -86,3 +86,16 @@ func versionString() string {
 	fmt.Fprintf(&b, " %s", bi.GoVersion)
 	return b.String()
 }
+
+// parseList reads a comma-separated list, each value valid by ok.
+func parseList[T any](s string, parse func(string) (T, error), ok func(T) bool) ([]T, error) {
+	var out []T
+	for _, f := range strings.Split(s, ",") {
+		v, err := parse(strings.TrimSpace(f))
+		if err != nil || !ok(v) {
+			return nil, fmt.Errorf("%q", f)
+		}
+		out = append(out, v)
+	}
+	return out, nil
+}

@@ -48,14 +48,12 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	cfg := perf.Config{Duration: *duration, Count: *count, ReadFraction: *reads,
 		Workloads: []perf.Workload{{Name: "empty"}, {Name: "work", CS: *cs, Outside: *outside}}}
 	if *goroutines != "" {
-		for _, s := range strings.Split(*goroutines, ",") {
-			g, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil || g < 1 {
-				fmt.Fprintf(stderr, "lockgen bench: -goroutines %q: want positive counts\n", *goroutines)
-				return exitUsage
-			}
-			cfg.Goroutines = append(cfg.Goroutines, g)
+		gs, err := parseList(*goroutines, strconv.Atoi, func(g int) bool { return g >= 1 })
+		if err != nil {
+			fmt.Fprintf(stderr, "lockgen bench: -goroutines %q: want positive counts\n", *goroutines)
+			return exitUsage
 		}
+		cfg.Goroutines = gs
 	}
 	if *count < 1 || *duration <= 0 || *reads < 0 || *reads > 1 {
 		fmt.Fprintln(stderr, "lockgen bench: -count must be at least 1, -duration positive, -reads within [0, 1]")

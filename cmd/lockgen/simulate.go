@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"strconv"
-	"strings"
 
 	"github.com/lockgen/lockgen/netsim"
 	"github.com/lockgen/lockgen/spec"
@@ -75,17 +74,4 @@ func runSimulate(args []string, stdout, stderr io.Writer) int {
 		return exitFailed
 	}
 	return exitOK
-}
-
-// parseList reads a comma-separated list, each value valid by ok.
-func parseList[T any](s string, parse func(string) (T, error), ok func(T) bool) ([]T, error) {
-	var out []T
-	for _, f := range strings.Split(s, ",") {
-		v, err := parse(strings.TrimSpace(f))
-		if err != nil || !ok(v) {
-			return nil, fmt.Errorf("%q", f)
-		}
-		out = append(out, v)
-	}
-	return out, nil
 }

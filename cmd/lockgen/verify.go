@@ -43,14 +43,12 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		}
 		o.Layers[l] = true
 	}
-	for _, s := range strings.Split(*sizes, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || n < 2 {
-			fmt.Fprintf(stderr, "lockgen verify: -n %q: want process counts of at least 2\n", *sizes)
-			return exitUsage
-		}
-		o.Sizes = append(o.Sizes, n)
+	ns, err := parseList(*sizes, strconv.Atoi, func(n int) bool { return n >= 2 })
+	if err != nil {
+		fmt.Fprintf(stderr, "lockgen verify: -n %q: want process counts of at least 2\n", *sizes)
+		return exitUsage
 	}
+	o.Sizes = ns
 	// Validate every spec before running anything.
 	var files []*spec.File
 	var errs spec.Errors
