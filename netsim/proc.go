@@ -64,12 +64,6 @@ func NewProc(a *ir.Algorithm, p ir.Params, id int) *Proc {
 	return pr
 }
 
-// Var returns the value of local name.
-func (p *Proc) Var(name string) int64 { return p.vars[name] }
-
-// SetVar overwrites local name (a test planting a state).
-func (p *Proc) SetVar(name string, v int64) { p.vars[name] = v }
-
 // Busy reports whether the process is in a routine (running or waiting).
 func (p *Proc) Busy() bool { return len(p.stack) > 0 }
 

@@ -1,6 +1,7 @@
 package netsim
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/lockgen/lockgen/templates/distributed"
@@ -129,6 +130,22 @@ func TestRicartAgrawalaMessages(t *testing.T) {
 			if want := float64(2 * (n - 1)); r.MessagesPerEntry != want {
 				t.Errorf("n=%d load=%v: %.3f messages per entry, want 2(n-1) = %.0f", n, load, r.MessagesPerEntry, want)
 			}
+		}
+	}
+}
+
+// Trace gets one line per event, naming the messages handled: the trail
+// netsim prints with a violation.
+func TestTraceNamesEvents(t *testing.T) {
+	c := DefaultConfig(3, 2)
+	c.Entries, c.FIFO = 50, true
+	var lines []string
+	c.Trace = func(l string) { lines = append(lines, l) }
+	Run(dcrew(t), c)
+	joined := strings.Join(lines, "\n")
+	for _, want := range []string{"handles REQUEST", "handles TOKEN", "request", "release"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("the trace never says %q", want)
 		}
 	}
 }

@@ -19,6 +19,9 @@ import (
 	"github.com/lockgen/lockgen/templates/distributed"
 )
 
+// trailShown is how many events a violation is shown with.
+const trailShown = 30
+
 func main() {
 	doc := flag.String("doc", "", "write the simulation report to this Markdown file, its plots in a directory beside it (docs/distributed.md: docs/distributed/)")
 	n := flag.Int("n", 160, "processes")
@@ -63,11 +66,19 @@ func main() {
 	}
 	c := netsim.DefaultConfig(*n, *load)
 	c.ReaderRatio, c.Entries, c.FIFO, c.Seed = *ratio, *entries, !*reorder, *seed
+	// Keep the last events: a violation is shown with the run that led to it.
+	var trail []string
+	c.Trace = func(line string) {
+		if trail = append(trail, line); len(trail) > 2*trailShown {
+			trail = append(trail[:0], trail[len(trail)-trailShown:]...)
+		}
+	}
 	r := netsim.Run(e.Def(), c)
 	fmt.Printf("%s: n=%d load=%.0f%% ratio=%d: %d entries (%d reads, %d writes), %.2f messages per entry, mean acquisition %.1f, contention %.0f%%, up to %d readers at once\n",
 		name, *n, *load*100, *ratio, r.Entries, r.Reads, r.Writes, r.MessagesPerEntry, r.MeanAcquire, 100*r.Contention, r.MaxReaders)
 	if r.Violation != "" {
-		fmt.Println("VIOLATION:", r.Violation)
+		fmt.Printf("VIOLATION: %s\nthe last events before it:\n", r.Violation)
+		fmt.Println(strings.Join(trail[max(0, len(trail)-trailShown):], "\n"))
 		os.Exit(1)
 	}
 }
