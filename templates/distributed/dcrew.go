@@ -62,20 +62,17 @@ func init() {
 }
 
 func dcrew() *ir.Algorithm {
-	proc := func(name string, t ir.Type, doc string, init ir.Expr) ir.Local {
-		return ir.Local{Name: name, Type: t, Scope: ir.Process, Doc: doc, InitSelf: init}
-	}
 	return &ir.Algorithm{
 		Name: "dcrew",
 		Locals: []ir.Local{
-			proc("IsRequesting", ir.TBool, "the process has requested the token and waits for it", nil),
-			proc("Token_hldr", ir.TBool, "the process holds the token (a reader's copy counts)", Eq(Self, Lit(0))),
-			proc("Incs", ir.TBool, "the process is in the critical section (or a reader waits for its release token)", nil),
-			proc("next", ir.TInt, "the next process in the waiting list, NIL if none", nilID),
-			proc("current_dir", ir.TInt, "the best guess at the end of the waiting list (the path list)", Lit(0)),
-			proc("class", ir.TInt, "the process's own request: none, READER or WRITER", nil),
-			proc("successor", ir.TInt, "the class of next's request", nil),
-			proc("release_needed", ir.TInt, "release tokens a reader still needs before it may leave (0 or 1)", nil),
+			State("IsRequesting", ir.TBool, "the process has requested the token and waits for it", nil),
+			State("Token_hldr", ir.TBool, "the process holds the token (a reader's copy counts)", Eq(Self, Lit(0))),
+			State("Incs", ir.TBool, "the process is in the critical section (or a reader waits for its release token)", nil),
+			State("next", ir.TInt, "the next process in the waiting list, NIL if none", nilID),
+			State("current_dir", ir.TInt, "the best guess at the end of the waiting list (the path list)", Lit(0)),
+			State("class", ir.TInt, "the process's own request: none, READER or WRITER", nil),
+			State("successor", ir.TInt, "the class of next's request", nil),
+			State("release_needed", ir.TInt, "release tokens a reader still needs before it may leave (0 or 1)", nil),
 		},
 		Messages: []ir.Message{
 			{Name: "REQUEST", Doc: "a request travelling along current_dir to the end of the waiting list",

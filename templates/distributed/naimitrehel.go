@@ -48,19 +48,16 @@ func init() {
 
 func naimiTrehel() *ir.Algorithm {
 	null := Named("nil", -1)
-	proc := func(name string, t ir.Type, doc string, init ir.Expr) ir.Local {
-		return ir.Local{Name: name, Type: t, Scope: ir.Process, Doc: doc, InitSelf: init}
-	}
 	return &ir.Algorithm{
 		Name: "naimi-trehel",
 		Locals: []ir.Local{
 			// father starts as (i + n − 1) div n − 1: nil at process 0, the
 			// holder, and 0 everywhere else.
-			proc("father", ir.TInt, "where to send a request: the last requester this process knows of; nil at the root (the last requester, or the holder)",
+			State("father", ir.TInt, "where to send a request: the last requester this process knows of; nil at the root (the last requester, or the holder)",
 				Minus(Div(Plus(Self, Minus(N, Lit(1))), N), Lit(1))),
-			proc("next", ir.TInt, "the process to pass the token to after the critical section, nil if none", null),
-			proc("requesting_cs", ir.TBool, "the process wants the critical section or is in it", nil),
-			proc("token_present", ir.TBool, "the process holds the token", Eq(Self, Lit(0))),
+			State("next", ir.TInt, "the process to pass the token to after the critical section, nil if none", null),
+			State("requesting_cs", ir.TBool, "the process wants the critical section or is in it", nil),
+			State("token_present", ir.TBool, "the process holds the token", Eq(Self, Lit(0))),
 		},
 		Messages: []ir.Message{
 			{Name: "REQUEST", Doc: "a request for the token travelling along father",

@@ -47,18 +47,15 @@ func init() {
 }
 
 func ricartAgrawala() *ir.Algorithm {
-	proc := func(name string, t ir.Type, doc string) ir.Local {
-		return ir.Local{Name: name, Type: t, Scope: ir.Process, Doc: doc}
-	}
-	deferred := proc("Reply_Deferred", ir.TBool, "Reply_Deferred[j]: the reply to j's request waits for this process's release")
+	deferred := State("Reply_Deferred", ir.TBool, "Reply_Deferred[j]: the reply to j's request waits for this process's release", nil)
 	deferred.Len = func(p ir.Params) int { return p.N }
 	return &ir.Algorithm{
 		Name: "ricart-agrawala",
 		Locals: []ir.Local{
-			proc("Our_Sequence_Number", ir.TInt, "the sequence number of this process's request"),
-			proc("Highest_Sequence_Number", ir.TInt, "the highest sequence number seen in a REQUEST"),
-			proc("Outstanding_Reply_Count", ir.TInt, "REPLYs still awaited"),
-			proc("Requesting_Critical_Section", ir.TBool, "the process requests the critical section or is in it"),
+			State("Our_Sequence_Number", ir.TInt, "the sequence number of this process's request", nil),
+			State("Highest_Sequence_Number", ir.TInt, "the highest sequence number seen in a REQUEST", nil),
+			State("Outstanding_Reply_Count", ir.TInt, "REPLYs still awaited", nil),
+			State("Requesting_Critical_Section", ir.TBool, "the process requests the critical section or is in it", nil),
 			deferred,
 		},
 		Messages: []ir.Message{

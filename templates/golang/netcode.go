@@ -117,10 +117,9 @@ func (g *netGen) expr(e ir.Expr, self *jen.Statement) *jen.Statement {
 	case ir.Not:
 		return jen.Op("!").Add(sub(e.X))
 	case ir.Bin:
-		return sub(e.X).Op(binGo(e.Op)).Add(sub(e.Y))
+		return sub(e.X).Op(e.Op.String()).Add(sub(e.Y))
 	}
 	g.err = fmt.Errorf("%s: expression %s has no Go network lowering", g.a.Name, ir.FormatExpr(e))
 	return jen.Lit(0)
 }
 
-func binGo(op ir.Op) string { return op.String() }

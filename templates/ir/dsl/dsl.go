@@ -198,3 +198,9 @@ func Send(l string, to ir.Expr, msg string, args ...ir.Expr) ir.Stmt {
 
 // On is the handler of message msg.
 func On(msg string, body ...ir.Stmt) ir.Handler { return ir.Handler{Msg: msg, Code: body} }
+
+// State is a process's state variable in a message-passing algorithm,
+// starting at init (an expression of Self; nil: zero).
+func State(name string, t ir.Type, doc string, init ir.Expr) ir.Local {
+	return ir.Local{Name: name, Type: t, Scope: ir.Process, InitSelf: init, Doc: doc}
+}
