@@ -122,4 +122,3 @@ func (g *netGen) expr(e ir.Expr, self *jen.Statement) *jen.Statement {
 	g.err = fmt.Errorf("%s: expression %s has no Go network lowering", g.a.Name, ir.FormatExpr(e))
 	return jen.Lit(0)
 }
-
