@@ -28,7 +28,7 @@ func distributedMarkdown(w io.Writer) {
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Distributed locks, written once as message-passing definitions (per-process state, typed messages,")
 	fmt.Fprintln(w, "handlers) and generated as one process's lock over a `Transport` (`transport/inproc`, `transport/natstransport`).")
-	fmt.Fprintln(w, "`make test` model-checks each with SPIN (FIFO and reordering channels, n = 2 and 3), simulates it")
+	fmt.Fprintln(w, "`make test` model-checks each with SPIN (n = 2 and 3; at n = 3 also with reordering channels), simulates it")
 	fmt.Fprintln(w, "(`netsim`, docs/distributed.md) and runs its generated package's tests (`verify/netstress`). A spec")
 	fmt.Fprintln(w, "takes only name, package, algorithm, mode and tests. What the checks found is in the assumptions")
 	fmt.Fprintln(w, "column: where it goes beyond what the paper states, the paper's claim failed a check.")
