@@ -230,6 +230,8 @@ func (p *Proc) eval(e ir.Expr, env map[string]int64) int64 {
 		return p.vars[e.Name]
 	case ir.Not:
 		return b(!p.truth(e.X, env))
+	case ir.Quant:
+		return b(p.quant(e, env))
 	case ir.Bin:
 		x := p.eval(e.X, env)
 		switch e.Op {
@@ -265,4 +267,22 @@ func (p *Proc) eval(e ir.Expr, env map[string]int64) int64 {
 		}
 	}
 	panic(fmt.Sprintf("netsim: expression %T in a message-passing algorithm", e))
+}
+
+// quant evaluates ∀/∃ over the processes from q.From to q.To.
+func (p *Proc) quant(q ir.Quant, env map[string]int64) bool {
+	inner := make(map[string]int64, len(env)+1)
+	for k, v := range env {
+		inner[k] = v
+	}
+	for v, to := p.eval(q.From, env), p.eval(q.To, env); v <= to; v++ {
+		if q.SkipSelf && v == int64(p.ID) {
+			continue
+		}
+		inner[q.Var] = v
+		if p.truth(q.Body, inner) != q.All {
+			return !q.All
+		}
+	}
+	return q.All
 }

@@ -149,3 +149,54 @@ func TestTraceNamesEvents(t *testing.T) {
 		}
 	}
 }
+
+// Lamport's algorithm sends n − 1 requests, n − 1 acknowledgements and
+// n − 1 releases per entry, whatever the load.
+func TestLamportMessages(t *testing.T) {
+	e, ok := distributed.Lookup("lamport-1978")
+	if !ok {
+		t.Fatal("no lamport-1978")
+	}
+	for _, n := range []int{2, 5, 20} {
+		for _, load := range []float64{0.5, 2} {
+			c := DefaultConfig(n, load)
+			c.Entries, c.ReaderRatio, c.FIFO = 2000, 0, true
+			r := Run(e.Def(), c)
+			if r.Violation != "" {
+				t.Fatalf("n=%d load=%v: %s", n, load, r.Violation)
+			}
+			if want := float64(3 * (n - 1)); r.MessagesPerEntry != want {
+				t.Errorf("n=%d load=%v: %.3f messages per entry, want 3(n-1) = %.0f", n, load, r.MessagesPerEntry, want)
+			}
+		}
+	}
+}
+
+// Carvalho–Roucairol asks only the processes that entered since the
+// requester last did. At light load, with requesters drawn uniformly and
+// one at a time, another process entered between two entries of the
+// requester with probability 1/2 (whichever of the two requests first),
+// so an entry costs n − 1 messages on average; at any load no more than
+// Ricart–Agrawala's 2(n − 1).
+func TestCarvalhoRoucairolMessages(t *testing.T) {
+	e, ok := distributed.Lookup("carvalho-roucairol")
+	if !ok {
+		t.Fatal("no carvalho-roucairol")
+	}
+	for _, n := range []int{5, 20} {
+		for _, load := range []float64{0.02, 0.5, 2} {
+			c := DefaultConfig(n, load)
+			c.Entries, c.ReaderRatio = 10000, 0
+			r := Run(e.Def(), c)
+			if r.Violation != "" {
+				t.Fatalf("n=%d load=%v: %s", n, load, r.Violation)
+			}
+			if max := float64(2 * (n - 1)); r.MessagesPerEntry > max {
+				t.Errorf("n=%d load=%v: %.3f messages per entry, more than 2(n-1) = %.0f", n, load, r.MessagesPerEntry, max)
+			}
+			if light := float64(n - 1); load < 0.05 && (r.MessagesPerEntry < 0.95*light || r.MessagesPerEntry > 1.05*light) {
+				t.Errorf("n=%d load=%v: %.3f messages per entry, want n-1 = %.0f within 5%%", n, load, r.MessagesPerEntry, light)
+			}
+		}
+	}
+}

@@ -6,6 +6,8 @@ package report
 import (
 	"fmt"
 	"io"
+	"strconv"
+	"strings"
 
 	"github.com/lockgen/lockgen/netsim"
 	"github.com/lockgen/lockgen/templates/ir"
@@ -131,12 +133,33 @@ func Same(a, b Curve) bool {
 }
 
 // Against writes a curve's messages per entry beside an analytic value.
-func (s Sweep) Against(w io.Writer, c Curve, formula string, want func(n int) float64) {
-	fmt.Fprintf(w, "\n| n | load | messages/entry | %s | acquisition time |\n|---|---|---|---|---|\n", formula)
+func (s Sweep) Against(w io.Writer, c Curve, refs ...Analytic) {
+	fmt.Fprint(w, "\n| n | load | messages/entry |")
+	for _, r := range refs {
+		fmt.Fprintf(w, " %s |", r.Formula)
+	}
+	fmt.Fprint(w, " acquisition time |\n|---|---|---|")
+	fmt.Fprint(w, strings.Repeat("---|", len(refs)+1)+"\n")
 	for _, n := range s.Ns {
 		for _, load := range s.Loads {
 			p := c.At(n, load)
-			fmt.Fprintf(w, "| %d | %.0f%% | %.2f | %.2f | %.1f |\n", n, load*100, p.MessagesPerEntry, want(n), p.MeanAcquire)
+			fmt.Fprintf(w, "| %d | %s | %.2f |", n, loadPercent(load), p.MessagesPerEntry)
+			for _, r := range refs {
+				fmt.Fprintf(w, " %.2f |", r.Value(n))
+			}
+			fmt.Fprintf(w, " %.1f |\n", p.MeanAcquire)
 		}
 	}
+}
+
+// Analytic is a known messages-per-entry value, as a formula of n.
+type Analytic struct {
+	Formula string // as the table heads it: "2(n − 1)"
+	Value   func(n int) float64
+}
+
+// loadPercent writes a load as a percentage, keeping a fraction of a
+// percent when there is one.
+func loadPercent(load float64) string {
+	return strconv.FormatFloat(load*100, 'f', -1, 64) + "%"
 }

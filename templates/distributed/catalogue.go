@@ -35,8 +35,10 @@ type Entry struct {
 	Refs  []templates.Ref
 	Modes []mode.Mode
 	Props Properties
-	// Findings are the assumptions the checks found the algorithm needs
-	// beyond its paper's (tests hold the entry to them both ways).
+	// Findings are the assumptions the checks found the algorithm needs,
+	// whether or not its paper states them (Props.Channels and
+	// Props.Steps say which it does); tests hold the entry to them both
+	// ways.
 	Findings Findings
 	// NoTryLock, when set, says why the lock has no TryLock: its acquire
 	// can never complete without waiting for another process (a
@@ -44,10 +46,27 @@ type Entry struct {
 	NoTryLock string
 	// Routines names the paper's routine behind each operation
 	// ("RAcquire": "Request_CS_Read").
-	Routines   map[string]string
+	Routines map[string]string
+	// Passages sets, per process count, how many passages each process
+	// makes in the SPIN model where the default (ModelPassages) makes a
+	// state space too large to search.
+	Passages   map[int]int
 	Deviations []string // from the paper, for the doc comment and the catalogue
 	Notes      []string // what the checks found; lockgen explain shows them
 	Def        func() *ir.Algorithm
+}
+
+// ModelPassages is how many passages each process makes in the SPIN
+// model at n processes: three at n = 2 and two beyond, unless the entry
+// says fewer (the state space grows fast with both).
+func (e *Entry) ModelPassages(n int) int {
+	if p, ok := e.Passages[n]; ok {
+		return p
+	}
+	if n <= 2 {
+		return 3
+	}
+	return 2
 }
 
 // Findings are assumptions an algorithm was found to need.

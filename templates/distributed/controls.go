@@ -42,6 +42,14 @@ func Controls() ([]Control, error) {
 			Why: "a process that should grant its permission at once never does: the requester waits for ever"},
 		{Name: "ricart-agrawala-forget-deferred", Entry: "ricart-agrawala", Line: "Q4", Breaks: "deadlock",
 			Why: "a deferred reply is not recorded, so the release never sends it"},
+		{Name: "carvalho-roucairol-no-rerequest", Entry: "carvalho-roucairol", Line: "Q6", Breaks: "deadlock",
+			Why: "a requester that gives back a permission it held does not ask for it again: it waits for ever for a permission it never requested"},
+		{Name: "carvalho-roucairol-not-using", Entry: "carvalho-roucairol", Line: "A7", Breaks: "exclusion",
+			Why: "a process in the critical section on permissions it kept answers a request with a smaller sequence number at once: the requester enters too (why Using is kept apart from Requesting_Critical_Section)"},
+		{Name: "lamport-1978-no-ack", Entry: "lamport-1978", Line: "2.4", Breaks: "deadlock",
+			Why: "a request is queued but not acknowledged: a requester whose request is the latest hears nothing later from the others and waits for ever (rule 5's second condition)"},
+		{Name: "lamport-1978-keep-released", Entry: "lamport-1978", Line: "4.3", Breaks: "deadlock",
+			Why: "a release does not remove the releaser's request from the receiver's queue: the stale request stays at the head, and the receiver waits for ever"},
 		{Name: "ricart-agrawala-ties-to-larger-id", Entry: "ricart-agrawala", Line: "Q3", Breaks: "fcfs",
 			Why:    "between requests with the same sequence number the larger id goes first (j > i reversed): still one order, so still exclusion, but not the order of (sequence number, id) the paper promises",
 			Change: func(a *ir.Algorithm) bool { return reverseTieBreak(a, "REQUEST", "Q3") }},
@@ -79,9 +87,13 @@ func deleteLine(a *ir.Algorithm, label string) bool {
 				found = true
 				continue
 			}
-			if iff, ok := s.(ir.If); ok {
-				iff.Then, iff.Else = del(iff.Then), del(iff.Else)
-				s = iff
+			switch st := s.(type) {
+			case ir.If:
+				st.Then, st.Else = del(st.Then), del(st.Else)
+				s = st
+			case ir.For:
+				st.Body = del(st.Body)
+				s = st
 			}
 			out = append(out, s)
 		}

@@ -118,7 +118,39 @@ func (g *netGen) expr(e ir.Expr, self *jen.Statement) *jen.Statement {
 		return jen.Op("!").Add(sub(e.X))
 	case ir.Bin:
 		return sub(e.X).Op(e.Op.String()).Add(sub(e.Y))
+	case ir.Quant:
+		return g.quant(e, self)
 	}
 	g.err = fmt.Errorf("%s: expression %s has no Go network lowering", g.a.Name, ir.FormatExpr(e))
 	return jen.Lit(0)
+}
+
+// quant lowers ∀/∃ to a function literal called in place: a loop over the
+// processes that returns at the first one that decides.
+func (g *netGen) quant(q ir.Quant, self *jen.Statement) *jen.Statement {
+	v := jen.Id(q.Var)
+	var body []jen.Code
+	if q.SkipSelf {
+		me := jen.Int64().Call(jen.Id("l").Dot("self"))
+		if self != nil {
+			me = self.Clone()
+		}
+		body = append(body, jen.If(v.Clone().Op("==").Add(me)).Block(jen.Continue()))
+	}
+	g.withParam(q.Var, func() []jen.Code {
+		cond := g.expr(q.Body, self)
+		if q.All {
+			cond = jen.Op("!").Parens(cond)
+		}
+		body = append(body, jen.If(cond).Block(jen.Return(jen.Lit(!q.All))))
+		return nil
+	})
+	return jen.Func().Params().Bool().Block(
+		jen.For(
+			v.Clone().Op(":=").Int64().Call(g.expr(q.From, self)),
+			v.Clone().Op("<=").Add(g.expr(q.To, self)),
+			v.Clone().Op("++"),
+		).Block(body...),
+		jen.Return(jen.Lit(q.All)),
+	).Call()
 }

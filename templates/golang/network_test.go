@@ -124,9 +124,18 @@ func TestNetworkControlsCaught(t *testing.T) {
 		{name: "dcrew over a reordering network", entry: "dcrew", network: "inproc.Options{Reorder: true, Delay: func() time.Duration { return time.Duration(time.Now().UnixNano()%200) * time.Microsecond }}"},
 		{name: "dcrew on a resume-later runtime", entry: "dcrew", network: inOrder, runtime: "resume-later"},
 	}
+	// Controls whose violation netstress's back-to-back passages do not
+	// reach, and what catches them instead.
+	missed := map[string]string{
+		"carvalho-roucairol-not-using": "the overlap needs a process re-entering on the permissions it kept while a request with a smaller sequence number is on its way, a light-load interleaving; SPIN finds it in 110 states (verify/spin TestNetworkControls)",
+	}
 	for i := range controls {
 		if controls[i].Breaks == "fcfs" {
 			continue // netstress checks exclusion, progress and fencing, not the order of entries
+		}
+		if why, ok := missed[controls[i].Name]; ok {
+			t.Logf("%s: not run: %s", controls[i].Name, why)
+			continue
 		}
 		variants = append(variants, variant{name: controls[i].Name, entry: controls[i].Entry, network: inOrder, alg: &controls[i]})
 	}

@@ -178,7 +178,52 @@ func (w *netWriter) expr(e ir.Expr) string {
 		return "!(" + w.expr(e.X) + ")"
 	case ir.Bin:
 		return "(" + w.expr(e.X) + " " + e.Op.String() + " " + w.expr(e.Y) + ")"
+	case ir.Quant:
+		return w.quant(e)
 	}
 	w.err = fmt.Errorf("%s: expression %T has no network lowering", w.a.Name, e)
 	return "0"
+}
+
+// quant expands ∀/∃ over constant bounds into a conjunction or
+// disjunction, one term per process: a guard evaluates atomically, and the
+// model's n is fixed.
+func (w *netWriter) quant(q ir.Quant) string {
+	from, err1 := ir.EvalConst(q.From, w.par, 0)
+	to, err2 := ir.EvalConst(q.To, w.par, 0)
+	if err1 != nil || err2 != nil {
+		w.err = fmt.Errorf("%s: a quantifier's bounds must be constant (%s .. %s)", w.a.Name, ir.FormatExpr(q.From), ir.FormatExpr(q.To))
+		return "false"
+	}
+	if w.env == nil {
+		w.env = map[string]string{}
+		defer func() { w.env = nil }()
+	}
+	outer, had := w.env[q.Var]
+	defer func() {
+		if had {
+			w.env[q.Var] = outer
+		} else {
+			delete(w.env, q.Var)
+		}
+	}()
+	op, none := " && ", "true"
+	if !q.All {
+		op, none = " || ", "false"
+	}
+	var terms []string
+	for v := from; v <= to; v++ {
+		w.env[q.Var] = fmt.Sprint(v)
+		t := w.expr(q.Body)
+		if q.SkipSelf && q.All {
+			t = fmt.Sprintf("(self == %d || %s)", v, t)
+		} else if q.SkipSelf {
+			t = fmt.Sprintf("(self != %d && %s)", v, t)
+		}
+		terms = append(terms, t)
+	}
+	if len(terms) == 0 {
+		return none
+	}
+	return "(" + strings.Join(terms, op) + ")"
 }

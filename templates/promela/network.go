@@ -32,7 +32,8 @@ type NetOptions struct {
 	// default the routine resumes first (see distributed.Properties.Steps).
 	ResumeLater bool
 	// Capacity bounds the messages in flight to one process (an assertion
-	// says when a model needs more); 0 means 2n.
+	// says when a model needs more); 0 means n per message type, at
+	// least 2n.
 	Capacity int
 	// WritersOnly lets SPIN choose only the writer's passages
 	// (Acquire/Release); by default it chooses a reader's or a writer's.
@@ -59,7 +60,7 @@ func Network(a *ir.Algorithm, o NetOptions) (string, error) {
 		return "", fmt.Errorf("network model: n = %d, %d requests (n in 2..8, at least one request)", o.N, o.Requests)
 	}
 	if o.Capacity == 0 {
-		o.Capacity = 2 * o.N
+		o.Capacity = max(2, len(a.Messages)) * o.N
 	}
 	if o.FCFS && len(a.Joins) == 0 {
 		return "", fmt.Errorf("%s: FCFS asked, but the algorithm marks no Joins", a.Name)

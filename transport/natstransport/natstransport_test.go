@@ -10,9 +10,12 @@ import (
 
 	"github.com/nats-io/nats-server/v2/server"
 
+	"github.com/lockgen/lockgen/generated/carvalho-roucairol"
 	"github.com/lockgen/lockgen/generated/dcrew"
+	"github.com/lockgen/lockgen/generated/lamport-1978"
 	"github.com/lockgen/lockgen/generated/naimi-trehel"
 	"github.com/lockgen/lockgen/generated/ricart-agrawala"
+	"github.com/lockgen/lockgen/templates/distributed"
 	"github.com/lockgen/lockgen/verify/netstress"
 )
 
@@ -105,19 +108,35 @@ func TestFIFOPerPair(t *testing.T) {
 // with four processes, each on its own connection.
 func TestLocksOverNATS(t *testing.T) {
 	s := natsServer(t)
-	for _, c := range []struct {
+	locks := []struct {
 		name string
 		rw   bool
 		new  func(self, n int, tr netstress.Transport) (netstress.Lock, error)
 	}{
+		{"carvalho-roucairol", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
+			return carvalhoroucairol.NewCarvalhoRoucairol(self, n, tr)
+		}},
 		{"dcrew", true, func(self, n int, tr netstress.Transport) (netstress.Lock, error) { return dcrew.NewDCREW(self, n, tr) }},
+		{"lamport-1978", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
+			return lamport.NewLamport(self, n, tr)
+		}},
 		{"naimi-trehel", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
 			return naimitrehel.NewNaimiTrehel(self, n, tr)
 		}},
 		{"ricart-agrawala", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
 			return ricartagrawala.NewRicartAgrawala(self, n, tr)
 		}},
-	} {
+	}
+	covered := map[string]bool{}
+	for _, c := range locks {
+		covered[c.name] = true
+	}
+	for _, e := range distributed.All() {
+		if !covered[e.Name] {
+			t.Errorf("the catalogue's %s is not run over NATS here", e.Name)
+		}
+	}
+	for _, c := range locks {
 		t.Run(c.name, func(t *testing.T) {
 			r := netstress.Run(t, netstress.Subject{
 				New: c.new,

@@ -59,15 +59,6 @@ func netStressResult(res *gotest.Result, lock string) Result {
 	return r
 }
 
-// netPassages is how many passages each process makes in the SPIN model
-// at n processes: the state space grows fast with both.
-func netPassages(n int) int {
-	if n <= 2 {
-		return 3
-	}
-	return 2
-}
-
 // netSpinResult checks a distributed lock's definition with SPIN.
 func netSpinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 	r := Result{Lock: l.Name, Layer: SPIN}
@@ -80,7 +71,7 @@ func netSpinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 		}
 		sizes = append(sizes, fmt.Sprint(n))
 		for _, prop := range spin.NetworkPropertiesFor(l.Distributed.Def()) {
-			res, err := spin.CheckNetwork(ctx, l.Distributed.Def(), promela.NetOptions{N: n, Requests: netPassages(n)}, prop,
+			res, err := spin.CheckNetwork(ctx, l.Distributed.Def(), promela.NetOptions{N: n, Requests: l.Distributed.ModelPassages(n)}, prop,
 				spin.Options{Timeout: o.SpinTimeout})
 			if err != nil {
 				r.Verdict, r.Failure = Fail, err.Error()

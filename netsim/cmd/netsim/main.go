@@ -90,8 +90,9 @@ func writeDocFile(path string) error {
 	dir := strings.TrimSuffix(path, filepath.Ext(path))
 	var b bytes.Buffer
 	done, total := 0, 0
-	s := report.PaperSweep
-	total = len(s.Ns) * len(s.Loads) * (len(s.Ratios) + 2)
+	for _, r := range docRuns() {
+		total += r.simulations()
+	}
 	err := writeDoc(&b, dir, filepath.Base(dir), func(p report.Point) {
 		done++
 		fmt.Fprintf(os.Stderr, "\rnetsim: %d/%d simulations (%s n=%d load %.0f%%)   ", done, total, p.Alg, p.N, p.Load*100)
