@@ -133,7 +133,15 @@ func (p *Proc) Deliver(m Msg) {
 	decl := p.alg.Message(m.Name)
 	env := make(map[string]int64, len(decl.Params))
 	for i, prm := range decl.Params {
-		env[prm.Name] = m.Args[i]
+		off := decl.Offset(i, p.par)
+		if prm.Len == nil {
+			env[prm.Name] = m.Args[off]
+			continue
+		}
+		// An array parameter reads as a local array for the handler's run
+		// (ir.Check: no parameter shadows a local).
+		p.arrs[prm.Name] = m.Args[off : off+prm.Len(p.par)]
+		defer delete(p.arrs, prm.Name)
 	}
 	p.run(h.Code, env)
 }
@@ -171,9 +179,13 @@ func (p *Proc) exec(s ir.Stmt, env map[string]int64) ir.Code {
 			p.run(s.Body, inner)
 		}
 	case ir.Send:
-		args := make([]int64, len(s.Args))
-		for i, a := range s.Args {
-			args[i] = p.eval(a, env)
+		var args []int64
+		for _, a := range s.Args {
+			if ref, ok := a.(ir.LocalRef); ok && ref.Index == nil && p.arrs[ref.Name] != nil {
+				args = append(args, p.arrs[ref.Name]...) // an array, whole
+				continue
+			}
+			args = append(args, p.eval(a, env))
 		}
 		to := p.eval(s.To, env)
 		if to < 0 || int(to) >= p.par.N {

@@ -200,3 +200,29 @@ func TestCarvalhoRoucairolMessages(t *testing.T) {
 		}
 	}
 }
+
+// Suzuki–Kasami costs nothing when the holder enters again and n − 1
+// REQUESTs and a TOKEN otherwise: n per entry under contention (the holder
+// is never the next to enter while others wait), and n − 1 at light load,
+// where the requester holds the token with probability 1/n.
+func TestSuzukiKasamiMessages(t *testing.T) {
+	e, ok := distributed.Lookup("suzuki-kasami")
+	if !ok {
+		t.Fatal("no suzuki-kasami")
+	}
+	for _, n := range []int{5, 20} {
+		for _, c := range []struct {
+			load, want float64
+		}{{0.02, float64(n - 1)}, {4, float64(n)}} {
+			cfg := DefaultConfig(n, c.load)
+			cfg.Entries, cfg.ReaderRatio = 10000, 0
+			r := Run(e.Def(), cfg)
+			if r.Violation != "" {
+				t.Fatalf("n=%d load=%v: %s", n, c.load, r.Violation)
+			}
+			if r.MessagesPerEntry < 0.97*c.want || r.MessagesPerEntry > 1.03*c.want {
+				t.Errorf("n=%d load=%v: %.3f messages per entry, want %.0f within 3%%", n, c.load, r.MessagesPerEntry, c.want)
+			}
+		}
+	}
+}

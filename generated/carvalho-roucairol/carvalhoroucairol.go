@@ -209,12 +209,12 @@ func (l *CarvalhoRoucairol) handle(kind int64, args []int64) error {
 	switch kind {
 	case carvalhoRoucairolMsgREQUEST:
 		if len(args) != 2 {
-			return fmt.Errorf("REQUEST with %d arguments, want 2", len(args))
+			return fmt.Errorf("REQUEST with %d words, want %d", len(args), 2)
 		}
 		l.onREQUEST(args[0], args[1])
 	case carvalhoRoucairolMsgREPLY:
 		if len(args) != 1 {
-			return fmt.Errorf("REPLY with %d arguments, want 1", len(args))
+			return fmt.Errorf("REPLY with %d words, want %d", len(args), 1)
 		}
 		l.onREPLY(args[0])
 	default:

@@ -200,17 +200,17 @@ func (l *Lamport) handle(kind int64, args []int64) error {
 	switch kind {
 	case lamportMsgREQUEST:
 		if len(args) != 2 {
-			return fmt.Errorf("REQUEST with %d arguments, want 2", len(args))
+			return fmt.Errorf("REQUEST with %d words, want %d", len(args), 2)
 		}
 		l.onREQUEST(args[0], args[1])
 	case lamportMsgACK:
 		if len(args) != 2 {
-			return fmt.Errorf("ACK with %d arguments, want 2", len(args))
+			return fmt.Errorf("ACK with %d words, want %d", len(args), 2)
 		}
 		l.onACK(args[0], args[1])
 	case lamportMsgRELEASE:
 		if len(args) != 2 {
-			return fmt.Errorf("RELEASE with %d arguments, want 2", len(args))
+			return fmt.Errorf("RELEASE with %d words, want %d", len(args), 2)
 		}
 		l.onRELEASE(args[0], args[1])
 	default:

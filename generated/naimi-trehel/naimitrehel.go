@@ -195,12 +195,12 @@ func (l *NaimiTrehel) handle(kind int64, args []int64) error {
 	switch kind {
 	case naimiTrehelMsgREQUEST:
 		if len(args) != 1 {
-			return fmt.Errorf("REQUEST with %d arguments, want 1", len(args))
+			return fmt.Errorf("REQUEST with %d words, want %d", len(args), 1)
 		}
 		l.onREQUEST(args[0])
 	case naimiTrehelMsgTOKEN:
 		if len(args) != 0 {
-			return fmt.Errorf("TOKEN with %d arguments, want 0", len(args))
+			return fmt.Errorf("TOKEN with %d words, want %d", len(args), 0)
 		}
 		l.onTOKEN()
 	default:

@@ -185,12 +185,12 @@ func (l *RicartAgrawala) handle(kind int64, args []int64) error {
 	switch kind {
 	case ricartAgrawalaMsgREQUEST:
 		if len(args) != 2 {
-			return fmt.Errorf("REQUEST with %d arguments, want 2", len(args))
+			return fmt.Errorf("REQUEST with %d words, want %d", len(args), 2)
 		}
 		l.onREQUEST(args[0], args[1])
 	case ricartAgrawalaMsgREPLY:
 		if len(args) != 0 {
-			return fmt.Errorf("REPLY with %d arguments, want 0", len(args))
+			return fmt.Errorf("REPLY with %d words, want %d", len(args), 0)
 		}
 		l.onREPLY()
 	default:

@@ -39,13 +39,23 @@ func (g *netGen) stmt(s ir.Stmt) []jen.Code {
 			v.Clone().Op("++"),
 		).Block(body...)}
 	case ir.Send:
+		m := g.a.Message(s.Msg)
 		args := []jen.Code{g.expr(s.To, nil), jen.Id(g.kind(s.Msg))}
+		var words []jen.Code // with array arguments: the parts to concatenate
 		for i, a := range s.Args {
+			if m.Params[i].Len != nil {
+				words = append(words, g.ref(a.(ir.LocalRef).Name)) // a process's array, whole (ir.Check)
+				continue
+			}
 			e := g.expr(a, nil)
-			if g.a.Message(s.Msg).Params[i].Type == ir.TBool {
+			if m.Params[i].Type == ir.TBool {
 				e = jen.Id("netBool").Call(e)
 			}
+			words = append(words, jen.Index().Int64().Values(e))
 			args = append(args, e)
+		}
+		if m.Width(ir.Params{N: 2}) != len(m.Params) {
+			args = append(args[:2], jen.Qual("slices", "Concat").Call(words...).Op("..."))
 		}
 		return []jen.Code{comment, jen.Id("l").Dot("send").Call(args...)}
 	case ir.If:

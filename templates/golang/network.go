@@ -311,10 +311,9 @@ func (g *netGen) api(f *jen.File) {
 		return
 	}
 	f.Comment("save snapshots the state for a TryLock that may give up.")
+	body := append([]jen.Code{jen.Id("s").Op(":=").Id("l").Dot("s")}, clones...)
 	f.Func().Params(recv.Clone()).Id("save").Params().Func().Params().Block(
-		jen.Id("s").Op(":=").Id("l").Dot("s"),
-		jen.Add(clones...),
-		jen.Return(jen.Func().Params().Block(jen.Id("l").Dot("s").Op("=").Id("s"))),
+		append(body, jen.Return(jen.Func().Params().Block(jen.Id("l").Dot("s").Op("=").Id("s"))))...,
 	)
 }
 
@@ -381,15 +380,21 @@ func (g *netGen) handlers(f *jen.File) {
 	for _, m := range g.a.Messages {
 		var args []jen.Code
 		for i, p := range m.Params {
-			a := jen.Id("args").Index(jen.Lit(i))
+			off := msgOffset(&m, i)
+			if p.Len != nil {
+				// An array parameter: n words (ir.Message).
+				args = append(args, jen.Id("args").Index(off.Clone().Op(":").Add(msgOffset(&m, i)).Op("+").Id("l").Dot("n")))
+				continue
+			}
+			a := jen.Id("args").Index(off)
 			if p.Type == ir.TBool {
 				a = a.Op("!=").Lit(0)
 			}
 			args = append(args, a)
 		}
 		cases = append(cases, jen.Case(jen.Id(g.kind(m.Name))).Block(
-			jen.If(jen.Len(jen.Id("args")).Op("!=").Lit(len(m.Params))).Block(
-				jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(m.Name+" with %d arguments, want "+fmt.Sprint(len(m.Params))), jen.Len(jen.Id("args")))),
+			jen.If(jen.Len(jen.Id("args")).Op("!=").Add(msgOffset(&m, len(m.Params)))).Block(
+				jen.Return(jen.Qual("fmt", "Errorf").Call(jen.Lit(m.Name+" with %d words, want %d"), jen.Len(jen.Id("args")), msgOffset(&m, len(m.Params)))),
 			),
 			jen.Id("l").Dot("on"+m.Name).Call(args...),
 		))
@@ -410,6 +415,9 @@ func (g *netGen) handlers(f *jen.File) {
 			if p.Type == ir.TBool {
 				t = jen.Bool()
 			}
+			if p.Len != nil {
+				t = jen.Index().Int64()
+			}
 			params = append(params, jen.Id(p.Name).Add(t))
 			g.params[p.Name] = true
 		}
@@ -417,4 +425,28 @@ func (g *netGen) handlers(f *jen.File) {
 		f.Func().Params(recv()).Id("on" + h.Msg).Params(params...).Block(g.code(h.Code)...)
 		g.params = nil
 	}
+}
+
+// msgOffset is where parameter i of m starts among its words, as Go: a
+// constant, or one that counts the lock's n per array before it.
+func msgOffset(m *ir.Message, i int) *jen.Statement {
+	scalars, arrays := 0, 0
+	for _, p := range m.Params[:i] {
+		if p.Len != nil {
+			arrays++
+		} else {
+			scalars++
+		}
+	}
+	switch {
+	case arrays == 0:
+		return jen.Lit(scalars)
+	case scalars == 0 && arrays == 1:
+		return jen.Id("l").Dot("n")
+	case scalars == 0:
+		return jen.Lit(arrays).Op("*").Id("l").Dot("n")
+	case arrays == 1:
+		return jen.Lit(scalars).Op("+").Id("l").Dot("n")
+	}
+	return jen.Lit(scalars).Op("+").Lit(arrays).Op("*").Id("l").Dot("n")
 }

@@ -15,9 +15,30 @@ import "strings"
 
 // Message declares one message type and its parameters, in order.
 type Message struct {
-	Name   string
-	Params []Local // Step-scoped in the handler; Type Int or Bool
+	Name string
+	// Params are Step-scoped in the handler, Type Int or Bool. A
+	// parameter with Len (n elements, ints) is an array: Suzuki–Kasami's
+	// token carries its queue and its LN array; its Send argument names a
+	// Process array local, whole, and the handler reads its elements.
+	Params []Local
 	Doc    string
+}
+
+// Width is how many words message m takes at parameters p: one per scalar
+// parameter, Len(p) per array.
+func (m *Message) Width(p Params) int { return m.Offset(len(m.Params), p) }
+
+// Offset is where parameter i starts among m's words at parameters p.
+func (m *Message) Offset(i int, p Params) int {
+	off := 0
+	for _, prm := range m.Params[:i] {
+		if prm.Len != nil {
+			off += prm.Len(p)
+		} else {
+			off++
+		}
+	}
+	return off
 }
 
 // Handler is what a process runs on receiving a message of type Msg: the
@@ -111,6 +132,9 @@ func (c *checker) checkMessages() {
 			if p.Type != TInt && p.Type != TBool {
 				c.errf("", "message %s: parameter %s is %s (int or bool only)", m.Name, p.Name, p.Type)
 			}
+			if p.Len != nil && (p.Type != TInt || p.Len(Params{N: 2}) != 2 || p.Len(Params{N: 5}) != 5) {
+				c.errf("", "message %s: array parameter %s has one int per process (Len = n)", m.Name, p.Name)
+			}
 			if a.LocalVar(p.Name) != nil {
 				c.errf("", "message %s: parameter %s shadows a local", m.Name, p.Name)
 			}
@@ -172,7 +196,14 @@ func (c *checker) checkSend(l string, s Send, env map[string]Type) {
 		return
 	}
 	for i, arg := range s.Args {
-		c.expectAt(l, arg, m.Params[i].Type, env)
+		if m.Params[i].Len == nil {
+			c.expectAt(l, arg, m.Params[i].Type, env)
+			continue
+		}
+		ref, ok := arg.(LocalRef)
+		if v := c.a.LocalVar(ref.Name); !ok || ref.Index != nil || v == nil || v.Len == nil || v.Type != TInt {
+			c.errf(l, "send %s: parameter %s is an array: its argument names a process's int array, whole", s.Msg, m.Params[i].Name)
+		}
 	}
 }
 

@@ -92,7 +92,15 @@ func (w *netWriter) stmtOnly(s ir.Stmt) {
 			"inbox[lg_to].s[inbox[lg_to].n].from = self",
 		}
 		for i, arg := range s.Args {
-			parts = append(parts, fmt.Sprintf("inbox[lg_to].s[inbox[lg_to].n].arg[%d] = %s", i, w.expr(arg)))
+			off := m.Offset(i, w.par)
+			if m.Params[i].Len == nil {
+				parts = append(parts, fmt.Sprintf("inbox[lg_to].s[inbox[lg_to].n].arg[%d] = %s", off, w.expr(arg)))
+				continue
+			}
+			// An array, element by element (ir.Check: a process's array, whole).
+			for k := range w.par.N {
+				parts = append(parts, fmt.Sprintf("inbox[lg_to].s[inbox[lg_to].n].arg[%d] = %s", off+k, w.elem(arg.(ir.LocalRef).Name, ir.Const{V: int64(k)})))
+			}
 		}
 		w.line(strings.Join(append(parts, "inbox[lg_to].n++", "lg_to = 0"), "; ") + ";")
 	case ir.If:
@@ -125,6 +133,11 @@ func (w *netWriter) stmtOnly(s ir.Stmt) {
 
 // elem is element idx of process self's local array name.
 func (w *netWriter) elem(name string, idx ir.Expr) string {
+	if w.arrays[name] {
+		if v, ok := w.env[name]; ok {
+			return fmt.Sprintf("%s[%s]", v, w.expr(idx))
+		}
+	}
 	return fmt.Sprintf("%s[self*N + (%s)]", pvar(name), w.expr(idx))
 }
 

@@ -80,7 +80,10 @@ type netWriter struct {
 	waits []ir.Await        // every await of the routines, numbered from 1
 	args  int               // argument words in a message slot (at least 1)
 	env   map[string]string // handler parameters → Promela locals
-	err   error
+	// arrays are the handler's array parameters (ir.Message.Params with
+	// Len): Promela arrays of N indexed directly.
+	arrays map[string]bool
+	err    error
 }
 
 func (w *netWriter) line(s string) {
@@ -129,7 +132,7 @@ func (w *netWriter) model(rw bool) (string, error) {
 	w.args = 1
 	for _, m := range a.Messages {
 		names = append(names, "m_"+ident(m.Name))
-		w.args = max(w.args, len(m.Params))
+		w.args = max(w.args, m.Width(w.par))
 	}
 	w.line("mtype = { " + strings.Join(names, ", ") + " };")
 	w.line(fmt.Sprintf("typedef Slot { mtype kind; byte from; short arg[%d] };", w.args))
@@ -187,9 +190,16 @@ func (w *netWriter) handler() {
 	w.ind++
 	w.env = map[string]string{}
 	var resets []string // the parameters, cleared after each message
+	w.arrays = map[string]bool{}
 	for _, m := range a.Messages {
 		for _, p := range m.Params {
-			if _, declared := w.env[p.Name]; !declared {
+			if _, declared := w.env[p.Name]; !declared && p.Len != nil {
+				w.line(fmt.Sprintf("%s %s[N];\t/* a parameter of %s */", w.ptype(p.Type), pvar(p.Name), m.Name))
+				for k := range o.N {
+					resets = append(resets, fmt.Sprintf("%s[%d] = 0", pvar(p.Name), k))
+				}
+				w.arrays[p.Name] = true
+			} else if !declared {
 				w.line(fmt.Sprintf("%s %s;\t/* a parameter of %s */", w.ptype(p.Type), pvar(p.Name), m.Name))
 				resets = append(resets, pvar(p.Name)+" = 0")
 			}
@@ -221,7 +231,14 @@ func (w *netWriter) handler() {
 	for _, m := range a.Messages {
 		var sets []string
 		for i, p := range m.Params {
-			sets = append(sets, fmt.Sprintf("%s = inbox[self].s[lg_j].arg[%d]", pvar(p.Name), i))
+			off := m.Offset(i, w.par)
+			if p.Len == nil {
+				sets = append(sets, fmt.Sprintf("%s = inbox[self].s[lg_j].arg[%d]", pvar(p.Name), off))
+				continue
+			}
+			for k := range o.N {
+				sets = append(sets, fmt.Sprintf("%s[%d] = inbox[self].s[lg_j].arg[%d]", pvar(p.Name), k, off+k))
+			}
 		}
 		w.line(fmt.Sprintf(":: lg_kind == m_%s -> %s", ident(m.Name), strings.Join(append(sets, "skip"), "; ")))
 	}

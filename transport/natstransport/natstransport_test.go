@@ -15,6 +15,7 @@ import (
 	"github.com/lockgen/lockgen/generated/lamport-1978"
 	"github.com/lockgen/lockgen/generated/naimi-trehel"
 	"github.com/lockgen/lockgen/generated/ricart-agrawala"
+	"github.com/lockgen/lockgen/generated/suzuki-kasami"
 	"github.com/lockgen/lockgen/templates/distributed"
 	"github.com/lockgen/lockgen/verify/netstress"
 )
@@ -125,6 +126,9 @@ func TestLocksOverNATS(t *testing.T) {
 		}},
 		{"ricart-agrawala", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
 			return ricartagrawala.NewRicartAgrawala(self, n, tr)
+		}},
+		{"suzuki-kasami", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
+			return suzukikasami.NewSuzukiKasami(self, n, tr)
 		}},
 	}
 	covered := map[string]bool{}

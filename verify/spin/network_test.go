@@ -44,12 +44,17 @@ func dcrewDef(t *testing.T) *ir.Algorithm {
 //
 // Lamport's algorithm at n = 3 (one passage each: its clocks make 7.4
 // million states) is checked for exclusion only (38 s); LOCKGEN_SPIN_LONG
-// checks every property there, with stored states compressed (all pass:
-// 209 s at -O2 on 2026-11-25).
+// checks every property and finding there, with stored states compressed
+// (the properties pass: 209 s at -O2 on 2026-11-25). Suzuki–Kasami over
+// reordering channels at n = 3 is checked for exclusion only unless
+// LOCKGEN_SPIN_LONG.
 func TestNetworkCatalogue(t *testing.T) {
 	needSpin(t)
 	long := os.Getenv("LOCKGEN_SPIN_LONG") != ""
 	heavy := map[string]bool{"lamport-1978": true}
+	// Suzuki–Kasami with reordering channels at n = 3: exclusion passes
+	// (1.1 million states, 30 s); starvation freedom exceeds 2 minutes.
+	heavyReorder := map[string]bool{"suzuki-kasami": true}
 	for _, e := range distributed.All() {
 		t.Run(e.Name, func(t *testing.T) {
 			t.Parallel()
@@ -96,7 +101,11 @@ func TestNetworkCatalogue(t *testing.T) {
 					}
 					// Starvation freedom covers deadlocks here (bounded
 					// passages: a deadlock is a run that never finishes).
-					for _, prop := range []Property{MutualExclusion, Starvation} {
+					props := []Property{MutualExclusion, Starvation}
+					if n == 3 && o.Reorder && heavyReorder[e.Name] && !long {
+						props = props[:1]
+					}
+					for _, prop := range props {
 						if failed {
 							break
 						}

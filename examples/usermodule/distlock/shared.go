@@ -370,12 +370,12 @@ func (l *Shared) handle(kind int64, args []int64) error {
 	switch kind {
 	case sharedMsgREQUEST:
 		if len(args) != 2 {
-			return fmt.Errorf("REQUEST with %d arguments, want 2", len(args))
+			return fmt.Errorf("REQUEST with %d words, want %d", len(args), 2)
 		}
 		l.onREQUEST(args[0], args[1])
 	case sharedMsgTOKEN:
 		if len(args) != 1 {
-			return fmt.Errorf("TOKEN with %d arguments, want 1", len(args))
+			return fmt.Errorf("TOKEN with %d words, want %d", len(args), 1)
 		}
 		l.onTOKEN(args[0])
 	default:
