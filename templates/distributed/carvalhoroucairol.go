@@ -47,10 +47,6 @@ func init() {
 }
 
 func carvalhoRoucairol() *ir.Algorithm {
-	perProcess := func(l ir.Local) ir.Local {
-		l.Len = func(p ir.Params) int { return p.N }
-		return l
-	}
 	return &ir.Algorithm{
 		Name: "carvalho-roucairol",
 		Locals: []ir.Local{

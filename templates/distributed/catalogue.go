@@ -104,3 +104,11 @@ func Lookup(name string) (*Entry, bool) {
 	e, ok := entries[name]
 	return e, ok
 }
+
+// perProcess makes l an array with one element per process, as a
+// message-passing algorithm's arrays are (Ricart–Agrawala's
+// Reply_Deferred[j], Suzuki–Kasami's RN[j]).
+func perProcess(l ir.Local) ir.Local {
+	l.Len = func(p ir.Params) int { return p.N }
+	return l
+}

@@ -51,10 +51,6 @@ func init() {
 }
 
 func lamport1978() *ir.Algorithm {
-	perProcess := func(l ir.Local) ir.Local {
-		l.Len = func(p ir.Params) int { return p.N }
-		return l
-	}
 	// IR2: on receipt of a message timestamped t, the clock moves past t.
 	tick := func(l string) ir.Stmt {
 		return IfElse(l, Gt(Var("t"), Var("Clock")),

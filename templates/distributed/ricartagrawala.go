@@ -47,8 +47,7 @@ func init() {
 }
 
 func ricartAgrawala() *ir.Algorithm {
-	deferred := State("Reply_Deferred", ir.TBool, "Reply_Deferred[j]: the reply to j's request waits for this process's release", nil)
-	deferred.Len = func(p ir.Params) int { return p.N }
+	deferred := perProcess(State("Reply_Deferred", ir.TBool, "Reply_Deferred[j]: the reply to j's request waits for this process's release", nil))
 	return &ir.Algorithm{
 		Name: "ricart-agrawala",
 		Locals: []ir.Local{

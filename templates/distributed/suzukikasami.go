@@ -48,10 +48,6 @@ func init() {
 }
 
 func suzukiKasami() *ir.Algorithm {
-	perProcess := func(l ir.Local) ir.Local {
-		l.Len = func(p ir.Params) int { return p.N }
-		return l
-	}
 	last := Minus(N, Lit(1))
 	// Is j queued in this process's copy of the token's queue?
 	queued := func(j ir.Expr) ir.Expr {
