@@ -217,17 +217,11 @@ func (p *Proc) index(name string, idx ir.Expr, env map[string]int64) int64 {
 func (p *Proc) truth(e ir.Expr, env map[string]int64) bool { return p.eval(e, env) != 0 }
 
 func (p *Proc) eval(e ir.Expr, env map[string]int64) int64 {
-	b := func(v bool) int64 {
-		if v {
-			return 1
-		}
-		return 0
-	}
 	switch e := e.(type) {
 	case ir.Const:
 		return e.V
 	case ir.BoolConst:
-		return b(e.V)
+		return ir.BoolValue(e.V)
 	case ir.Param:
 		return p.par.Get(e.Name)
 	case ir.Self:
@@ -241,42 +235,21 @@ func (p *Proc) eval(e ir.Expr, env map[string]int64) int64 {
 		}
 		return p.vars[e.Name]
 	case ir.Not:
-		return b(!p.truth(e.X, env))
+		return ir.BoolValue(!p.truth(e.X, env))
 	case ir.Quant:
-		return b(p.quant(e, env))
+		return ir.BoolValue(p.quant(e, env))
 	case ir.Bin:
 		x := p.eval(e.X, env)
 		switch e.Op {
 		case ir.And:
-			return b(x != 0 && p.truth(e.Y, env))
+			return ir.BoolValue(x != 0 && p.truth(e.Y, env))
 		case ir.Or:
-			return b(x != 0 || p.truth(e.Y, env))
+			return ir.BoolValue(x != 0 || p.truth(e.Y, env))
 		}
-		y := p.eval(e.Y, env)
-		switch e.Op {
-		case ir.Add:
-			return x + y
-		case ir.Sub:
-			return x - y
-		case ir.Mul:
-			return x * y
-		case ir.Div:
-			return x / y
-		case ir.Mod:
-			return x % y
-		case ir.Eq:
-			return b(x == y)
-		case ir.Ne:
-			return b(x != y)
-		case ir.Lt:
-			return b(x < y)
-		case ir.Le:
-			return b(x <= y)
-		case ir.Gt:
-			return b(x > y)
-		case ir.Ge:
-			return b(x >= y)
+		if v, ok := e.Op.Apply(x, p.eval(e.Y, env)); ok {
+			return v
 		}
+		panic(fmt.Sprintf("netsim: process %d: %s divides by zero", p.ID, ir.FormatExpr(e)))
 	}
 	panic(fmt.Sprintf("netsim: expression %T in a message-passing algorithm", e))
 }

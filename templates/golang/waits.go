@@ -567,7 +567,7 @@ func (g *gen) constValue(e ir.Expr, loc ir.Loc, v int64) (int64, bool) {
 	case ir.Const:
 		return e.V, true
 	case ir.BoolConst:
-		return b2i(e.V), true
+		return ir.BoolValue(e.V), true
 	case ir.Nil:
 		return 0, true
 	case ir.Param:
@@ -591,47 +591,9 @@ func (g *gen) constValue(e ir.Expr, loc ir.Loc, v int64) (int64, bool) {
 		case !ok1 || !ok2:
 			return 0, false
 		}
-		switch e.Op {
-		case ir.Add:
-			return x + y, true
-		case ir.Sub:
-			return x - y, true
-		case ir.Mul:
-			return x * y, true
-		case ir.Div, ir.Mod:
-			if y == 0 {
-				return 0, false
-			}
-			if e.Op == ir.Div {
-				return x / y, true
-			}
-			return x % y, true
-		case ir.Eq:
-			return b2i(x == y), true
-		case ir.Ne:
-			return b2i(x != y), true
-		case ir.Lt:
-			return b2i(x < y), true
-		case ir.Le:
-			return b2i(x <= y), true
-		case ir.Gt:
-			return b2i(x > y), true
-		case ir.Ge:
-			return b2i(x >= y), true
-		case ir.And:
-			return b2i(x != 0 && y != 0), true
-		case ir.Or:
-			return b2i(x != 0 || y != 0), true
-		}
+		return e.Op.Apply(x, y)
 	}
 	return 0, false
-}
-
-func b2i(b bool) int64 {
-	if b {
-		return 1
-	}
-	return 0
 }
 
 func sortedSiteIDs(m map[int]*waitSite) []int { return slices.Sorted(maps.Keys(m)) }
