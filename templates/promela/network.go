@@ -96,12 +96,15 @@ func (w *netWriter) stmtLine(s string, st ir.Stmt, text string) {
 	w.line(s + "\t/*@ " + marker(w.op, st.Label(), text) + " */")
 }
 
-var promelaKeywords = map[string]bool{"len": true, "empty": true, "full": true, "run": true, "init": true,
-	"timeout": true, "skip": true, "in": true, "eval": true, "priority": true, "provided": true, "select": true}
+// netNames are the names the network model declares itself.
+var netNames = map[string]bool{"N": true, "CAP": true, "Slot": true, "Inbox": true, "inbox": true,
+	"Handler": true, "self": true, "passages": true}
 
+// pvar is a definition's name as a Promela identifier: a Promela keyword
+// or a name of the model's own (reserved, netNames) gets a trailing _.
 func pvar(name string) string {
 	id := ident(name)
-	if promelaKeywords[id] {
+	if reserved[id] || netNames[id] || strings.HasPrefix(id, "g_") || strings.HasPrefix(id, "lg_") {
 		return id + "_"
 	}
 	return id
