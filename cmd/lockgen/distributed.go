@@ -79,19 +79,13 @@ func explainDistributed(w io.Writer, e *distributed.Entry) {
 		}
 		hanging(w, "  message: ", fmt.Sprintf("%s(%s): %s", m.Name, strings.Join(ps, ", "), m.Doc))
 	}
-	for _, op := range a.Ops() {
-		name := op.Name
-		if r := e.Routines[op.Name]; r != "" {
-			name = r + " (" + op.Name + ")"
+	for _, body := range a.Bodies() {
+		name := body.Name
+		if r := e.Routines[body.Name]; r != "" {
+			name = r + " (" + body.Name + ")"
 		}
 		fmt.Fprintf(w, "  %s:\n", name)
-		for _, line := range ir.Listing(op.Code) {
-			codeLine(w, "    "+strings.TrimRight(line, " "))
-		}
-	}
-	for _, h := range a.Handlers {
-		fmt.Fprintf(w, "  on %s:\n", h.Msg)
-		for _, line := range ir.Listing(h.Code) {
+		for _, line := range ir.Listing(body.Code) {
 			codeLine(w, "    "+strings.TrimRight(line, " "))
 		}
 	}

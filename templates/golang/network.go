@@ -137,15 +137,8 @@ func (g *netGen) decls(f *jen.File) {
 			}
 		})
 	}
-	for _, op := range g.a.Ops() {
-		ir.WalkStmts(op.Code, func(s ir.Stmt) {
-			for _, e := range ir.StmtExprs(s) {
-				visit(e)
-			}
-		})
-	}
-	for _, h := range g.a.Handlers {
-		ir.WalkStmts(h.Code, func(s ir.Stmt) {
+	for _, b := range g.a.Bodies() {
+		ir.WalkStmts(b.Code, func(s ir.Stmt) {
 			for _, e := range ir.StmtExprs(s) {
 				visit(e)
 			}
@@ -239,19 +232,13 @@ func (g *netGen) doc() string {
 	fmt.Fprintf(&b, "Channels: %s.\n", p.Channels)
 	fmt.Fprintf(&b, "Steps: %s.\n", p.Steps)
 	b.WriteString("\nThe algorithm, with the paper's labels:\n\n")
-	for _, op := range g.a.Ops() {
-		name := op.Name
-		if r := e.Routines[op.Name]; r != "" {
+	for _, body := range g.a.Bodies() {
+		name := body.Name
+		if r := e.Routines[body.Name]; r != "" {
 			name = r
 		}
 		fmt.Fprintf(&b, "\t%s:\n", name)
-		for _, line := range ir.Listing(op.Code) {
-			fmt.Fprintf(&b, "\t  %s\n", strings.TrimRight(line, " "))
-		}
-	}
-	for _, h := range g.a.Handlers {
-		fmt.Fprintf(&b, "\ton %s:\n", h.Msg)
-		for _, line := range ir.Listing(h.Code) {
+		for _, line := range ir.Listing(body.Code) {
 			fmt.Fprintf(&b, "\t  %s\n", strings.TrimRight(line, " "))
 		}
 	}
@@ -274,7 +261,6 @@ func (g *netGen) api(f *jen.File) {
 	T := g.c.Name
 	recv := jen.Id("l").Op("*").Id(T)
 	ctx := jen.Id("ctx").Qual("context", "Context")
-	type method struct{ name, doc string }
 	pass := func(lock, ctxLock, try, unlock string, write bool, what string) {
 		f.Comment(fmt.Sprintf("%s takes the lock %s; it panics if the lock has failed (see %s).", lock, what, ctxLock))
 		f.Func().Params(recv.Clone()).Id(lock).Params().Block(

@@ -80,6 +80,17 @@ type Join struct {
 	Key    Expr
 }
 
+// Bodies returns the operations (Ops) and then the handlers, each named
+// "on MSG": all the code of a message-passing algorithm, in the order the
+// backends and listings present it.
+func (a *Algorithm) Bodies() []NamedCode {
+	out := a.Ops()
+	for _, h := range a.Handlers {
+		out = append(out, NamedCode{"on " + h.Msg, h.Code})
+	}
+	return out
+}
+
 // MessagePassing reports whether a is a message-passing algorithm.
 func (a *Algorithm) MessagePassing() bool { return len(a.Messages) > 0 }
 
@@ -111,7 +122,7 @@ func (c *checker) checkMessages() {
 		c.errf("", "a message-passing algorithm shares no memory (declare its state as Process locals)")
 	}
 	for _, l := range a.Locals {
-		if l.Len != nil && (l.Scope != Process || l.Len(Params{N: 2}) != 2 || l.Len(Params{N: 5}) != 5) {
+		if l.Len != nil && (l.Scope != Process || !onePerProcess(l)) {
 			c.errf("", "local %s: an array of a message-passing algorithm is process state with one element per process (Len = n)", l.Name)
 		}
 		if l.InitSelf == nil {
@@ -132,7 +143,7 @@ func (c *checker) checkMessages() {
 			if p.Type != TInt && p.Type != TBool {
 				c.errf("", "message %s: parameter %s is %s (int or bool only)", m.Name, p.Name, p.Type)
 			}
-			if p.Len != nil && (p.Type != TInt || p.Len(Params{N: 2}) != 2 || p.Len(Params{N: 5}) != 5) {
+			if p.Len != nil && (p.Type != TInt || !onePerProcess(p)) {
 				c.errf("", "message %s: array parameter %s has one int per process (Len = n)", m.Name, p.Name)
 			}
 			if a.LocalVar(p.Name) != nil {
@@ -154,13 +165,11 @@ func (c *checker) checkMessages() {
 			env[p.Name] = p.Type
 		}
 		c.op = "on " + h.Msg
-		for _, s := range h.Code {
-			WalkStmts(Code{s}, func(s Stmt) {
-				if _, ok := s.(Await); ok {
-					c.errf(s.Label(), "a handler runs to completion: no await")
-				}
-			})
-		}
+		WalkStmts(h.Code, func(s Stmt) {
+			if _, ok := s.(Await); ok {
+				c.errf(s.Label(), "a handler runs to completion: no await")
+			}
+		})
 		c.code(h.Code, env, false, false)
 	}
 	for _, j := range a.Joins {
@@ -182,6 +191,10 @@ func (c *checker) checkMessages() {
 	}
 	c.op = ""
 }
+
+// onePerProcess reports whether array l has one element per process
+// (Len = n), as a message-passing algorithm's arrays have.
+func onePerProcess(l Local) bool { return l.Len(Params{N: 2}) == 2 && l.Len(Params{N: 5}) == 5 }
 
 // checkSend type-checks a Send against its message's declaration.
 func (c *checker) checkSend(l string, s Send, env map[string]Type) {

@@ -157,11 +157,8 @@ func (w *netWriter) loopVars() {
 			}
 		})
 	}
-	for _, op := range w.a.Ops() {
-		visit(op.Code)
-	}
-	for _, h := range w.a.Handlers {
-		visit(h.Code)
+	for _, b := range w.a.Bodies() {
+		visit(b.Code)
 	}
 }
 
