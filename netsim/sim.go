@@ -323,23 +323,25 @@ func (s *sim) released(i int, think float64) {
 // critical section.
 func (s *sim) check() {
 	readers, writers := 0, 0
-	var who []string
 	for i, ph := range s.phase {
-		if ph != inCS {
-			continue
-		}
-		if s.reading[i] {
+		if ph == inCS && s.reading[i] {
 			readers++
-			who = append(who, fmt.Sprintf("reader %d", i))
-		} else {
+		} else if ph == inCS {
 			writers++
-			who = append(who, fmt.Sprintf("writer %d", i))
 		}
 	}
 	s.res.MaxReaders = max(s.res.MaxReaders, readers)
-	if writers > 1 || (writers == 1 && readers > 0) {
-		s.res.Violation = fmt.Sprintf("reader/writer exclusion broken at t=%.1f: %v in the critical section", s.now, who)
+	if writers <= 1 && (writers == 0 || readers == 0) {
+		return
 	}
+	// Broken: name who is inside (only now: check runs at every event).
+	var who []string
+	for i, ph := range s.phase {
+		if ph == inCS {
+			who = append(who, fmt.Sprintf("%s %d", map[bool]string{true: "reader", false: "writer"}[s.reading[i]], i))
+		}
+	}
+	s.res.Violation = fmt.Sprintf("reader/writer exclusion broken at t=%.1f: %v in the critical section", s.now, who)
 }
 
 var eventNames = [...]string{evRequest: "request", evRelease: "release", evArrive: "arrives", evHandled: "handles", evResume: "resumes"}
