@@ -40,7 +40,7 @@ func init() {
 		},
 		Notes: []string{
 			"SPIN (verify/spin TestNetworkCatalogue): mutual exclusion, no deadlock and starvation freedom hold at n = 2 (three passages) and n = 3 (two passages), also with reordering channels and either resumption order.",
-			"Messages per entry: between 0 and 2(n − 1); docs/distributed.md gives the simulator's curve, near 2(n − 1) at heavy load and far below it at light load.",
+			"Messages per entry: between 0 and 2(n − 1); in the simulator about n − 1 at light load, rising toward 2(n − 1) under contention and never above it (netsim TestCarvalhoRoucairolMessages; docs/distributed.md).",
 		},
 		Def: carvalhoRoucairol,
 	})

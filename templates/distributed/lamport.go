@@ -39,7 +39,7 @@ func init() {
 			"Acknowledgements are sent for every request, as in the paper; the optimisation that skips an acknowledgement when a release was already sent is not made.",
 		},
 		Notes: []string{
-			"SPIN (verify/spin TestNetworkCatalogue): mutual exclusion, no deadlock, starvation freedom and FCFS by (timestamp, id) hold at n = 2 (three passages) and n = 3 (two passages) with FIFO channels and either resumption order; with reordering channels SPIN finds exclusion broken (Findings.NeedsFIFO).",
+			"SPIN (verify/spin TestNetworkCatalogue): mutual exclusion, no deadlock, starvation freedom and FCFS by (timestamp, id) hold at n = 2 (three passages) with FIFO channels and either resumption order; at n = 3 the clocks make 7.4 million states with one passage each, so make test checks exclusion there and LOCKGEN_SPIN_LONG=1 every property (all passed, 209 s at -O2, 2026-11-25). With reordering channels SPIN finds exclusion broken at n = 2 (Findings.NeedsFIFO).",
 			"Messages per entry: exactly 3(n − 1) in the simulator (netsim TestLamportMessages, docs/distributed.md).",
 		},
 		Findings: Findings{NeedsFIFO: true},

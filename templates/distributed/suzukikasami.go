@@ -40,7 +40,7 @@ func init() {
 			"The release scans the processes in id order (X2), as the paper does, appending each with RN[j] = LN[j] + 1 that the queue does not hold yet.",
 		},
 		Notes: []string{
-			"SPIN (verify/spin TestNetworkCatalogue): mutual exclusion, no deadlock and starvation freedom hold at n = 2 (three passages) and n = 3 (two passages), also with reordering channels and either resumption order.",
+			"SPIN (verify/spin TestNetworkCatalogue): mutual exclusion, no deadlock and starvation freedom hold at n = 2 (three passages) and n = 3 (two passages), also with either resumption order, and with reordering channels at n = 2; at n = 3 with reordering channels make test checks exclusion (1.1 million states) and LOCKGEN_SPIN_LONG=1 starvation freedom too.",
 			"Messages per entry: n under contention and n − 1 at light load in the simulator (netsim TestSuzukiKasamiMessages, docs/distributed.md).",
 		},
 		Def: suzukiKasami,
