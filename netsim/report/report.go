@@ -6,6 +6,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"runtime"
 	"strconv"
 	"strings"
 
@@ -68,30 +69,53 @@ func (c Curve) At(n int, load float64) Point {
 }
 
 // Run simulates a at every size and load of the grid, at each of ratios,
-// reporting each point to progress (may be nil). A run that breaks the
-// lock is an error: the grid only measures correct runs.
+// reporting each point to progress (may be nil) as it finishes. A run
+// that breaks the lock is an error: the grid only measures correct runs.
 func (s Sweep) Run(name string, a *ir.Algorithm, ratios []int, progress func(Point)) ([]Curve, error) {
-	var out []Curve
-	for _, ratio := range ratios {
-		c := Curve{Alg: name, Ratio: ratio}
+	// The points are independent and each is deterministic (its seed is
+	// the config's): they run on every P, and land in grid order.
+	out := make([]Curve, len(ratios))
+	var jobs []*Point
+	for ci, ratio := range ratios {
+		out[ci] = Curve{Alg: name, Ratio: ratio, Points: make([]Point, 0, len(s.Loads)*len(s.Ns))}
 		for _, load := range s.Loads {
 			for _, n := range s.Ns {
-				cfg := s.Config
-				cfg.N, cfg.Load, cfg.ReaderRatio = n, load, ratio
-				r := netsim.Run(a, cfg)
-				if r.Violation != "" {
-					return nil, fmt.Errorf("%s n=%d load=%.0f%% ratio=%d: %s", name, n, load*100, ratio, r.Violation)
-				}
-				p := Point{Alg: name, Ratio: ratio, N: n, Load: load, Result: r}
-				c.Points = append(c.Points, p)
-				if progress != nil {
-					progress(p)
-				}
+				out[ci].Points = append(out[ci].Points, Point{Alg: name, Ratio: ratio, N: n, Load: load})
 			}
 		}
-		out = append(out, c)
+		for i := range out[ci].Points {
+			jobs = append(jobs, &out[ci].Points[i])
+		}
 	}
-	return out, nil
+	done := make(chan *Point)
+	next := make(chan *Point)
+	for range min(runtime.GOMAXPROCS(0), len(jobs)) {
+		go func() {
+			for p := range next {
+				cfg := s.Config
+				cfg.N, cfg.Load, cfg.ReaderRatio = p.N, p.Load, p.Ratio
+				p.Result = netsim.Run(a, cfg)
+				done <- p
+			}
+		}()
+	}
+	go func() {
+		for _, p := range jobs {
+			next <- p
+		}
+		close(next)
+	}()
+	var failed error
+	for range jobs {
+		p := <-done
+		if p.Violation != "" && failed == nil {
+			failed = fmt.Errorf("%s n=%d load=%.0f%% ratio=%d: %s", name, p.N, p.Load*100, p.Ratio, p.Violation)
+		}
+		if progress != nil {
+			progress(*p)
+		}
+	}
+	return out, failed
 }
 
 // Table writes, for each load, one row per n and, for each curve, its
