@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"flag"
@@ -8,6 +9,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -34,7 +36,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	o := layers.Options{Cache: layers.SpinCache{}, Layers: map[string]bool{}, SpinTimeout: *spinTimeout, SpinFold: *spinFold}
+	o := layers.Options{Cache: layers.NewSpinCache(), Layers: map[string]bool{}, SpinTimeout: *spinTimeout, SpinFold: *spinFold}
 	for _, l := range strings.Split(*layerList, ",") {
 		l = strings.TrimSpace(l)
 		if !slices.Contains(layers.All, l) {
@@ -78,14 +80,12 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	}
 
 	judge := layers.Judge{Files: files, ExpectRejections: *expect}
-	o.Say = func(s string) { fmt.Fprintln(stderr, s) }
-	o.Done = func(r layers.Result) { printResult(stderr, judge, r) }
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	start := time.Now()
 	var results []layers.Result
-	for _, f := range files {
-		rs, err := layers.Run(ctx, f, o)
+	for _, run := range runFiles(ctx, files, o, judge, stderr) {
+		f, rs, err := run.file, run.results, run.err
 		if err != nil && ctx.Err() != nil {
 			fmt.Fprintf(stderr, "lockgen verify: interrupted during %s; no verdict\n", f.Path)
 			return exitFailed
@@ -109,6 +109,79 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	return code
+}
+
+// fileRun is what verifying one spec file gave.
+type fileRun struct {
+	file    *spec.File
+	results []layers.Result
+	err     error
+}
+
+// runFiles verifies the files, one after the other, printing progress to
+// w as it comes. When SPIN is the only layer the files run on every P
+// (SPIN's searches are single-threaded processes, and unlike the Go
+// layers they measure nothing that sharing the machine would disturb):
+// each file's progress is held back and printed whole, in file order, so
+// the output reads as a sequential run's.
+func runFiles(ctx context.Context, files []*spec.File, o layers.Options, judge layers.Judge, w io.Writer) []fileRun {
+	workers := 1
+	if len(o.Layers) == 1 && o.Layers[layers.SPIN] {
+		workers = runtime.GOMAXPROCS(0)
+	}
+	runs := make([]fileRun, len(files))
+	if workers == 1 {
+		o.Say = func(s string) { fmt.Fprintln(w, s) }
+		o.Done = func(r layers.Result) { printResult(w, judge, r) }
+		for i, f := range files {
+			runs[i] = fileRun{file: f}
+			runs[i].results, runs[i].err = layers.Run(ctx, f, o)
+			if runs[i].err != nil || ctx.Err() != nil {
+				return runs[:i+1]
+			}
+		}
+		return runs
+	}
+	outs := make([]bytes.Buffer, len(files))
+	done := make([]chan struct{}, len(files))
+	next := make(chan int)
+	for i := range files {
+		done[i] = make(chan struct{})
+	}
+	for range workers {
+		go func() {
+			for i := range next {
+				fo := o
+				fo.Say = func(s string) { fmt.Fprintln(&outs[i], s) }
+				fo.Done = func(r layers.Result) { printResult(&outs[i], judge, r) }
+				runs[i] = fileRun{file: files[i]}
+				runs[i].results, runs[i].err = layers.Run(ctx, files[i], fo)
+				close(done[i])
+			}
+		}()
+	}
+	go func() {
+		defer close(next)
+		for i := range files {
+			select {
+			case next <- i:
+			case <-ctx.Done():
+				return
+			}
+		}
+	}()
+	for i := range files {
+		select {
+		case <-done[i]:
+		case <-ctx.Done():
+			return append(runs[:i], fileRun{file: files[i], err: ctx.Err()})
+		}
+		w.Write(outs[i].Bytes())
+		if runs[i].err != nil {
+			return runs[:i+1]
+		}
+	}
+	return runs
 }
 
 // printResult is a layer's progress line, with what it found.

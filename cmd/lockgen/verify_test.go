@@ -76,6 +76,35 @@ func TestVerifySpinFold(t *testing.T) {
 	}
 }
 
+// With SPIN alone, verify runs the files on every P, yet prints them as a
+// sequential run would: in file order, each whole, and a lock whose model
+// another file's lock shares waits for that search instead of repeating it.
+func TestVerifySpinFilesInParallel(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs SPIN")
+	}
+	if err := spin.Available(); err != nil {
+		t.Skip(err)
+	}
+	files := []string{"testdata/verify/ticket.toml", "testdata/verify/filter.toml", "testdata/verify/ticket-again.toml"}
+	code, out, stderr := lockgen(append([]string{"verify", "-layers", "spin", "-n", "2"}, files...)...)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, out, stderr)
+	}
+	var order []string
+	for _, line := range strings.Split(stderr, "\n") {
+		if f := strings.Fields(line); len(f) > 1 && f[1] == "spin" {
+			order = append(order, f[0])
+		}
+	}
+	if strings.Join(order, " ") != "T F TA" {
+		t.Errorf("results printed in the order %v, want T F TA (the files')\n%s", order, stderr)
+	}
+	if !strings.Contains(stderr, "same model as T:") {
+		t.Errorf("TA did not reuse T's search:\n%s", stderr)
+	}
+}
+
 func TestVerifyUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"verify"}, {"verify", "-layers", "fuzz", "x.toml"}, {"verify", "-n", "1", "x.toml"},

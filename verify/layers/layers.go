@@ -52,7 +52,7 @@ type Options struct {
 	SpinTimeout time.Duration // one SPIN run's limit
 	SpinFold    bool          // fold local work in SPIN models
 	// Cache holds SPIN results by model across Run calls; nil: no sharing.
-	Cache SpinCache
+	Cache *SpinCache
 	// Say reports what is starting ("x.toml: stress under -race
 	// (2 locks)...") and a long SPIN run's progress; Done each result as
 	// it comes. Either may be nil.

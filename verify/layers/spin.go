@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/lockgen/lockgen/spec"
@@ -16,8 +17,33 @@ import (
 
 // SpinCache remembers SPIN results by model: locks that differ only in
 // what SPIN does not model (node policy, padding, waiting, TryLock) share
-// one run. Make one with make(SpinCache).
-type SpinCache map[string]Result
+// one run. Make one with NewSpinCache; it may be shared by concurrent
+// Runs: a lock whose model is being searched waits for that search.
+type SpinCache struct {
+	mu sync.Mutex
+	m  map[string]*spinRun
+}
+
+type spinRun struct {
+	done chan struct{} // closed when r is set
+	r    Result
+}
+
+// NewSpinCache returns an empty cache.
+func NewSpinCache() *SpinCache { return &SpinCache{m: map[string]*spinRun{}} }
+
+// claim returns the run of key and whether the caller must do it (and
+// then finish it); otherwise the run is another's, to wait for.
+func (c *SpinCache) claim(key string) (*spinRun, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if run, ok := c.m[key]; ok {
+		return run, false
+	}
+	run := &spinRun{done: make(chan struct{})}
+	c.m[key] = run
+	return run, true
+}
 
 func spinKey(l spec.Lock, sizes []int) string {
 	var params []string
@@ -54,19 +80,26 @@ func spinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 		r.Verdict, r.Detail = Skipped, "no process count in -n fits this lock"
 		return r
 	}
-	key := spinKey(l, sizes)
-	if c, ok := o.Cache[key]; ok {
-		c.Lock, c.Elapsed = l.Name, 0
-		c.Detail = "same model as " + c.Detail
-		return c
-	}
-	defer func() {
-		if o.Cache != nil {
-			c := r
-			c.Detail = c.Lock + ": " + c.Detail
-			o.Cache[key] = c
+	if o.Cache != nil {
+		run, mine := o.Cache.claim(spinKey(l, sizes))
+		if !mine {
+			select {
+			case <-run.done:
+			case <-ctx.Done():
+				r.Verdict, r.Failure = Fail, ctx.Err().Error()
+				return r
+			}
+			c := run.r
+			c.Lock, c.Elapsed = l.Name, 0
+			c.Detail = "same model as " + c.Detail
+			return c
 		}
-	}()
+		defer func() {
+			run.r = r
+			run.r.Detail = r.Lock + ": " + r.Detail
+			close(run.done)
+		}()
+	}
 	// A SPIN layer can take minutes: say what it is searching every
 	// ProgressEvery, so that a long run is never silent.
 	last := start
