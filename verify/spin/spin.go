@@ -331,9 +331,10 @@ func Check(ctx context.Context, model string, prop Property, opts Options) (res 
 	if !prop.Liveness() {
 		cflags = append(cflags, "-DSAFETY")
 	} else if procs := strings.Count(model, "run ") + 2; procs > 6 {
-		// Weak fairness keeps NFAIR bytes per state; pan's default (2)
-		// covers 6 processes (ours, init and the claim).
-		cflags = append(cflags, fmt.Sprintf("-DNFAIR=%d", (procs+10+7)/8))
+		// Weak fairness keeps NFAIR bytes per state; NFAIR bytes cover
+		// 4·NFAIR − 2 processes (ours, init and the claim): pan's default
+		// of 2 covers 6.
+		cflags = append(cflags, fmt.Sprintf("-DNFAIR=%d", (procs+5)/4))
 	}
 	if opts.Collapse {
 		cflags = append(cflags, "-DCOLLAPSE")
