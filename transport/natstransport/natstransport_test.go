@@ -14,6 +14,7 @@ import (
 	"github.com/lockgen/lockgen/generated/dcrew"
 	"github.com/lockgen/lockgen/generated/lamport-1978"
 	"github.com/lockgen/lockgen/generated/naimi-trehel"
+	"github.com/lockgen/lockgen/generated/raymond"
 	"github.com/lockgen/lockgen/generated/ricart-agrawala"
 	"github.com/lockgen/lockgen/generated/suzuki-kasami"
 	"github.com/lockgen/lockgen/templates/distributed"
@@ -123,6 +124,9 @@ func TestLocksOverNATS(t *testing.T) {
 		}},
 		{"naimi-trehel", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
 			return naimitrehel.NewNaimiTrehel(self, n, tr)
+		}},
+		{"raymond", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
+			return raymond.NewRaymond(self, n, tr)
 		}},
 		{"ricart-agrawala", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
 			return ricartagrawala.NewRicartAgrawala(self, n, tr)

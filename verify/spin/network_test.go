@@ -189,3 +189,22 @@ func TestNetworkControls(t *testing.T) {
 		})
 	}
 }
+
+// Raymond's tree at n = 3 is a star (0 with two leaves): a request
+// crosses one edge. At n = 4 and 5 the tree has depth 2 (3 and 4 hang
+// below 1), so requests are forwarded and the privilege passes through a
+// process that does not want it.
+func TestRaymondDeeperTree(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	e, _ := distributed.Lookup("raymond")
+	for _, o := range []promela.NetOptions{{N: 4, Requests: 2}, {N: 4, Requests: 1, Reorder: true}, {N: 5, Requests: 1}} {
+		for _, prop := range []Property{MutualExclusion, Starvation} {
+			res := netRunWith(t, e.Def(), o, prop, fast)
+			if res.Status != Passed {
+				t.Errorf("n=%d passages=%d reorder=%v %s: %s %s %s\n%s", o.N, o.Requests, o.Reorder, prop, res.Status, res.Message, res.Reason, Counterexample(res, 60))
+			}
+			t.Logf("n=%d passages=%d reorder=%v %s: %s (%d states)", o.N, o.Requests, o.Reorder, prop, res.Status, res.States)
+		}
+	}
+}
