@@ -226,3 +226,35 @@ func TestSuzukiKasamiMessages(t *testing.T) {
 		}
 	}
 }
+
+// Raymond's tree: at light load an entry costs twice the mean tree
+// distance between two processes drawn uniformly (the request climbs to
+// the last user, the privilege comes back); under heavy load about four,
+// as Raymond states (a request usually stops at a neighbour that has
+// asked already).
+func TestRaymondMessages(t *testing.T) {
+	e, ok := distributed.Lookup("raymond")
+	if !ok {
+		t.Fatal("no raymond")
+	}
+	// n = 4: 1 and 2 below 0, 3 below 1; the six pairs are 1, 1, 2, 2, 1
+	// and 3 edges apart, each counted both ways, over 16 ordered pairs.
+	if d := distributed.RaymondMeanDistance(4); d != 1.25 {
+		t.Fatalf("mean distance at n = 4: %v, want 1.25", d)
+	}
+	for _, n := range []int{10, 40} {
+		for _, c := range []struct {
+			load, want, tol float64
+		}{{0.02, 2 * distributed.RaymondMeanDistance(n), 0.03}, {8, 4, 0.12}} {
+			cfg := DefaultConfig(n, c.load)
+			cfg.Entries, cfg.ReaderRatio = 10000, 0
+			r := Run(e.Def(), cfg)
+			if r.Violation != "" {
+				t.Fatalf("n=%d load=%v: %s", n, c.load, r.Violation)
+			}
+			if r.MessagesPerEntry < (1-c.tol)*c.want || r.MessagesPerEntry > (1+c.tol)*c.want {
+				t.Errorf("n=%d load=%v: %.3f messages per entry, want %.2f within %.0f%%", n, c.load, r.MessagesPerEntry, c.want, 100*c.tol)
+			}
+		}
+	}
+}
