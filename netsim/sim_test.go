@@ -205,10 +205,19 @@ func TestCarvalhoRoucairolMessages(t *testing.T) {
 // REQUESTs and a TOKEN otherwise: n per entry under contention (the holder
 // is never the next to enter while others wait), and n − 1 at light load,
 // where the requester holds the token with probability 1/n.
-func TestSuzukiKasamiMessages(t *testing.T) {
-	e, ok := distributed.Lookup("suzuki-kasami")
+func TestSuzukiKasamiMessages(t *testing.T) { testBroadcastToken(t, "suzuki-kasami") }
+
+// Ricart–Agrawala's token algorithm costs what Suzuki–Kasami's does: it
+// differs in whom the token goes to, not in how it is asked for.
+func TestRicartAgrawalaTokenMessages(t *testing.T) { testBroadcastToken(t, "ricart-agrawala-token") }
+
+// testBroadcastToken holds a broadcast-token algorithm to n − 1 messages
+// per entry at light load (the requester holds the token with
+// probability 1/n) and n under contention (the token always moves).
+func testBroadcastToken(t *testing.T, name string) {
+	e, ok := distributed.Lookup(name)
 	if !ok {
-		t.Fatal("no suzuki-kasami")
+		t.Fatal("no " + name)
 	}
 	for _, n := range []int{5, 20} {
 		for _, c := range []struct {

@@ -16,6 +16,7 @@ import (
 	"github.com/lockgen/lockgen/generated/naimi-trehel"
 	"github.com/lockgen/lockgen/generated/raymond"
 	"github.com/lockgen/lockgen/generated/ricart-agrawala"
+	"github.com/lockgen/lockgen/generated/ricart-agrawala-token"
 	"github.com/lockgen/lockgen/generated/suzuki-kasami"
 	"github.com/lockgen/lockgen/templates/distributed"
 	"github.com/lockgen/lockgen/verify/netstress"
@@ -130,6 +131,9 @@ func TestLocksOverNATS(t *testing.T) {
 		}},
 		{"ricart-agrawala", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
 			return ricartagrawala.NewRicartAgrawala(self, n, tr)
+		}},
+		{"ricart-agrawala-token", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
+			return ricartagrawalatoken.NewRicartAgrawalaToken(self, n, tr)
 		}},
 		{"suzuki-kasami", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
 			return suzukikasami.NewSuzukiKasami(self, n, tr)
