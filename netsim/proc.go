@@ -64,6 +64,10 @@ func NewProc(a *ir.Algorithm, p ir.Params, id int) *Proc {
 	return pr
 }
 
+// Begin runs the algorithm's start (ir.Algorithm.Start), if it has one:
+// the messages the process puts on the network before anything happens.
+func (p *Proc) Begin() { p.run(p.alg.Start, map[string]int64{}) }
+
 // Busy reports whether the process is in a routine (running or waiting).
 func (p *Proc) Busy() bool { return len(p.stack) > 0 }
 

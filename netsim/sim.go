@@ -134,6 +134,10 @@ func Run(a *ir.Algorithm, cfg Config) Result {
 	s.inbox = make([][]Msg, cfg.N)
 	s.handling = make([]bool, cfg.N)
 	think := cfg.Hold * float64(cfg.N) / cfg.Load
+	for i, p := range s.procs {
+		p.Begin()
+		s.flush(i)
+	}
 	for i := range s.procs {
 		s.schedule(s.exp(think), evRequest, i, Msg{})
 	}
@@ -142,7 +146,10 @@ func Run(a *ir.Algorithm, cfg Config) Result {
 	// two entries.
 	quiet := 0
 	limit := 20000 + 1000*cfg.N
-	for s.q.Len() > 0 && s.res.Violation == "" {
+	// The run ends when every process is idle after the last entry, even
+	// with messages in flight: a token that circulates whether or not it
+	// is wanted (Le Lann's) never lets the network fall silent.
+	for s.q.Len() > 0 && s.res.Violation == "" && !(s.stopping && s.active == 0) {
 		if quiet++; quiet > limit {
 			s.res.Violation = fmt.Sprintf("no entry in %d events after %d entries: a request wanders for ever or the token is lost", limit, s.res.Entries)
 			break

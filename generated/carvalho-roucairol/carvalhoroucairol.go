@@ -135,6 +135,9 @@ func (l *CarvalhoRoucairol) releaseWaits(write bool) bool {
 	return false
 }
 
+// begin runs the algorithm's start: it has none (the network starts empty).
+func (l *CarvalhoRoucairol) begin() {}
+
 // opAcquire is the invoking process's request.
 func (l *CarvalhoRoucairol) opAcquire() error {
 	// (A1) Requesting_Critical_Section := true

@@ -236,6 +236,9 @@ func (l *DCREW) releaseWaits(write bool) bool {
 	return true
 }
 
+// begin runs the algorithm's start: it has none (the network starts empty).
+func (l *DCREW) begin() {}
+
 // opAcquire is Request_CS_Write.
 func (l *DCREW) opAcquire() error {
 	// (4w.1) await release_needed = 0

@@ -138,6 +138,9 @@ func (l *Lamport) releaseWaits(write bool) bool {
 	return false
 }
 
+// begin runs the algorithm's start: it has none (the network starts empty).
+func (l *Lamport) begin() {}
+
 // opAcquire is rule 1, then rule 5's wait.
 func (l *Lamport) opAcquire() error {
 	// (1.1) Clock := Clock + 1

@@ -147,6 +147,9 @@ func (l *NaimiTrehel) releaseWaits(write bool) bool {
 	return false
 }
 
+// begin runs the algorithm's start: it has none (the network starts empty).
+func (l *NaimiTrehel) begin() {}
+
 // opAcquire is Request_CS.
 func (l *NaimiTrehel) opAcquire() error {
 	// (R1) requesting_cs := true

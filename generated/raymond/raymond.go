@@ -190,6 +190,9 @@ func (l *Raymond) releaseWaits(write bool) bool {
 	return false
 }
 
+// begin runs the algorithm's start: it has none (the network starts empty).
+func (l *Raymond) begin() {}
+
 // opAcquire is the event "the node wishes to enter the critical section" (E).
 func (l *Raymond) opAcquire() error {
 	// (E1a) Q[QLen] := i

@@ -153,6 +153,9 @@ func (l *RicartAgrawalaToken) releaseWaits(write bool) bool {
 	return false
 }
 
+// begin runs the algorithm's start: it has none (the network starts empty).
+func (l *RicartAgrawalaToken) begin() {}
+
 // opAcquire is the request (a REQUEST to all unless the process holds the token).
 func (l *RicartAgrawalaToken) opAcquire() error {
 	// (R1) clock := clock + 1

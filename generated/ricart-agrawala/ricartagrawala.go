@@ -128,6 +128,9 @@ func (l *RicartAgrawala) releaseWaits(write bool) bool {
 	return false
 }
 
+// begin runs the algorithm's start: it has none (the network starts empty).
+func (l *RicartAgrawala) begin() {}
+
 // opAcquire is the invoking process's request.
 func (l *RicartAgrawala) opAcquire() error {
 	// (A1) Requesting_Critical_Section := true

@@ -167,6 +167,9 @@ func (l *SuzukiKasami) releaseWaits(write bool) bool {
 	return false
 }
 
+// begin runs the algorithm's start: it has none (the network starts empty).
+func (l *SuzukiKasami) begin() {}
+
 // opAcquire is the request (a REQUEST to all unless the process holds the token).
 func (l *SuzukiKasami) opAcquire() error {
 	// (R1) Requesting := true

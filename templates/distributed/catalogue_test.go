@@ -41,6 +41,12 @@ func TestCheckRejects(t *testing.T) {
 		"shared memory": func(a *ir.Algorithm) {
 			a.Shared = append(a.Shared, ir.Shared{Name: "X", Type: ir.TInt})
 		},
+		"await in the start": func(a *ir.Algorithm) {
+			a.Start = ir.Code{ir.Await{Cond: ir.BoolConst{V: true}}}
+		},
+		"ill-typed send in the start": func(a *ir.Algorithm) {
+			a.Start = ir.Code{ir.Send{To: ir.BoolConst{V: true}, Msg: "TOKEN"}}
+		},
 	}
 	for name, breakIt := range cases {
 		a := base()
@@ -48,5 +54,15 @@ func TestCheckRejects(t *testing.T) {
 		if err := ir.Check(a); err == nil {
 			t.Errorf("%s: accepted", name)
 		}
+	}
+}
+
+// A start belongs to a message-passing algorithm: a shared-memory one
+// with a start is rejected.
+func TestCheckRejectsStartWithoutMessages(t *testing.T) {
+	a := &ir.Algorithm{Name: "x", Acquire: ir.Code{}, Release: ir.Code{},
+		Start: ir.Code{ir.Send{To: ir.Self{}, Msg: "TOKEN"}}}
+	if err := ir.Check(a); err == nil {
+		t.Error("a shared-memory algorithm with a start: accepted")
 	}
 }

@@ -334,6 +334,12 @@ func (g *netGen) routines(f *jen.File) {
 	}
 	f.Comment("releaseWaits reports whether a release routine has an await.")
 	f.Func().Params(recv()).Id("releaseWaits").Params(jen.Id("write").Bool()).Bool().Block(rw...)
+	if g.a.Start == nil {
+		f.Comment("begin runs the algorithm's start: it has none (the network starts empty).")
+	} else {
+		f.Comment("begin runs the algorithm's start: the messages the network starts with.")
+	}
+	f.Func().Params(recv()).Id("begin").Params().Block(g.code(g.a.Start)...)
 	f.Line()
 	for _, op := range g.a.Ops() {
 		if r := g.c.Entry.Routines[op.Name]; r != "" {

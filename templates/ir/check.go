@@ -66,6 +66,8 @@ func Check(a *Algorithm) error {
 	c.op = ""
 	if a.MessagePassing() || len(a.Handlers) > 0 {
 		c.checkMessages()
+	} else if a.Start != nil {
+		c.errf("", "a start sends the messages a network starts with: only for a message-passing algorithm")
 	}
 	if a.DoorwayEnd != "" && !c.labels["Acquire:"+a.DoorwayEnd] {
 		c.errf("", "DoorwayEnd %q is not a label of Acquire", a.DoorwayEnd)

@@ -198,6 +198,11 @@ type Algorithm struct {
 	// messages.go); shared-memory algorithms leave them empty.
 	Messages []Message
 	Handlers []Handler
+	// Start, for a message-passing algorithm, is what every process runs
+	// once before its first routine or message: sends only, the messages
+	// in the network when the processes start (Le Lann's token). Nil:
+	// the network starts empty.
+	Start Code
 	// Joins, for a message-passing algorithm that claims FCFS, are where
 	// requests join its order (see Join).
 	Joins []Join

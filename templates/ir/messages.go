@@ -80,11 +80,16 @@ type Join struct {
 	Key    Expr
 }
 
-// Bodies returns the operations (Ops) and then the handlers, each named
-// "on MSG": all the code of a message-passing algorithm, in the order the
-// backends and listings present it.
+// Bodies returns the start (named "start", when there is one), the
+// operations (Ops) and then the handlers, each named "on MSG": all the
+// code of a message-passing algorithm, in the order the backends and
+// listings present it.
 func (a *Algorithm) Bodies() []NamedCode {
-	out := a.Ops()
+	var out []NamedCode
+	if a.Start != nil {
+		out = append(out, NamedCode{"start", a.Start})
+	}
+	out = append(out, a.Ops()...)
 	for _, h := range a.Handlers {
 		out = append(out, NamedCode{"on " + h.Msg, h.Code})
 	}
@@ -171,6 +176,15 @@ func (c *checker) checkMessages() {
 			}
 		})
 		c.code(h.Code, env, false, false)
+	}
+	if a.Start != nil {
+		c.op = "start"
+		WalkStmts(a.Start, func(s Stmt) {
+			if _, ok := s.(Await); ok {
+				c.errf(s.Label(), "the start runs to completion: no await")
+			}
+		})
+		c.code(a.Start, map[string]Type{}, false, false)
 	}
 	for _, j := range a.Joins {
 		if !c.hasLabel(j.Label) {

@@ -361,6 +361,13 @@ func (w *netWriter) proc(rw bool) {
 func (w *netWriter) init() {
 	w.line("init {")
 	w.ind++
+	if w.a.Start != nil {
+		// The start's sends leave from each process in turn, before any
+		// process runs: the messages the network starts with.
+		w.line("byte self;")
+		w.line("short lg_to;")
+		w.loopVars()
+	}
 	w.line("atomic {")
 	w.ind++
 	for _, l := range w.a.Locals {
@@ -386,6 +393,13 @@ func (w *netWriter) init() {
 	if w.o.FCFS {
 		for p := 0; p < w.o.N; p++ {
 			w.line(fmt.Sprintf("g_after[%d] = -1;", p))
+		}
+	}
+	if w.a.Start != nil {
+		w.op = "start"
+		for p := 0; p < w.o.N; p++ {
+			w.line(fmt.Sprintf("self = %d;", p))
+			w.code(w.a.Start)
 		}
 	}
 	for p := 0; p < w.o.N; p++ {
