@@ -139,7 +139,6 @@ var missing = [][2]string{
 	{"A bounded concurrent timestamp system for Zehavi's k-exclusion", "the paper's reference [19] (Dwork, Herlihy, Plotkin, Waarts, \"Time-lapse snapshots\", SIAM J. Comput. 28(5), 1999) gives it, the paper does not, and no citable transcription was found: the `zehavi` entry runs on a collect-based, unbounded one (see its deviations)."},
 	{"Danek's k-bakery; Anderson and Moir's local-spin k-exclusion; a k-ticket lock", "named in Zehavi's table I; their pseudo-code was not found in a citable source (searched: the seed papers, public web pages and code for \"k-bakery\", \"Danek k-exclusion\", \"Anderson Moir k-exclusion\")."},
 	{"Chang–Singhal–Liu path compression (dCREW's baseline, its reference [3])", "the paper (ICPP 1990) is not in our sources and no citable transcription of its code was found; `naimi-trehel`, the closest published path-compression algorithm, stands in for it (docs/distributed.md compares it with dCREW)."},
-	{"Le Lann's token ring (Raynal 1986, ch. 5.2)", "not written yet: the token must be in the network when the processes start (a message no process sends), which the language cannot declare yet."},
 	{"Maekawa's √n quorums; Dijkstra's self-stabilizing ring (EWD 426)", "not written yet: Maekawa's algorithm needs its deadlock-avoidance messages (INQUIRE, YIELD) transcribed from M. Maekawa, ACM TOCS 3(2), 1985; Dijkstra's ring is a state-reading model (each machine reads its neighbour's state), not message passing, and needs a closure and convergence check of its own."},
 }
 

@@ -66,6 +66,12 @@ func Controls() ([]Control, error) {
 			Why: "a REQUEST does not raise request[j]: no holder ever sees j's request as newer than the token's record, and j waits for ever"},
 		{Name: "ricart-agrawala-token-keep-present", Entry: "ricart-agrawala-token", Line: "X5", Breaks: "exclusion",
 			Why: "a leaving holder sends the token on but still believes it holds it: it enters again beside the new holder"},
+		{Name: "le-lann-no-token", Entry: "le-lann", Line: "S2", Breaks: "deadlock",
+			Why: "nobody puts the token on the ring: every requester waits for ever"},
+		{Name: "le-lann-drop-unwanted", Entry: "le-lann", Line: "T3", Breaks: "deadlock",
+			Why: "a process that does not want the token drops it instead of passing it on"},
+		{Name: "le-lann-keep-token", Entry: "le-lann", Line: "X1", Breaks: "exclusion",
+			Why: "a leaving process passes the token on but still believes it holds it: its next acquire enters at once, beside the token's next holder"},
 		{Name: "ricart-agrawala-ties-to-larger-id", Entry: "ricart-agrawala", Line: "Q3", Breaks: "fcfs",
 			Why:    "between requests with the same sequence number the larger id goes first (j > i reversed): still one order, so still exclusion, but not the order of (sequence number, id) the paper promises",
 			Change: func(a *ir.Algorithm) bool { return reverseTieBreak(a, "REQUEST", "Q3") }},
@@ -92,7 +98,7 @@ func Controls() ([]Control, error) {
 }
 
 // deleteLine removes the statement labelled label from a's routines and
-// handlers; it reports whether there was one.
+// handlers (or the start); it reports whether there was one.
 func deleteLine(a *ir.Algorithm, label string) bool {
 	found := false
 	var del func(ir.Code) ir.Code
@@ -115,7 +121,7 @@ func deleteLine(a *ir.Algorithm, label string) bool {
 		}
 		return out
 	}
-	for _, op := range []*ir.Code{&a.Acquire, &a.Release, &a.RAcquire, &a.RRelease} {
+	for _, op := range []*ir.Code{&a.Start, &a.Acquire, &a.Release, &a.RAcquire, &a.RRelease} {
 		*op = del(*op)
 	}
 	for i := range a.Handlers {
