@@ -267,3 +267,27 @@ func TestRaymondMessages(t *testing.T) {
 		}
 	}
 }
+
+// Le Lann's ring: one message per hop of a token that never stops. When
+// every process waits, each hop ends in an entry (1 per entry); at light
+// load L entries come 10/L apart and the token hops once per 2 time units
+// between them (about 5/L − 5 per entry, the wait neglected).
+func TestLeLannMessages(t *testing.T) {
+	e, ok := distributed.Lookup("le-lann")
+	if !ok {
+		t.Fatal("no le-lann")
+	}
+	for _, n := range []int{10, 40} {
+		for _, c := range []struct{ load, want float64 }{{0.02, 5/0.02 - 5}, {8, 1}} {
+			cfg := DefaultConfig(n, c.load)
+			cfg.Entries, cfg.ReaderRatio = 5000, 0
+			r := Run(e.Def(), cfg)
+			if r.Violation != "" {
+				t.Fatalf("n=%d load=%v: %s", n, c.load, r.Violation)
+			}
+			if r.MessagesPerEntry < 0.97*c.want || r.MessagesPerEntry > 1.03*c.want {
+				t.Errorf("n=%d load=%v: %.3f messages per entry, want %.2f within 3%%", n, c.load, r.MessagesPerEntry, c.want)
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"math"
 	"runtime"
 	"strconv"
 	"strings"
@@ -169,7 +170,17 @@ func (s Sweep) Against(w io.Writer, c Curve, refs ...Analytic) {
 			p := c.At(n, load)
 			fmt.Fprintf(w, "| %d | %s | %.2f |", n, loadPercent(load), p.MessagesPerEntry)
 			for _, r := range refs {
-				fmt.Fprintf(w, " %.2f |", r.Value(n))
+				v := 0.0
+				if r.AtLoad != nil {
+					v = r.AtLoad(n, load)
+				} else {
+					v = r.Value(n)
+				}
+				if math.IsNaN(v) {
+					fmt.Fprint(w, " — |")
+					continue
+				}
+				fmt.Fprintf(w, " %.2f |", v)
 			}
 			fmt.Fprintf(w, " %.1f |\n", p.MeanAcquire)
 		}
@@ -180,6 +191,9 @@ func (s Sweep) Against(w io.Writer, c Curve, refs ...Analytic) {
 type Analytic struct {
 	Formula string // as the table heads it: "2(n − 1)"
 	Value   func(n int) float64
+	// AtLoad, when set, is used instead of Value: a value that depends
+	// on the load too (NaN where it does not apply).
+	AtLoad func(n int, load float64) float64
 }
 
 // loadPercent writes a load as a percentage, keeping a fraction of a

@@ -13,6 +13,7 @@ import (
 	"github.com/lockgen/lockgen/generated/carvalho-roucairol"
 	"github.com/lockgen/lockgen/generated/dcrew"
 	"github.com/lockgen/lockgen/generated/lamport-1978"
+	"github.com/lockgen/lockgen/generated/le-lann"
 	"github.com/lockgen/lockgen/generated/naimi-trehel"
 	"github.com/lockgen/lockgen/generated/raymond"
 	"github.com/lockgen/lockgen/generated/ricart-agrawala"
@@ -122,6 +123,9 @@ func TestLocksOverNATS(t *testing.T) {
 		{"dcrew", true, func(self, n int, tr netstress.Transport) (netstress.Lock, error) { return dcrew.NewDCREW(self, n, tr) }},
 		{"lamport-1978", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
 			return lamport.NewLamport(self, n, tr)
+		}},
+		{"le-lann", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
+			return lelann.NewLeLann(self, n, tr)
 		}},
 		{"naimi-trehel", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
 			return naimitrehel.NewNaimiTrehel(self, n, tr)
