@@ -138,7 +138,24 @@ func (w *netWriter) elem(name string, idx ir.Expr) string {
 			return fmt.Sprintf("%s[%s]", v, w.expr(idx))
 		}
 	}
-	return fmt.Sprintf("%s[self*N + (%s)]", pvar(name), w.expr(idx))
+	return fmt.Sprintf("%s[%s*N + (%s)]", pvar(name), w.selfName(), w.expr(idx))
+}
+
+// selfName is the process whose state expressions read: self, or the one
+// exprAt names.
+func (w *netWriter) selfName() string {
+	if w.self != "" {
+		return w.self
+	}
+	return "self"
+}
+
+// exprAt is e as process p evaluates it, outside any of p's own code (in
+// an LTL claim).
+func (w *netWriter) exprAt(e ir.Expr, p int) string {
+	w.self = fmt.Sprint(p)
+	defer func() { w.self = "" }()
+	return w.expr(e)
 }
 
 // loopVars declares the variables of the algorithm's for loops (in the
@@ -166,7 +183,7 @@ func (w *netWriter) lvalue(name string) string {
 	if v, ok := w.env[name]; ok {
 		return v
 	}
-	return pvar(name) + "[self]"
+	return pvar(name) + "[" + w.selfName() + "]"
 }
 
 func (w *netWriter) expr(e ir.Expr) string {
@@ -178,6 +195,9 @@ func (w *netWriter) expr(e ir.Expr) string {
 	case ir.Param:
 		return fmt.Sprint(w.par.Get(e.Name))
 	case ir.Self:
+		if w.self != "" {
+			return w.self
+		}
 		return "self"
 	case ir.LocalRef:
 		if e.Index != nil {

@@ -46,6 +46,22 @@ type NetOptions struct {
 	// request (a writer's, or any in a mutex) that joined before it still
 	// waits.
 	FCFS bool
+	// Stabilize, when set, makes the model check self-stabilization (see
+	// Stabilize).
+	Stabilize *Stabilize
+}
+
+// Stabilize describes a self-stabilization check: the locals Arbitrary
+// start anywhere in 0..Values−1 in every process (before the start
+// runs), and the LTL claim "stabilization" says that eventually and for
+// ever exactly one token exists: a process where Privileged holds, or a
+// message in flight. Run it with no passages (Requests = 0): before it
+// converges the lock may admit two processes, which is what the claim
+// is about.
+type Stabilize struct {
+	Arbitrary  []string
+	Values     int
+	Privileged ir.Expr
 }
 
 // Network returns the model text.
@@ -56,8 +72,18 @@ func Network(a *ir.Algorithm, o NetOptions) (string, error) {
 	if err := ir.Check(a); err != nil {
 		return "", err
 	}
-	if o.N < 2 || o.N > 8 || o.Requests < 1 {
-		return "", fmt.Errorf("network model: n = %d, %d requests (n in 2..8, at least one request)", o.N, o.Requests)
+	if o.N < 2 || o.N > 8 || o.Requests < 1 && o.Stabilize == nil || o.Requests < 0 {
+		return "", fmt.Errorf("network model: n = %d, %d requests (n in 2..8, at least one request unless it checks stabilization)", o.N, o.Requests)
+	}
+	if st := o.Stabilize; st != nil {
+		if st.Values < 1 || st.Privileged == nil {
+			return "", fmt.Errorf("network model: a stabilization check needs values and a privilege")
+		}
+		for _, name := range st.Arbitrary {
+			if l := a.LocalVar(name); l == nil || l.Len != nil {
+				return "", fmt.Errorf("network model: %q is not a scalar local of %s", name, a.Name)
+			}
+		}
 	}
 	if o.Capacity == 0 {
 		o.Capacity = max(2, len(a.Messages)) * o.N
@@ -83,7 +109,10 @@ type netWriter struct {
 	// arrays are the handler's array parameters (ir.Message.Params with
 	// Len): Promela arrays of N indexed directly.
 	arrays map[string]bool
-	err    error
+	// self, when set, is the process that expressions read the state of
+	// (exprAt); otherwise the running process, self.
+	self string
+	err  error
 }
 
 func (w *netWriter) line(s string) {
@@ -172,6 +201,14 @@ func (w *netWriter) model(rw bool) (string, error) {
 	w.line("")
 	if o.Liveness {
 		w.line(fmt.Sprintf("ltl %s { <> (g_done == N) }", ClaimStarvation))
+		w.line("")
+	}
+	if st := o.Stabilize; st != nil {
+		var tokens []string
+		for p := 0; p < o.N; p++ {
+			tokens = append(tokens, fmt.Sprintf("inbox[%d].n", p), w.exprAt(st.Privileged, p))
+		}
+		w.line(fmt.Sprintf("ltl %s { <> [] (%s == 1) }", ClaimStabilization, strings.Join(tokens, " + ")))
 		w.line("")
 	}
 	for _, c := range a.Ops() {
@@ -393,6 +430,18 @@ func (w *netWriter) init() {
 	if w.o.FCFS {
 		for p := 0; p < w.o.N; p++ {
 			w.line(fmt.Sprintf("g_after[%d] = -1;", p))
+		}
+	}
+	if st := w.o.Stabilize; st != nil {
+		// Anywhere: every value of every arbitrary local.
+		for p := 0; p < w.o.N; p++ {
+			for _, name := range st.Arbitrary {
+				var alts []string
+				for v := 0; v < st.Values; v++ {
+					alts = append(alts, fmt.Sprintf(":: %s[%d] = %d", pvar(name), p, v))
+				}
+				w.line("if " + strings.Join(alts, " ") + " fi;")
+			}
 		}
 	}
 	if w.a.Start != nil {

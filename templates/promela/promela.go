@@ -159,7 +159,10 @@ const (
 	// ClaimCrashTolerance is the liveness claim (starvation or deadlock
 	// freedom, as Checks selects) of a model with Options.Crashes.
 	ClaimCrashTolerance = "crash_tolerance"
-	Nil                 = "NIL"
+	// ClaimStabilization is a network model's self-stabilization claim
+	// (NetOptions.Stabilize).
+	ClaimStabilization = "stabilization"
+	Nil                = "NIL"
 	// BoundName is the constant the counter-bound assertions compare with.
 	BoundName = "lg_bound"
 )

@@ -76,6 +76,10 @@ const (
 	// anywhere, the critical section included (k-exclusion), under weak
 	// fairness.
 	CrashTolerance Property = "crash-tolerance"
+	// Stabilization: the LTL claim "stabilization" of a network model with
+	// promela.NetOptions.Stabilize (from any states, eventually and for
+	// ever exactly one token), under weak fairness.
+	Stabilization Property = "stabilization"
 )
 
 // Properties lists every property, in the order StandardProperties checks
@@ -145,6 +149,8 @@ func (p Property) claim() string {
 		return promela.ClaimDeadlockFreedom
 	case CrashTolerance:
 		return promela.ClaimCrashTolerance
+	case Stabilization:
+		return promela.ClaimStabilization
 	}
 	return ""
 }
