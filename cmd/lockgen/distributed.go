@@ -54,8 +54,13 @@ func explainDistributed(w io.Writer, e *distributed.Entry) {
 		hanging(w, "  - ", r.String())
 	}
 	p := e.Props
+	stabilizes := ""
+	if e.Stabilizing != nil {
+		stabilizes = e.Stabilizing.Why
+	}
 	fmt.Fprintln(w, "\nProperties (as the paper claims them; assumptions as the checks found them):")
 	for _, kv := range [][2]string{
+		{"converges", stabilizes},
 		{"safety", p.Safety}, {"liveness", p.Liveness}, {"fairness", p.Fairness},
 		{"messages", p.Messages}, {"space", p.Space}, {"channels", p.Channels}, {"steps", p.Steps},
 		{"trylock", map[bool]string{true: "supported (when the acquire needs no message)", false: "not offered: " + e.NoTryLock}[e.NoTryLock == ""]},

@@ -50,10 +50,14 @@ type Entry struct {
 	// Passages sets, per process count, how many passages each process
 	// makes in the SPIN model where the default (ModelPassages) makes a
 	// state space too large to search.
-	Passages   map[int]int
-	Deviations []string // from the paper, for the doc comment and the catalogue
-	Notes      []string // what the checks found; lockgen explain shows them
-	Def        func() *ir.Algorithm
+	Passages map[int]int
+	// Stabilizing, for a self-stabilizing algorithm, says what it
+	// converges from and to (nil: the algorithm starts in its one
+	// initial state).
+	Stabilizing *Stabilizing
+	Deviations  []string // from the paper, for the doc comment and the catalogue
+	Notes       []string // what the checks found; lockgen explain shows them
+	Def         func() *ir.Algorithm
 }
 
 // ModelPassages is how many passages each process makes in the SPIN
@@ -67,6 +71,16 @@ func (e *Entry) ModelPassages(n int) int {
 		return 3
 	}
 	return 2
+}
+
+// Stabilizing is a self-stabilizing algorithm's claim: from any values of
+// the Arbitrary locals (each in 0..n−1, the range of a K-state machine
+// with K = n), the processes reach, and then keep, exactly one token: a
+// process where Privileged holds, or a message in flight.
+type Stabilizing struct {
+	Arbitrary  []string
+	Privileged ir.Expr // over one process's state
+	Why        string  // the claim as checked, for lockgen explain
 }
 
 // Findings are assumptions an algorithm was found to need.

@@ -208,3 +208,39 @@ func TestRaymondDeeperTree(t *testing.T) {
 		}
 	}
 }
+
+// Self-stabilizing entries (Dijkstra's ring): from every value of their
+// arbitrary locals, eventually and for ever exactly one token, at n = 3
+// and 4 with K = n. The negative control: with K = 2 at n = 4 (the paper
+// requires K ≥ n) SPIN finds a run that never settles.
+func TestNetworkStabilization(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	stabilize := func(e *distributed.Entry, values int) *promela.Stabilize {
+		return &promela.Stabilize{Arbitrary: e.Stabilizing.Arbitrary, Values: values, Privileged: e.Stabilizing.Privileged}
+	}
+	checked := 0
+	for _, e := range distributed.All() {
+		if e.Stabilizing == nil {
+			continue
+		}
+		checked++
+		for _, n := range []int{3, 4} {
+			o := promela.NetOptions{N: n, Stabilize: stabilize(e, n)}
+			res := netRunWith(t, e.Def(), o, Stabilization, fast)
+			if res.Status != Passed {
+				t.Errorf("%s n=%d: %s %s %s\n%s", e.Name, n, res.Status, res.Message, res.Reason, Counterexample(res, 40))
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no self-stabilizing entry: the test checks nothing")
+	}
+	e, _ := distributed.Lookup("dijkstra-ring")
+	o := promela.NetOptions{N: 4, Stabilize: stabilize(e, 2)}
+	res := netRunWith(t, distributed.DijkstraRing(ir.Const{V: 2}), o, Stabilization, fast)
+	if res.Status != Failed {
+		t.Errorf("K = 2 at n = 4: %s %s, want a run that never stabilizes", res.Status, res.Reason)
+	}
+	t.Logf("K = 2 at n = 4: %s %s (%d states)", res.Status, res.Message, res.States)
+}
