@@ -272,10 +272,16 @@ func TestRaymondMessages(t *testing.T) {
 // every process waits, each hop ends in an entry (1 per entry); at light
 // load L entries come 10/L apart and the token hops once per 2 time units
 // between them (about 5/L − 5 per entry, the wait neglected).
-func TestLeLannMessages(t *testing.T) {
-	e, ok := distributed.Lookup("le-lann")
+func TestLeLannMessages(t *testing.T) { testCirculatingToken(t, "le-lann") }
+
+// Dijkstra's ring, started in a legitimate state, is a circulating token
+// too: a move per hop, whoever wants it.
+func TestDijkstraRingMessages(t *testing.T) { testCirculatingToken(t, "dijkstra-ring") }
+
+func testCirculatingToken(t *testing.T, name string) {
+	e, ok := distributed.Lookup(name)
 	if !ok {
-		t.Fatal("no le-lann")
+		t.Fatal("no " + name)
 	}
 	for _, n := range []int{10, 40} {
 		for _, c := range []struct{ load, want float64 }{{0.02, 5/0.02 - 5}, {8, 1}} {
@@ -290,4 +296,40 @@ func TestLeLannMessages(t *testing.T) {
 			}
 		}
 	}
+}
+
+// Dijkstra's ring from random states (S and L anywhere in 0..n−1) under a
+// random schedule: one token within a bound, then one token for the next
+// 5,000 deliveries; at n = 4, two states (fewer than the paper's K ≥ n)
+// leave some random start that never settles within the same bound.
+func TestDijkstraRingStabilizes(t *testing.T) {
+	e, ok := distributed.Lookup("dijkstra-ring")
+	if !ok {
+		t.Fatal("no dijkstra-ring")
+	}
+	st := Stabilization{Arbitrary: e.Stabilizing.Arbitrary, Privileged: e.Stabilizing.Privileged, Within: 20000, Hold: 5000}
+	worst := 0
+	for _, n := range []int{3, 5, 8, 12} {
+		for seed := uint64(1); seed <= 50; seed++ {
+			st.N, st.Values, st.Seed = n, n, seed
+			r := st.Run(e.Def())
+			if r.Converged < 0 || r.Broken != "" {
+				t.Fatalf("n=%d seed %d from %s: converged after %d, %s", n, seed, r.Start, r.Converged, r.Broken)
+			}
+			worst = max(worst, r.Converged)
+		}
+	}
+	t.Logf("every run converged, the slowest after %d deliveries", worst)
+	st.N, st.Values = 4, 2
+	failed := 0
+	for seed := uint64(1); seed <= 50; seed++ {
+		st.Seed = seed
+		if r := st.Run(distributed.DijkstraRing(ir.Const{V: 2})); r.Converged < 0 || r.Broken != "" {
+			failed++
+		}
+	}
+	if failed == 0 {
+		t.Error("K = 2 at n = 4: every random run settled; the check cannot tell K < n")
+	}
+	t.Logf("K = 2 at n = 4: %d of 50 random runs never settled", failed)
 }

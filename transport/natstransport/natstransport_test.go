@@ -12,6 +12,7 @@ import (
 
 	"github.com/lockgen/lockgen/generated/carvalho-roucairol"
 	"github.com/lockgen/lockgen/generated/dcrew"
+	"github.com/lockgen/lockgen/generated/dijkstra-ring"
 	"github.com/lockgen/lockgen/generated/lamport-1978"
 	"github.com/lockgen/lockgen/generated/le-lann"
 	"github.com/lockgen/lockgen/generated/naimi-trehel"
@@ -121,6 +122,9 @@ func TestLocksOverNATS(t *testing.T) {
 			return carvalhoroucairol.NewCarvalhoRoucairol(self, n, tr)
 		}},
 		{"dcrew", true, func(self, n int, tr netstress.Transport) (netstress.Lock, error) { return dcrew.NewDCREW(self, n, tr) }},
+		{"dijkstra-ring", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
+			return dijkstraring.NewDijkstraRing(self, n, tr)
+		}},
 		{"lamport-1978", false, func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
 			return lamport.NewLamport(self, n, tr)
 		}},
