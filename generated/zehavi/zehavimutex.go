@@ -38,70 +38,70 @@ type zehaviMutexProc struct {
 // Algorithm (line labels are the paper's; every shared access is one atomic step):
 //
 //	acquire:
-//	  (1)     for i from 0 to n - 1 do
-//	  (1)       COMPETE[(i * n) + i] := true
-//	  (2)     for i from 0 to n - 1 do
-//	  (2)       IGNORE[(i * n) + i] := true
+//	  (1)     for q from 0 to n - 1 do
+//	  (1)       COMPETE[(i * n) + q] := true
+//	  (2)     for q from 0 to n - 1 do
+//	  (2)       IGNORE[(i * n) + q] := true
 //	  (3)     mine := 0
-//	  (3)     for i from 0 to n - 1 do
-//	  (3)       t := TS[i]
+//	  (3)     for q from 0 to n - 1 do
+//	  (3)       t := TS[q]
 //	  (3)       if t > mine then
 //	  (3)         mine := t
 //	  (3)     TS[i] := mine + 1
-//	  (4)     for i from 0 to n - 1 do
-//	  (4)       if ¬DISCOVER0[(i * n) + i] ∨ ¬DISCOVER1[(i * n) + i] then
-//	  (4a)        DISCOVER0[(i * n) + i] := false
-//	  (4b)        DISCOVER1[(i * n) + i] := false
-//	  (4c)        ALLOW[(i * n) + i] := false
-//	  (4d)        if REVEAL[i] then
-//	  (4d)          DISCOVER0[(i * n) + i] := true
-//	  (4e)        if REVEAL[i] then
-//	  (4e)          DISCOVER1[(i * n) + i] := true
-//	  (4f)        if ¬DISCOVER0[(i * n) + i] ∨ ¬DISCOVER1[(i * n) + i] then
-//	  (4f.i)        DISCOVER0[(i * n) + i] := false
-//	  (4f.ii)       DISCOVER1[(i * n) + i] := false
+//	  (4)     for q from 0 to n - 1 do
+//	  (4)       if ¬DISCOVER0[(i * n) + q] ∨ ¬DISCOVER1[(i * n) + q] then
+//	  (4a)        DISCOVER0[(i * n) + q] := false
+//	  (4b)        DISCOVER1[(i * n) + q] := false
+//	  (4c)        ALLOW[(i * n) + q] := false
+//	  (4d)        if REVEAL[q] then
+//	  (4d)          DISCOVER0[(i * n) + q] := true
+//	  (4e)        if REVEAL[q] then
+//	  (4e)          DISCOVER1[(i * n) + q] := true
+//	  (4f)        if ¬DISCOVER0[(i * n) + q] ∨ ¬DISCOVER1[(i * n) + q] then
+//	  (4f.i)        DISCOVER0[(i * n) + q] := false
+//	  (4f.ii)       DISCOVER1[(i * n) + q] := false
 //	  (5)     REVEAL[i] := true
-//	  (6)     for i from 0 to n - 1 do
-//	  (6)       order[i] := TS[i]
-//	  (7)     for i from 0 to n - 1 do
-//	  (7)       ORDERLT[(i * n) + i] := (order[i] < order[i]) ∨ ((order[i] = order[i]) ∧ (i < i))
-//	  (8)     for i from 0 to n - 1 do
-//	  (8)       IGNORE[(i * n) + i] := false
-//	  (9)     for i from 0 to n - 1 do
-//	  (9)       precede[i] := false
+//	  (6)     for q from 0 to n - 1 do
+//	  (6)       order[q] := TS[q]
+//	  (7)     for q from 0 to n - 1 do
+//	  (7)       ORDERLT[(i * n) + q] := (order[i] < order[q]) ∨ ((order[i] = order[q]) ∧ (i < q))
+//	  (8)     for q from 0 to n - 1 do
+//	  (8)       IGNORE[(i * n) + q] := false
+//	  (9)     for q from 0 to n - 1 do
+//	  (9)       precede[q] := false
 //	  (9)     cnt := 0
-//	  (10)    for i from 0 to n - 1 do
-//	  (10)      if (order[i] < order[i]) ∨ ((order[i] = order[i]) ∧ (i < i)) then
-//	  (10)        precede[i] := true
+//	  (10)    for q from 0 to n - 1 do
+//	  (10)      if (order[q] < order[i]) ∨ ((order[q] = order[i]) ∧ (q < i)) then
+//	  (10)        precede[q] := true
 //	  (10)        cnt := cnt + 1
 //	  (11)    while cnt ≥ k do
-//	  (11a)     for i from 0 to n - 1 do
-//	  (11a.i)     if precede[i] ∧ ¬COMPETE[(i * n) + i] then
-//	  (11a.i)       precede[i] := false
+//	  (11a)     for q from 0 to n - 1 do
+//	  (11a.i)     if precede[q] ∧ ¬COMPETE[(q * n) + i] then
+//	  (11a.i)       precede[q] := false
 //	  (11a.i)       cnt := cnt - 1
-//	  (11a.ii)     if ((precede[i] ∧ (DISCOVER0[(i * n) + i] ∧ DISCOVER1[(i * n) + i])) ∧ ¬IGNORE[(i * n) + i]) ∧ ¬ORDERLT[(i * n) + i] then
-//	  (11a.ii)       precede[i] := false
+//	  (11a.ii)     if ((precede[q] ∧ (DISCOVER0[(q * n) + i] ∧ DISCOVER1[(q * n) + i])) ∧ ¬IGNORE[(q * n) + i]) ∧ ¬ORDERLT[(q * n) + i] then
+//	  (11a.ii)       precede[q] := false
 //	  (11a.ii)       cnt := cnt - 1
-//	  (11b)     for i from 0 to n - 1 do
-//	  (11b)       if DISCOVER0[(i * n) + i] ∧ DISCOVER1[(i * n) + i] then
-//	  (11b.i)       if ALLOW[(i * n) + i] then
+//	  (11b)     for q from 0 to n - 1 do
+//	  (11b)       if DISCOVER0[(q * n) + i] ∧ DISCOVER1[(q * n) + i] then
+//	  (11b.i)       if ALLOW[(q * n) + i] then
 //	  (11b.i)         for j from 0 to n - 1 do
 //	  (11b.i)           precede[j] := false
 //	  (11b.i)         cnt := 0
-//	  (12)    for i from 0 to n - 1 do
-//	  (12)      if (order[i] < order[i]) ∨ ((order[i] = order[i]) ∧ (i < i)) then
-//	  (12)        ALLOW[(i * n) + i] := true
+//	  (12)    for q from 0 to n - 1 do
+//	  (12)      if (order[q] < order[i]) ∨ ((order[q] = order[i]) ∧ (q < i)) then
+//	  (12)        ALLOW[(i * n) + q] := true
 //	release:
 //	  (13)    REVEAL[i] := false
-//	  (14)    for i from 0 to n - 1 do
-//	  (14a)     DISCOVER0[(i * n) + i] := false
-//	  (14b)     DISCOVER1[(i * n) + i] := false
-//	  (15)    for i from 0 to n - 1 do
-//	  (15)      COMPETE[(i * n) + i] := false
+//	  (14)    for q from 0 to n - 1 do
+//	  (14a)     DISCOVER0[(q * n) + i] := false
+//	  (14b)     DISCOVER1[(q * n) + i] := false
+//	  (15)    for q from 0 to n - 1 do
+//	  (15)      COMPETE[(i * n) + q] := false
 //
 // Deviations from the paper:
 //   - The concurrent timestamp system is not the bounded one of the paper's reference [19] (Dwork, Herlihy, Plotkin, Waarts, "Time-lapse snapshots", SIAM J. Comput. 28(5), 1999), whose code the paper does not give and we could not find in a citable form: Label_p (line 3) writes 1 + the largest of a collect of every timestamp TS[0..n-1] (its own included, so each process's timestamps grow); Scan_p (line 6) is a collect of TS, ordered by (timestamp, id). It satisfies the two CTS properties the proofs use: a Label that starts after another finished gets a larger timestamp, and a process that is no longer labelling keeps its place. Timestamps are unbounded 64-bit integers, so the paper's headline claim, bounded space, does not hold here; k-exclusion, starvation freedom with up to k − 1 crashes, FIFE, bounded exit and O(n) RMRs do not depend on it.
-//   - Process ids are 0..n-1; the n × n arrays are flattened row-major (X[i][j] is X[i·n + j]) and Discover[i][j][0], [1] are DISCOVER0[i·n + j], DISCOVER1[i·n + j].
+//   - Process ids are 0..n-1; the n × n arrays are flattened row-major (X[i][j] is X[i·n + j]) and Discover[i][j][0], [1] are DISCOVER0[i·n + j], DISCOVER1[i·n + j]. The listing names the running process i, as every listing of the catalogue does, and the other process q: the paper's p and i.
 //   - order is a local array of the timestamps the Scan read: order.i < order.p is (order[i], i) < (order[p], p).
 //   - The set precede is a local boolean array with its size kept in a local count; line 11a.ii is skipped for an i that 11a.i has just removed (it could only remove it again).
 //
@@ -193,30 +193,30 @@ func (l *ZehaviMutex) acquireSlow1(st *zehaviMutexState, id int, order [3]int64,
 	var mine int64
 	var t int64
 	var cnt int64
-	// 1: for i from 0 to n - 1 do
-	for i := int64(0); i <= ZehaviMutexProcs-1; i++ {
-		// 1: COMPETE[(i * n) + i] := true
+	// 1: for q from 0 to n - 1 do
+	for q := int64(0); q <= ZehaviMutexProcs-1; q++ {
+		// 1: COMPETE[(i * n) + q] := true
 		{
 			var newVal bool = true
-			l.compete[(int64(id)*ZehaviMutexProcs)+i].r.store("1", newVal)
+			l.compete[(int64(id)*ZehaviMutexProcs)+q].r.store("1", newVal)
 			l.sleepers.wake("1", 0)
 		}
 	}
-	// 2: for i from 0 to n - 1 do
-	for i := int64(0); i <= ZehaviMutexProcs-1; i++ {
-		// 2: IGNORE[(i * n) + i] := true
+	// 2: for q from 0 to n - 1 do
+	for q := int64(0); q <= ZehaviMutexProcs-1; q++ {
+		// 2: IGNORE[(i * n) + q] := true
 		{
 			var newVal bool = true
-			l.ignore[(int64(id)*ZehaviMutexProcs)+i].r.store("2", newVal)
+			l.ignore[(int64(id)*ZehaviMutexProcs)+q].r.store("2", newVal)
 			l.sleepers.wake("2", 0)
 		}
 	}
 	// 3: mine := 0
 	mine = 0
-	// 3: for i from 0 to n - 1 do
-	for i := int64(0); i <= ZehaviMutexProcs-1; i++ {
-		// 3: t := TS[i]
-		t = l.ts[i].r.load("3")
+	// 3: for q from 0 to n - 1 do
+	for q := int64(0); q <= ZehaviMutexProcs-1; q++ {
+		// 3: t := TS[q]
+		t = l.ts[q].r.load("3")
 		// 3: if t > mine then
 		if t > mine {
 			// 3: mine := t
@@ -225,58 +225,58 @@ func (l *ZehaviMutex) acquireSlow1(st *zehaviMutexState, id int, order [3]int64,
 	}
 	// 3: TS[i] := mine + 1
 	l.ts[int64(id)].r.store("3", mine+1)
-	// 4: for i from 0 to n - 1 do
-	for i := int64(0); i <= ZehaviMutexProcs-1; i++ {
-		// 4: if ¬DISCOVER0[(i * n) + i] ∨ ¬DISCOVER1[(i * n) + i] then
-		if !l.discover0[(int64(id)*ZehaviMutexProcs)+i].r.load("4") || !l.discover1[(int64(id)*ZehaviMutexProcs)+i].r.load("4") {
-			// 4a: DISCOVER0[(i * n) + i] := false
+	// 4: for q from 0 to n - 1 do
+	for q := int64(0); q <= ZehaviMutexProcs-1; q++ {
+		// 4: if ¬DISCOVER0[(i * n) + q] ∨ ¬DISCOVER1[(i * n) + q] then
+		if !l.discover0[(int64(id)*ZehaviMutexProcs)+q].r.load("4") || !l.discover1[(int64(id)*ZehaviMutexProcs)+q].r.load("4") {
+			// 4a: DISCOVER0[(i * n) + q] := false
 			{
 				var newVal bool = false
-				l.discover0[(int64(id)*ZehaviMutexProcs)+i].r.store("4a", newVal)
+				l.discover0[(int64(id)*ZehaviMutexProcs)+q].r.store("4a", newVal)
 				l.sleepers.wake("4a", 0)
 			}
-			// 4b: DISCOVER1[(i * n) + i] := false
+			// 4b: DISCOVER1[(i * n) + q] := false
 			{
 				var newVal bool = false
-				l.discover1[(int64(id)*ZehaviMutexProcs)+i].r.store("4b", newVal)
+				l.discover1[(int64(id)*ZehaviMutexProcs)+q].r.store("4b", newVal)
 				l.sleepers.wake("4b", 0)
 			}
-			// 4c: ALLOW[(i * n) + i] := false
+			// 4c: ALLOW[(i * n) + q] := false
 			{
 				var newVal bool = false
-				l.allow[(int64(id)*ZehaviMutexProcs)+i].r.store("4c", newVal)
+				l.allow[(int64(id)*ZehaviMutexProcs)+q].r.store("4c", newVal)
 				l.sleepers.wake("4c", 0)
 			}
-			// 4d: if REVEAL[i] then
-			if l.reveal[i].r.load("4d") {
-				// 4d: DISCOVER0[(i * n) + i] := true
+			// 4d: if REVEAL[q] then
+			if l.reveal[q].r.load("4d") {
+				// 4d: DISCOVER0[(i * n) + q] := true
 				{
 					var newVal bool = true
-					l.discover0[(int64(id)*ZehaviMutexProcs)+i].r.store("4d", newVal)
+					l.discover0[(int64(id)*ZehaviMutexProcs)+q].r.store("4d", newVal)
 					l.sleepers.wake("4d", 0)
 				}
 			}
-			// 4e: if REVEAL[i] then
-			if l.reveal[i].r.load("4e") {
-				// 4e: DISCOVER1[(i * n) + i] := true
+			// 4e: if REVEAL[q] then
+			if l.reveal[q].r.load("4e") {
+				// 4e: DISCOVER1[(i * n) + q] := true
 				{
 					var newVal bool = true
-					l.discover1[(int64(id)*ZehaviMutexProcs)+i].r.store("4e", newVal)
+					l.discover1[(int64(id)*ZehaviMutexProcs)+q].r.store("4e", newVal)
 					l.sleepers.wake("4e", 0)
 				}
 			}
-			// 4f: if ¬DISCOVER0[(i * n) + i] ∨ ¬DISCOVER1[(i * n) + i] then
-			if !l.discover0[(int64(id)*ZehaviMutexProcs)+i].r.load("4f") || !l.discover1[(int64(id)*ZehaviMutexProcs)+i].r.load("4f") {
-				// 4f.i: DISCOVER0[(i * n) + i] := false
+			// 4f: if ¬DISCOVER0[(i * n) + q] ∨ ¬DISCOVER1[(i * n) + q] then
+			if !l.discover0[(int64(id)*ZehaviMutexProcs)+q].r.load("4f") || !l.discover1[(int64(id)*ZehaviMutexProcs)+q].r.load("4f") {
+				// 4f.i: DISCOVER0[(i * n) + q] := false
 				{
 					var newVal bool = false
-					l.discover0[(int64(id)*ZehaviMutexProcs)+i].r.store("4f.i", newVal)
+					l.discover0[(int64(id)*ZehaviMutexProcs)+q].r.store("4f.i", newVal)
 					l.sleepers.wake("4f.i", 0)
 				}
-				// 4f.ii: DISCOVER1[(i * n) + i] := false
+				// 4f.ii: DISCOVER1[(i * n) + q] := false
 				{
 					var newVal bool = false
-					l.discover1[(int64(id)*ZehaviMutexProcs)+i].r.store("4f.ii", newVal)
+					l.discover1[(int64(id)*ZehaviMutexProcs)+q].r.store("4f.ii", newVal)
 					l.sleepers.wake("4f.ii", 0)
 				}
 			}
@@ -284,42 +284,42 @@ func (l *ZehaviMutex) acquireSlow1(st *zehaviMutexState, id int, order [3]int64,
 	}
 	// 5: REVEAL[i] := true
 	l.reveal[int64(id)].r.store("5", true)
-	// 6: for i from 0 to n - 1 do
-	for i := int64(0); i <= ZehaviMutexProcs-1; i++ {
-		// 6: order[i] := TS[i]
-		order[i] = l.ts[i].r.load("6")
+	// 6: for q from 0 to n - 1 do
+	for q := int64(0); q <= ZehaviMutexProcs-1; q++ {
+		// 6: order[q] := TS[q]
+		order[q] = l.ts[q].r.load("6")
 	}
-	// 7: for i from 0 to n - 1 do
-	for i := int64(0); i <= ZehaviMutexProcs-1; i++ {
-		// 7: ORDERLT[(i * n) + i] := (order[i] < order[i]) ∨ ((order[i] = order[i]) ∧ (i < i))
+	// 7: for q from 0 to n - 1 do
+	for q := int64(0); q <= ZehaviMutexProcs-1; q++ {
+		// 7: ORDERLT[(i * n) + q] := (order[i] < order[q]) ∨ ((order[i] = order[q]) ∧ (i < q))
 		{
-			var newVal bool = (order[int64(id)] < order[i]) || ((order[int64(id)] == order[i]) && (int64(id) < i))
-			l.orderlt[(int64(id)*ZehaviMutexProcs)+i].r.store("7", newVal)
+			var newVal bool = (order[int64(id)] < order[q]) || ((order[int64(id)] == order[q]) && (int64(id) < q))
+			l.orderlt[(int64(id)*ZehaviMutexProcs)+q].r.store("7", newVal)
 			l.sleepers.wake("7", 0)
 		}
 	}
-	// 8: for i from 0 to n - 1 do
-	for i := int64(0); i <= ZehaviMutexProcs-1; i++ {
-		// 8: IGNORE[(i * n) + i] := false
+	// 8: for q from 0 to n - 1 do
+	for q := int64(0); q <= ZehaviMutexProcs-1; q++ {
+		// 8: IGNORE[(i * n) + q] := false
 		{
 			var newVal bool = false
-			l.ignore[(int64(id)*ZehaviMutexProcs)+i].r.store("8", newVal)
+			l.ignore[(int64(id)*ZehaviMutexProcs)+q].r.store("8", newVal)
 			l.sleepers.wake("8", 0)
 		}
 	}
-	// 9: for i from 0 to n - 1 do
-	for i := int64(0); i <= ZehaviMutexProcs-1; i++ {
-		// 9: precede[i] := false
-		precede[i] = false
+	// 9: for q from 0 to n - 1 do
+	for q := int64(0); q <= ZehaviMutexProcs-1; q++ {
+		// 9: precede[q] := false
+		precede[q] = false
 	}
 	// 9: cnt := 0
 	cnt = 0
-	// 10: for i from 0 to n - 1 do
-	for i := int64(0); i <= ZehaviMutexProcs-1; i++ {
-		// 10: if (order[i] < order[i]) ∨ ((order[i] = order[i]) ∧ (i < i)) then
-		if (order[i] < order[int64(id)]) || ((order[i] == order[int64(id)]) && (i < int64(id))) {
-			// 10: precede[i] := true
-			precede[i] = true
+	// 10: for q from 0 to n - 1 do
+	for q := int64(0); q <= ZehaviMutexProcs-1; q++ {
+		// 10: if (order[q] < order[i]) ∨ ((order[q] = order[i]) ∧ (q < i)) then
+		if (order[q] < order[int64(id)]) || ((order[q] == order[int64(id)]) && (q < int64(id))) {
+			// 10: precede[q] := true
+			precede[q] = true
 			// 10: cnt := cnt + 1
 			cnt = cnt + 1
 			doorway("10")
@@ -333,29 +333,29 @@ func (l *ZehaviMutex) acquireSlow1(st *zehaviMutexState, id int, order [3]int64,
 			if armed0 {
 				st.waiters[0].prepare("11")
 			}
-			// 11a: for i from 0 to n - 1 do
-			for i := int64(0); i <= ZehaviMutexProcs-1; i++ {
-				// 11a.i: if precede[i] ∧ ¬COMPETE[(i * n) + i] then
-				if precede[i] && !l.compete[(i*ZehaviMutexProcs)+int64(id)].r.load("11a.i") {
-					// 11a.i: precede[i] := false
-					precede[i] = false
+			// 11a: for q from 0 to n - 1 do
+			for q := int64(0); q <= ZehaviMutexProcs-1; q++ {
+				// 11a.i: if precede[q] ∧ ¬COMPETE[(q * n) + i] then
+				if precede[q] && !l.compete[(q*ZehaviMutexProcs)+int64(id)].r.load("11a.i") {
+					// 11a.i: precede[q] := false
+					precede[q] = false
 					// 11a.i: cnt := cnt - 1
 					cnt = cnt - 1
 				}
-				// 11a.ii: if ((precede[i] ∧ (DISCOVER0[(i * n) + i] ∧ DISCOVER1[(i * n) + i])) ∧ ¬IGNORE[(i * n) + i]) ∧ ¬ORDERLT[(i * n) + i] then
-				if ((precede[i] && (l.discover0[(i*ZehaviMutexProcs)+int64(id)].r.load("11a.ii") && l.discover1[(i*ZehaviMutexProcs)+int64(id)].r.load("11a.ii"))) && !l.ignore[(i*ZehaviMutexProcs)+int64(id)].r.load("11a.ii")) && !l.orderlt[(i*ZehaviMutexProcs)+int64(id)].r.load("11a.ii") {
-					// 11a.ii: precede[i] := false
-					precede[i] = false
+				// 11a.ii: if ((precede[q] ∧ (DISCOVER0[(q * n) + i] ∧ DISCOVER1[(q * n) + i])) ∧ ¬IGNORE[(q * n) + i]) ∧ ¬ORDERLT[(q * n) + i] then
+				if ((precede[q] && (l.discover0[(q*ZehaviMutexProcs)+int64(id)].r.load("11a.ii") && l.discover1[(q*ZehaviMutexProcs)+int64(id)].r.load("11a.ii"))) && !l.ignore[(q*ZehaviMutexProcs)+int64(id)].r.load("11a.ii")) && !l.orderlt[(q*ZehaviMutexProcs)+int64(id)].r.load("11a.ii") {
+					// 11a.ii: precede[q] := false
+					precede[q] = false
 					// 11a.ii: cnt := cnt - 1
 					cnt = cnt - 1
 				}
 			}
-			// 11b: for i from 0 to n - 1 do
-			for i := int64(0); i <= ZehaviMutexProcs-1; i++ {
-				// 11b: if DISCOVER0[(i * n) + i] ∧ DISCOVER1[(i * n) + i] then
-				if l.discover0[(i*ZehaviMutexProcs)+int64(id)].r.load("11b") && l.discover1[(i*ZehaviMutexProcs)+int64(id)].r.load("11b") {
-					// 11b.i: if ALLOW[(i * n) + i] then
-					if l.allow[(i*ZehaviMutexProcs)+int64(id)].r.load("11b.i") {
+			// 11b: for q from 0 to n - 1 do
+			for q := int64(0); q <= ZehaviMutexProcs-1; q++ {
+				// 11b: if DISCOVER0[(q * n) + i] ∧ DISCOVER1[(q * n) + i] then
+				if l.discover0[(q*ZehaviMutexProcs)+int64(id)].r.load("11b") && l.discover1[(q*ZehaviMutexProcs)+int64(id)].r.load("11b") {
+					// 11b.i: if ALLOW[(q * n) + i] then
+					if l.allow[(q*ZehaviMutexProcs)+int64(id)].r.load("11b.i") {
 						// 11b.i: for j from 0 to n - 1 do
 						for j := int64(0); j <= ZehaviMutexProcs-1; j++ {
 							// 11b.i: precede[j] := false
@@ -378,14 +378,14 @@ func (l *ZehaviMutex) acquireSlow1(st *zehaviMutexState, id int, order [3]int64,
 		}
 		st.waiters[0].end("11")
 	}
-	// 12: for i from 0 to n - 1 do
-	for i := int64(0); i <= ZehaviMutexProcs-1; i++ {
-		// 12: if (order[i] < order[i]) ∨ ((order[i] = order[i]) ∧ (i < i)) then
-		if (order[i] < order[int64(id)]) || ((order[i] == order[int64(id)]) && (i < int64(id))) {
-			// 12: ALLOW[(i * n) + i] := true
+	// 12: for q from 0 to n - 1 do
+	for q := int64(0); q <= ZehaviMutexProcs-1; q++ {
+		// 12: if (order[q] < order[i]) ∨ ((order[q] = order[i]) ∧ (q < i)) then
+		if (order[q] < order[int64(id)]) || ((order[q] == order[int64(id)]) && (q < int64(id))) {
+			// 12: ALLOW[(i * n) + q] := true
 			{
 				var newVal bool = true
-				l.allow[(int64(id)*ZehaviMutexProcs)+i].r.store("12", newVal)
+				l.allow[(int64(id)*ZehaviMutexProcs)+q].r.store("12", newVal)
 				l.sleepers.wake("12", 0)
 			}
 		}
@@ -406,27 +406,27 @@ func (l *ZehaviMutex) Unlock(id int) {
 
 // releaseSlow1 continues release where its inline path had to wait.
 func (l *ZehaviMutex) releaseSlow1(id int) {
-	// 14: for i from 0 to n - 1 do
-	for i := int64(0); i <= ZehaviMutexProcs-1; i++ {
-		// 14a: DISCOVER0[(i * n) + i] := false
+	// 14: for q from 0 to n - 1 do
+	for q := int64(0); q <= ZehaviMutexProcs-1; q++ {
+		// 14a: DISCOVER0[(q * n) + i] := false
 		{
 			var newVal bool = false
-			l.discover0[(i*ZehaviMutexProcs)+int64(id)].r.store("14a", newVal)
+			l.discover0[(q*ZehaviMutexProcs)+int64(id)].r.store("14a", newVal)
 			l.sleepers.wake("14a", 0)
 		}
-		// 14b: DISCOVER1[(i * n) + i] := false
+		// 14b: DISCOVER1[(q * n) + i] := false
 		{
 			var newVal bool = false
-			l.discover1[(i*ZehaviMutexProcs)+int64(id)].r.store("14b", newVal)
+			l.discover1[(q*ZehaviMutexProcs)+int64(id)].r.store("14b", newVal)
 			l.sleepers.wake("14b", 0)
 		}
 	}
-	// 15: for i from 0 to n - 1 do
-	for i := int64(0); i <= ZehaviMutexProcs-1; i++ {
-		// 15: COMPETE[(i * n) + i] := false
+	// 15: for q from 0 to n - 1 do
+	for q := int64(0); q <= ZehaviMutexProcs-1; q++ {
+		// 15: COMPETE[(i * n) + q] := false
 		{
 			var newVal bool = false
-			l.compete[(int64(id)*ZehaviMutexProcs)+i].r.store("15", newVal)
+			l.compete[(int64(id)*ZehaviMutexProcs)+q].r.store("15", newVal)
 			l.sleepers.wake("15", 0)
 		}
 	}
