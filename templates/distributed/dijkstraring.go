@@ -37,7 +37,7 @@ func init() {
 		Stabilizing: &Stabilizing{
 			Arbitrary:  []string{"S", "L"},
 			Privileged: dijkstraPrivileged,
-			Why:        "from any states S and views L (each machine's view then refreshed by the start's messages), the ring reaches a state with exactly one privilege, held or in flight, and keeps it: SPIN checks <>[] (one token) at n = 3 and 4 with K = n, and fails it with K = 2 at n = 4",
+			Why:        "from any states S and views L (each machine's view then refreshed by the start's messages), the ring reaches a state with exactly one privilege, held or in flight, and keeps it: SPIN checks <>[] (one token) at n = 3 with K = n (make test; n = 4 with LOCKGEN_SPIN_LONG), and finds it broken with K = 2 at n = 4",
 		},
 		Findings:  Findings{NeedsFIFO: true},
 		NoTryLock: "the privilege never rests where nobody wants it, so an acquire always waits for it to come round",
@@ -49,7 +49,7 @@ func init() {
 			"The labels S, R, X, T, M with their numbers are ours (the paper gives guarded commands without numbers).",
 		},
 		Notes: []string{
-			"SPIN (verify/spin TestNetworkCatalogue): from the generated start state, mutual exclusion, no deadlock and starvation freedom at n = 2 and 3; stabilization (TestNetworkStabilization): from every S and L, exactly one token eventually and for ever at n = 3 and 4 with K = n, and a counterexample with K = 2 at n = 4 (control dijkstra-ring-two-states).",
+			"SPIN (verify/spin TestNetworkCatalogue): from the generated start state, mutual exclusion, no deadlock and starvation freedom at n = 2 and 3; stabilization (TestNetworkStabilization): from every S and L, exactly one token eventually and for ever at n = 3 with K = n (44,614 states; n = 4 runs with LOCKGEN_SPIN_LONG), and an acceptance cycle with K = 2 at n = 4 (the test's negative control).",
 			"Randomized (netsim TestDijkstraRingStabilizes): from random states at n up to 12, a random schedule reaches one token and keeps it.",
 		},
 		Def: func() *ir.Algorithm { return DijkstraRing(N) },

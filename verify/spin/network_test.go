@@ -211,11 +211,17 @@ func TestRaymondDeeperTree(t *testing.T) {
 
 // Self-stabilizing entries (Dijkstra's ring): from every value of their
 // arbitrary locals, eventually and for ever exactly one token, at n = 3
-// and 4 with K = n. The negative control: with K = 2 at n = 4 (the paper
-// requires K ≥ n) SPIN finds a run that never settles.
+// with K = n (and n = 4 with LOCKGEN_SPIN_LONG). The negative control:
+// with K = 2 at n = 4 (the paper requires K ≥ n) SPIN finds a run that
+// never settles.
 func TestNetworkStabilization(t *testing.T) {
 	needSpin(t)
 	t.Parallel()
+	sizes, run := []int{3}, fast
+	if os.Getenv("LOCKGEN_SPIN_LONG") != "" {
+		sizes, run = []int{3, 4}, heavyRun
+		run.Timeout = 20 * time.Minute
+	}
 	stabilize := func(e *distributed.Entry, values int) *promela.Stabilize {
 		return &promela.Stabilize{Arbitrary: e.Stabilizing.Arbitrary, Values: values, Privileged: e.Stabilizing.Privileged}
 	}
@@ -225,9 +231,9 @@ func TestNetworkStabilization(t *testing.T) {
 			continue
 		}
 		checked++
-		for _, n := range []int{3, 4} {
+		for _, n := range sizes {
 			o := promela.NetOptions{N: n, Stabilize: stabilize(e, n)}
-			res := netRunWith(t, e.Def(), o, Stabilization, fast)
+			res := netRunWith(t, e.Def(), o, Stabilization, run)
 			if res.Status != Passed {
 				t.Errorf("%s n=%d: %s %s %s\n%s", e.Name, n, res.Status, res.Message, res.Reason, Counterexample(res, 40))
 			}
