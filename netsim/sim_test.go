@@ -215,25 +215,9 @@ func TestRicartAgrawalaTokenMessages(t *testing.T) { testBroadcastToken(t, "rica
 // per entry at light load (the requester holds the token with
 // probability 1/n) and n under contention (the token always moves).
 func testBroadcastToken(t *testing.T, name string) {
-	e, ok := distributed.Lookup(name)
-	if !ok {
-		t.Fatal("no " + name)
-	}
-	for _, n := range []int{5, 20} {
-		for _, c := range []struct {
-			load, want float64
-		}{{0.02, float64(n - 1)}, {4, float64(n)}} {
-			cfg := DefaultConfig(n, c.load)
-			cfg.Entries, cfg.ReaderRatio = 10000, 0
-			r := Run(e.Def(), cfg)
-			if r.Violation != "" {
-				t.Fatalf("n=%d load=%v: %s", n, c.load, r.Violation)
-			}
-			if r.MessagesPerEntry < 0.97*c.want || r.MessagesPerEntry > 1.03*c.want {
-				t.Errorf("n=%d load=%v: %.3f messages per entry, want %.0f within 3%%", n, c.load, r.MessagesPerEntry, c.want)
-			}
-		}
-	}
+	messagesWithin(t, name, []int{5, 20}, 10000,
+		limit{0.02, func(n int) float64 { return float64(n - 1) }, 0.03},
+		limit{4, func(n int) float64 { return float64(n) }, 0.03})
 }
 
 // Raymond's tree: at light load an entry costs twice the mean tree
@@ -242,30 +226,14 @@ func testBroadcastToken(t *testing.T, name string) {
 // as Raymond states (a request usually stops at a neighbour that has
 // asked already).
 func TestRaymondMessages(t *testing.T) {
-	e, ok := distributed.Lookup("raymond")
-	if !ok {
-		t.Fatal("no raymond")
-	}
 	// n = 4: 1 and 2 below 0, 3 below 1; the six pairs are 1, 1, 2, 2, 1
 	// and 3 edges apart, each counted both ways, over 16 ordered pairs.
 	if d := distributed.RaymondMeanDistance(4); d != 1.25 {
 		t.Fatalf("mean distance at n = 4: %v, want 1.25", d)
 	}
-	for _, n := range []int{10, 40} {
-		for _, c := range []struct {
-			load, want, tol float64
-		}{{0.02, 2 * distributed.RaymondMeanDistance(n), 0.03}, {8, 4, 0.12}} {
-			cfg := DefaultConfig(n, c.load)
-			cfg.Entries, cfg.ReaderRatio = 10000, 0
-			r := Run(e.Def(), cfg)
-			if r.Violation != "" {
-				t.Fatalf("n=%d load=%v: %s", n, c.load, r.Violation)
-			}
-			if r.MessagesPerEntry < (1-c.tol)*c.want || r.MessagesPerEntry > (1+c.tol)*c.want {
-				t.Errorf("n=%d load=%v: %.3f messages per entry, want %.2f within %.0f%%", n, c.load, r.MessagesPerEntry, c.want, 100*c.tol)
-			}
-		}
-	}
+	messagesWithin(t, "raymond", []int{10, 40}, 10000,
+		limit{0.02, func(n int) float64 { return 2 * distributed.RaymondMeanDistance(n) }, 0.03},
+		limit{8, func(int) float64 { return 4 }, 0.12})
 }
 
 // Le Lann's ring: one message per hop of a token that never stops. When
@@ -279,20 +247,37 @@ func TestLeLannMessages(t *testing.T) { testCirculatingToken(t, "le-lann") }
 func TestDijkstraRingMessages(t *testing.T) { testCirculatingToken(t, "dijkstra-ring") }
 
 func testCirculatingToken(t *testing.T, name string) {
+	messagesWithin(t, name, []int{10, 40}, 5000,
+		limit{0.02, func(int) float64 { return 5/0.02 - 5 }, 0.03},
+		limit{8, func(int) float64 { return 1 }, 0.03})
+}
+
+// limit is an analytic messages-per-entry value at one load, and the
+// relative tolerance the simulator must land within.
+type limit struct {
+	load float64
+	want func(n int) float64
+	tol  float64
+}
+
+// messagesWithin simulates entry name (writers only) at each n and limit's
+// load and holds its messages per entry to the limit.
+func messagesWithin(t *testing.T, name string, ns []int, entries int, limits ...limit) {
+	t.Helper()
 	e, ok := distributed.Lookup(name)
 	if !ok {
 		t.Fatal("no " + name)
 	}
-	for _, n := range []int{10, 40} {
-		for _, c := range []struct{ load, want float64 }{{0.02, 5/0.02 - 5}, {8, 1}} {
-			cfg := DefaultConfig(n, c.load)
-			cfg.Entries, cfg.ReaderRatio = 5000, 0
+	for _, n := range ns {
+		for _, l := range limits {
+			cfg := DefaultConfig(n, l.load)
+			cfg.Entries, cfg.ReaderRatio = entries, 0
 			r := Run(e.Def(), cfg)
 			if r.Violation != "" {
-				t.Fatalf("n=%d load=%v: %s", n, c.load, r.Violation)
+				t.Fatalf("n=%d load=%v: %s", n, l.load, r.Violation)
 			}
-			if r.MessagesPerEntry < 0.97*c.want || r.MessagesPerEntry > 1.03*c.want {
-				t.Errorf("n=%d load=%v: %.3f messages per entry, want %.2f within 3%%", n, c.load, r.MessagesPerEntry, c.want)
+			if want := l.want(n); r.MessagesPerEntry < (1-l.tol)*want || r.MessagesPerEntry > (1+l.tol)*want {
+				t.Errorf("n=%d load=%v: %.3f messages per entry, want %.2f within %.0f%%", n, l.load, r.MessagesPerEntry, want, 100*l.tol)
 			}
 		}
 	}
