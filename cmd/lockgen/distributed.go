@@ -62,7 +62,7 @@ func explainDistributed(w io.Writer, e *distributed.Entry) {
 	for _, kv := range [][2]string{
 		{"converges", stabilizes},
 		{"safety", p.Safety}, {"liveness", p.Liveness}, {"fairness", p.Fairness},
-		{"messages", p.Messages}, {"space", p.Space}, {"channels", p.Channels}, {"steps", p.Steps},
+		{"messages", p.Messages}, {"delay", p.Delay}, {"space", p.Space}, {"channels", p.Channels}, {"steps", p.Steps},
 		{"trylock", map[bool]string{true: "supported (when the acquire needs no message)", false: "not offered: " + e.NoTryLock}[e.NoTryLock == ""]},
 	} {
 		if kv[1] != "" {

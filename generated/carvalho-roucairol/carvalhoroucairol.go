@@ -30,6 +30,7 @@ const (
 // There is no TryLock: a request may need other processes' permissions, so an acquire cannot promise to complete without waiting.
 //
 // Claimed: mutual exclusion; starvation-free; none claimed: a process that holds every permission enters again without telling a process whose request is still on its way; 0 to 2(n − 1) per entry: none when the requester holds every permission, 2(n − 1) when every other process asked for its own back.
+// Delay between entries: one message (the deferred REPLY), or a REQUEST and its REPLY where the next process gave a permission away since it asked.
 // Channels: reliable; order is not needed: SPIN passes it with channels that reorder messages.
 // Steps: a handler runs to completion, as in Ricart–Agrawala.
 //

@@ -32,6 +32,7 @@ const (
 // There is no TryLock: every entry needs a message from each of the n − 1 other processes after the request, so an acquire never completes without waiting.
 //
 // Claimed: mutual exclusion; starvation-free; FCFS by timestamp (ties to the smaller id): requests are granted in the order of the clocks' total order; 3(n − 1) per entry at any load: n − 1 requests, n − 1 acknowledgements, n − 1 releases.
+// Delay between entries: one message: the release that lets the next request reach the head of every queue.
 // Channels: reliable and FIFO between each pair, as the paper assumes; SPIN confirms the order is needed (a release overtaken by its sender's next request erases that request).
 // Steps: a handler runs to completion; the paper's rules are each one event.
 //

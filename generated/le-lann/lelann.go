@@ -28,6 +28,7 @@ const (
 // There is no TryLock: the token never rests where nobody wants it, so an acquire always waits for it to come round.
 //
 // Claimed: mutual exclusion (one token); starvation-free; ring order: a requester waits for at most one round of the token, n − 1 entries of others; one per hop of the token, wanted or not: 1 per entry when every process waits for it, unbounded at light load (about 5/L − 5 at load L in the paper-style simulation: entries 10/L apart, the token moving between them at one hop per 2 time units).
+// Delay between entries: from one message (the next process on the ring waits) to n − 1.
 // Channels: reliable; order is moot (one message in the network at any time).
 // Steps: a handler runs to completion.
 //

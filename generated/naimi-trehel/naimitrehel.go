@@ -35,6 +35,7 @@ const (
 // TryLock (and TryRLock) enters only when the acquire needs no message and no wait.
 //
 // Claimed: mutual exclusion: one token; starvation-free; FCFS in the order requests join the waiting list; amortised O(log n) per entry: the request's hops along father, plus the token.
+// Delay between entries: one message: the token, sent straight to the next requester.
 // Channels: reliable (the paper's assumption); order is not needed: SPIN passes it with channels that reorder messages.
 // Steps: a handler runs to completion; no order between a handler and the routine it enables is needed (SPIN passes it either way).
 //

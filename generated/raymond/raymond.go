@@ -32,6 +32,7 @@ const (
 // TryLock (and TryRLock) enters only when the acquire needs no message and no wait.
 //
 // Claimed: mutual exclusion: one privilege; starvation-free; none claimed: each process serves its queue in order, but a request's place depends on the route the privilege takes; at most 2D per entry on a tree of diameter D: O(log n) on a balanced tree at light load; about 4 per entry under heavy load, as the paper states.
+// Delay between entries: the privilege's path to the next requester: up to D messages on a tree of diameter D.
 // Channels: reliable; the paper assumes nothing about order: SPIN passes it with channels that reorder messages.
 // Steps: an event runs to completion (the paper's events are atomic).
 //

@@ -30,6 +30,7 @@ const (
 // There is no TryLock: every entry needs the n − 1 other processes' permission, so an acquire never completes without waiting.
 //
 // Claimed: mutual exclusion; starvation-free; FCFS by sequence number (ties to the smaller id); 2(n − 1) per entry at any load: n − 1 REQUESTs and n − 1 REPLYs.
+// Delay between entries: one message: the deferred REPLY.
 // Channels: reliable; order is not needed: SPIN passes it with channels that reorder messages.
 // Steps: a handler runs to completion; the paper's shared-variable semaphore makes each routine step atomic, as netrt does.
 //

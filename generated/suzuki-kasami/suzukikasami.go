@@ -31,6 +31,7 @@ const (
 // TryLock (and TryRLock) enters only when the acquire needs no message and no wait.
 //
 // Claimed: mutual exclusion (one token); starvation-free; none claimed: a leaving holder queues the waiting processes in the order of their ids, not of their requests; 0 when the holder enters again, otherwise n − 1 REQUESTs and one TOKEN: n per entry under contention, n − 1 on average at light load with requesters drawn uniformly.
+// Delay between entries: one message: the token, sent straight to the head of its queue.
 // Channels: reliable; order is not needed (requests are numbered): SPIN passes it with channels that reorder messages.
 // Steps: a handler runs to completion.
 //

@@ -27,6 +27,7 @@ func init() {
 			Liveness: "starvation-free",
 			Fairness: "none claimed: a process that holds every permission enters again without telling a process whose request is still on its way",
 			Messages: "0 to 2(n − 1) per entry: none when the requester holds every permission, 2(n − 1) when every other process asked for its own back",
+			Delay:    "one message (the deferred REPLY), or a REQUEST and its REPLY where the next process gave a permission away since it asked",
 			Space:    "2n bits (deferred replies, permissions held) and unbounded sequence numbers per process",
 			Channels: "reliable; order is not needed: SPIN passes it with channels that reorder messages",
 			Steps:    "a handler runs to completion, as in Ricart–Agrawala",

@@ -19,7 +19,10 @@ type Properties struct {
 	Liveness string // "starvation-free", "deadlock-free"
 	Fairness string // "FCFS between conflicting requests", "none"
 	Messages string // messages per critical-section entry
-	Space    string // per process
+	// Delay is the synchronization delay: the messages between one
+	// process leaving the critical section and the next, waiting, entering.
+	Delay string
+	Space string // per process
 	// Channels says what the algorithm assumes of the network: reliable
 	// delivery, and whether order is needed.
 	Channels string

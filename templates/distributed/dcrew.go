@@ -37,6 +37,7 @@ func init() {
 			Liveness: "starvation-free",
 			Fairness: "FCFS between conflicting requests, in the order they join the waiting list",
 			Messages: "amortised O(log n) per entry: the request's hops along current_dir, plus one or two tokens",
+			Delay:    "one message: the leaving holder sends the token (or the grant) straight to its successor",
 			Space:    "O(log n) bits per process",
 			Channels: "reliable, and FIFO between each pair of processes: the paper says order is not needed (section 3.2), but SPIN finds two holders when a reader's grant and release tokens to its successor swap (see the notes)",
 			Steps:    "a handler runs to completion; a request routine whose wait the TOKEN handler ends resumes before the process handles its next message",

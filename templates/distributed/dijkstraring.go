@@ -30,6 +30,7 @@ func init() {
 			Liveness: "starvation-free",
 			Fairness: "ring order: a requester waits for at most one round of the privilege",
 			Messages: "one per move, wanted or not (the privilege circulates for ever): 1 per entry when every machine waits for it, about 5/L − 5 at light load L, as Le Lann's ring",
+			Delay:    "from one message (the next machine waits) to n − 1 (every machine between passes the privilege on)",
 			Space:    "two states in 0..K−1 and two flags per machine",
 			Channels: "reliable and FIFO between neighbours (a machine reads its neighbour's states in the order they were taken); with channels that reorder, SPIN finds an older state arriving after a newer one and making a second privilege (n = 2)",
 			Steps:    "a handler runs to completion (a move is one atomic step, as the paper's moves are)",

@@ -27,6 +27,7 @@ func init() {
 			Liveness: "starvation-free",
 			Fairness: "FCFS by timestamp (ties to the smaller id): requests are granted in the order of the clocks' total order",
 			Messages: "3(n − 1) per entry at any load: n − 1 requests, n − 1 acknowledgements, n − 1 releases",
+			Delay:    "one message: the release that lets the next request reach the head of every queue",
 			Space:    "a clock, and one timestamp per process for the queue and one for the latest message",
 			Channels: "reliable and FIFO between each pair, as the paper assumes; SPIN confirms the order is needed (a release overtaken by its sender's next request erases that request)",
 			Steps:    "a handler runs to completion; the paper's rules are each one event",

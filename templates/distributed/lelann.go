@@ -27,6 +27,7 @@ func init() {
 			Liveness: "starvation-free",
 			Fairness: "ring order: a requester waits for at most one round of the token, n − 1 entries of others",
 			Messages: "one per hop of the token, wanted or not: 1 per entry when every process waits for it, unbounded at light load (about 5/L − 5 at load L in the paper-style simulation: entries 10/L apart, the token moving between them at one hop per 2 time units)",
+			Delay:    "from one message (the next process on the ring waits) to n − 1",
 			Space:    "two flags per process",
 			Channels: "reliable; order is moot (one message in the network at any time)",
 			Steps:    "a handler runs to completion",

@@ -27,6 +27,7 @@ func init() {
 			Liveness: "starvation-free",
 			Fairness: "FCFS in the order requests join the waiting list",
 			Messages: "amortised O(log n) per entry: the request's hops along father, plus the token",
+			Delay:    "one message: the token, sent straight to the next requester",
 			Space:    "O(log n) bits per process",
 			Channels: "reliable (the paper's assumption); order is not needed: SPIN passes it with channels that reorder messages",
 			Steps:    "a handler runs to completion; no order between a handler and the routine it enables is needed (SPIN passes it either way)",

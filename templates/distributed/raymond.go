@@ -31,6 +31,7 @@ func init() {
 			Liveness: "starvation-free",
 			Fairness: "none claimed: each process serves its queue in order, but a request's place depends on the route the privilege takes",
 			Messages: "at most 2D per entry on a tree of diameter D: O(log n) on a balanced tree at light load; about 4 per entry under heavy load, as the paper states",
+			Delay:    "the privilege's path to the next requester: up to D messages on a tree of diameter D",
 			Space:    "a queue of at most deg + 1 ids per process (deg: the process's neighbours)",
 			Channels: "reliable; the paper assumes nothing about order: SPIN passes it with channels that reorder messages",
 			Steps:    "an event runs to completion (the paper's events are atomic)",

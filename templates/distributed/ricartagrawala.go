@@ -27,6 +27,7 @@ func init() {
 			Liveness: "starvation-free",
 			Fairness: "FCFS by sequence number (ties to the smaller id)",
 			Messages: "2(n − 1) per entry at any load: n − 1 REQUESTs and n − 1 REPLYs",
+			Delay:    "one message: the deferred REPLY",
 			Space:    "n bits of deferred replies and unbounded sequence numbers per process",
 			Channels: "reliable; order is not needed: SPIN passes it with channels that reorder messages",
 			Steps:    "a handler runs to completion; the paper's shared-variable semaphore makes each routine step atomic, as netrt does",

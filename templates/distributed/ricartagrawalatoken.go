@@ -29,6 +29,7 @@ func init() {
 			Liveness: "starvation-free",
 			Fairness: "ring order, not FCFS: a leaving holder serves the first process after it (ids modulo n) whose request is newer than the token's record of it",
 			Messages: "0 when the holder enters again, otherwise n − 1 REQUESTs and one TOKEN: n per entry under contention, n − 1 on average at light load with requesters drawn uniformly",
+			Delay:    "one message: the token, sent straight to the next requester in ring order",
 			Space:    "n request numbers per process; the token carries n numbers",
 			Channels: "reliable; order is not needed (requests are numbered): SPIN passes it with channels that reorder messages",
 			Steps:    "a handler runs to completion",

@@ -29,6 +29,7 @@ func init() {
 			Liveness: "starvation-free",
 			Fairness: "none claimed: a leaving holder queues the waiting processes in the order of their ids, not of their requests",
 			Messages: "0 when the holder enters again, otherwise n − 1 REQUESTs and one TOKEN: n per entry under contention, n − 1 on average at light load with requesters drawn uniformly",
+			Delay:    "one message: the token, sent straight to the head of its queue",
 			Space:    "n request counts per process; the token carries n counts and a queue of up to n ids",
 			Channels: "reliable; order is not needed (requests are numbered): SPIN passes it with channels that reorder messages",
 			Steps:    "a handler runs to completion",

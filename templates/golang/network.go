@@ -229,6 +229,9 @@ func (g *netGen) doc() string {
 	}
 	p := e.Props
 	fmt.Fprintf(&b, "Claimed: %s; %s; %s; %s.\n", p.Safety, p.Liveness, p.Fairness, p.Messages)
+	if p.Delay != "" {
+		fmt.Fprintf(&b, "Delay between entries: %s.\n", p.Delay)
+	}
 	fmt.Fprintf(&b, "Channels: %s.\n", p.Channels)
 	fmt.Fprintf(&b, "Steps: %s.\n", p.Steps)
 	b.WriteString("\nThe algorithm, with the paper's labels:\n\n")
