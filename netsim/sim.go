@@ -45,6 +45,11 @@ type Result struct {
 	Messages               int
 	MessagesPerEntry       float64
 	MeanAcquire            float64 // time from request to entry
+	// SyncDelay is the mean time from the critical section falling empty
+	// while a process waits to the next entry: the delay between entries
+	// the papers' analyses call the synchronization delay (a message's
+	// transit and handling take 2 on average). 0 if no entry waited.
+	SyncDelay float64
 	MaxReaders             int     // the most readers seen in the critical section at once
 	Time                   float64 // simulated time
 	// Contention is the share of the time the lock is requested or held
@@ -118,12 +123,18 @@ type sim struct {
 	acquire  float64
 	busy     float64 // time some process requested or held the lock
 	active   int     // processes not idle
+	// emptiedAt is when the critical section fell empty with a process
+	// waiting (-1: it is not empty, or nobody waited); delays and delayed
+	// sum and count SyncDelay's samples.
+	emptiedAt float64
+	delays    float64
+	delayed   int
 }
 
 // Run simulates cfg.N processes running a over the network cfg describes.
 func Run(a *ir.Algorithm, cfg Config) Result {
 	s := &sim{cfg: cfg, alg: a, rng: rand.New(rand.NewPCG(cfg.Seed, 0x6c6f636b67656e)),
-		lastAt: map[[2]int]float64{}}
+		lastAt: map[[2]int]float64{}, emptiedAt: -1}
 	par := ir.Params{N: cfg.N, K: 1}
 	for i := 0; i < cfg.N; i++ {
 		s.procs = append(s.procs, NewProc(a, par, i))
@@ -184,6 +195,9 @@ func Run(a *ir.Algorithm, cfg Config) Result {
 		s.res.MessagesPerEntry = float64(s.res.Messages) / float64(s.res.Entries)
 		s.res.MeanAcquire = s.acquire / float64(s.res.Entries)
 	}
+	if s.delayed > 0 {
+		s.res.SyncDelay = s.delays / float64(s.delayed)
+	}
 	return s.res
 }
 
@@ -222,6 +236,7 @@ func (s *sim) step(e event, think float64) {
 		}
 	case evRelease:
 		s.phase[i] = releasing
+		s.noteEmptied()
 		op := "Release"
 		if s.reading[i] {
 			op = "RRelease"
@@ -305,8 +320,30 @@ func (s *sim) drawReader() bool {
 	}
 }
 
+// noteEmptied starts a synchronization-delay sample when a release
+// leaves the critical section empty while some process waits to enter.
+func (s *sim) noteEmptied() {
+	waiting := false
+	for _, ph := range s.phase {
+		switch ph {
+		case inCS:
+			return
+		case acquiring:
+			waiting = true
+		}
+	}
+	if waiting {
+		s.emptiedAt = s.now
+	}
+}
+
 func (s *sim) enter(i int) {
 	s.phase[i] = inCS
+	if s.emptiedAt >= 0 {
+		s.delays += s.now - s.emptiedAt
+		s.delayed++
+		s.emptiedAt = -1
+	}
 	s.acquire += s.now - s.asked[i]
 	s.res.Entries++
 	if s.reading[i] {

@@ -318,3 +318,33 @@ func TestDijkstraRingStabilizes(t *testing.T) {
 	}
 	t.Logf("K = 2 at n = 4: %d of 50 random runs never settled", failed)
 }
+
+// The delay between entries under contention, against each entry's
+// claim: one message (a transit and a handling, 2 on average, a little
+// more where the receiver is busy) for the algorithms that send the
+// permission or token straight to the next process; Carvalho–Roucairol
+// sometimes needs a request and its reply too; Raymond's privilege
+// travels a path of the tree (about two edges here).
+func TestDelayBetweenEntries(t *testing.T) {
+	want := map[string][2]float64{
+		"suzuki-kasami": {1.8, 2.5}, "ricart-agrawala-token": {1.8, 2.5}, "ricart-agrawala": {1.8, 2.5},
+		"lamport-1978": {1.8, 2.5}, "naimi-trehel": {1.8, 2.5}, "le-lann": {1.8, 2.5}, "dijkstra-ring": {1.8, 2.5},
+		"dcrew": {1.8, 2.5}, "carvalho-roucairol": {2, 3}, "raymond": {3, 5},
+	}
+	for _, e := range distributed.All() {
+		w, ok := want[e.Name]
+		if !ok {
+			t.Errorf("%s: no expected delay between entries", e.Name)
+			continue
+		}
+		cfg := DefaultConfig(20, 4)
+		cfg.Entries, cfg.ReaderRatio, cfg.FIFO = 5000, 0, true // Lamport, dCREW and the ring need it
+		r := Run(e.Def(), cfg)
+		if r.Violation != "" {
+			t.Fatalf("%s: %s", e.Name, r.Violation)
+		}
+		if r.SyncDelay < w[0] || r.SyncDelay > w[1] {
+			t.Errorf("%s: delay between entries %.2f, want %.1f to %.1f (%s)", e.Name, r.SyncDelay, w[0], w[1], e.Props.Delay)
+		}
+	}
+}

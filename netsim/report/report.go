@@ -157,14 +157,17 @@ func Same(a, b Curve) bool {
 	return true
 }
 
-// Against writes a curve's messages per entry beside an analytic value.
+// Against writes a curve's messages per entry beside analytic values, with
+// its acquisition time and its delay between entries (the time from the
+// critical section falling empty while a process waits to the next entry;
+// a message's transit and handling take 2 on average).
 func (s Sweep) Against(w io.Writer, c Curve, refs ...Analytic) {
 	fmt.Fprint(w, "\n| n | load | messages/entry |")
 	for _, r := range refs {
 		fmt.Fprintf(w, " %s |", r.Formula)
 	}
-	fmt.Fprint(w, " acquisition time |\n|---|---|---|")
-	fmt.Fprint(w, strings.Repeat("---|", len(refs)+1)+"\n")
+	fmt.Fprint(w, " acquisition time | delay between entries |\n|---|---|---|")
+	fmt.Fprint(w, strings.Repeat("---|", len(refs)+2)+"\n")
 	for _, n := range s.Ns {
 		for _, load := range s.Loads {
 			p := c.At(n, load)
@@ -182,7 +185,11 @@ func (s Sweep) Against(w io.Writer, c Curve, refs ...Analytic) {
 				}
 				fmt.Fprintf(w, " %.2f |", v)
 			}
-			fmt.Fprintf(w, " %.1f |\n", p.MeanAcquire)
+			delay := "—" // nobody waited for a release
+			if p.SyncDelay > 0 {
+				delay = fmt.Sprintf("%.2f", p.SyncDelay)
+			}
+			fmt.Fprintf(w, " %.1f | %s |\n", p.MeanAcquire, delay)
 		}
 	}
 }

@@ -74,8 +74,8 @@ func main() {
 		}
 	}
 	r := netsim.Run(e.Def(), c)
-	fmt.Printf("%s: n=%d load=%.0f%% ratio=%d: %d entries (%d reads, %d writes), %.2f messages per entry, mean acquisition %.1f, contention %.0f%%, up to %d readers at once\n",
-		name, *n, *load*100, *ratio, r.Entries, r.Reads, r.Writes, r.MessagesPerEntry, r.MeanAcquire, 100*r.Contention, r.MaxReaders)
+	fmt.Printf("%s: n=%d load=%.0f%% ratio=%d: %d entries (%d reads, %d writes), %.2f messages per entry, mean acquisition %.1f, delay between entries %.2f, contention %.0f%%, up to %d readers at once\n",
+		name, *n, *load*100, *ratio, r.Entries, r.Reads, r.Writes, r.MessagesPerEntry, r.MeanAcquire, r.SyncDelay, 100*r.Contention, r.MaxReaders)
 	if r.Violation != "" {
 		fmt.Printf("VIOLATION: %s\nthe last events before it:\n", r.Violation)
 		fmt.Println(strings.Join(trail[max(0, len(trail)-trailShown):], "\n"))
