@@ -39,6 +39,9 @@ type netAlg interface {
 	// the caller does not wait for it (the paper's application goes on
 	// while its process finishes the release).
 	releaseWaits(write bool) bool
+	// begin runs the algorithm's start: the messages the process puts on
+	// the network before it runs anything else (Le Lann's token).
+	begin()
 }
 
 // netOut is a message in the outbox.
@@ -90,6 +93,14 @@ func (p *netProc) start(self, n int, tr Transport, alg netAlg) error {
 	p.cond.L = &p.mu
 	p.slot = make(chan struct{}, 1)
 	p.done = make(chan struct{})
+	p.mu.Lock()
+	alg.begin()
+	p.flush()
+	err := p.err
+	p.mu.Unlock()
+	if err != nil {
+		return err
+	}
 	go p.dispatch()
 	return nil
 }

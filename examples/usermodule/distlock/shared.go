@@ -38,6 +38,7 @@ const (
 // TryLock (and TryRLock) enters only when the acquire needs no message and no wait.
 //
 // Claimed: reader/writer exclusion: one writer alone, or any number of readers; starvation-free; FCFS between conflicting requests, in the order they join the waiting list; amortised O(log n) per entry: the request's hops along current_dir, plus one or two tokens.
+// Delay between entries: one message: the leaving holder sends the token (or the grant) straight to its successor.
 // Channels: reliable, and FIFO between each pair of processes: the paper says order is not needed (section 3.2), but SPIN finds two holders when a reader's grant and release tokens to its successor swap (see the notes).
 // Steps: a handler runs to completion; a request routine whose wait the TOKEN handler ends resumes before the process handles its next message.
 //
@@ -235,6 +236,9 @@ func (l *Shared) releaseWaits(write bool) bool {
 	}
 	return true
 }
+
+// begin runs the algorithm's start: it has none (the network starts empty).
+func (l *Shared) begin() {}
 
 // opAcquire is Request_CS_Write.
 func (l *Shared) opAcquire() error {
