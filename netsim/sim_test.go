@@ -21,6 +21,7 @@ func dcrew(t *testing.T) *ir.Algorithm {
 // request, at every reader:writer ratio of the paper, and its readers do
 // share the critical section.
 func TestDCREWSimulated(t *testing.T) {
+	simulation(t)
 	for _, n := range []int{2, 3, 10, 40} {
 		for _, ratio := range []int{-1, 0, 1, 9} {
 			c := DefaultConfig(n, 2)
@@ -46,6 +47,7 @@ func TestDCREWSimulated(t *testing.T) {
 // 200% load dCREW needs about 6.5 messages per entry. Our simulator,
 // interpreting the same definition the backends lower, lands there.
 func TestMessagesPerEntryAsInThePaper(t *testing.T) {
+	simulation(t)
 	c := DefaultConfig(160, 2)
 	c.FIFO = true
 	r := Run(dcrew(t), c)
@@ -61,6 +63,7 @@ func TestMessagesPerEntryAsInThePaper(t *testing.T) {
 // The simulator catches what SPIN catches: reordered channels, the
 // resumption order left open, and every negative control.
 func TestSimulatorCatches(t *testing.T) {
+	simulation(t)
 	breaks := func(name string, a *ir.Algorithm, tweak func(*Config)) {
 		t.Helper()
 		for seed := uint64(1); seed <= 20; seed++ {
@@ -93,6 +96,7 @@ func TestSimulatorCatches(t *testing.T) {
 // reversal and the same token passes. With the same seeds the two
 // simulations are event for event the same, so every figure matches.
 func TestDCREWWritersOnlyIsNaimiTrehel(t *testing.T) {
+	simulation(t)
 	nt, ok := distributed.Lookup("naimi-trehel")
 	if !ok {
 		t.Fatal("no naimi-trehel")
@@ -115,6 +119,7 @@ func TestDCREWWritersOnlyIsNaimiTrehel(t *testing.T) {
 // Ricart–Agrawala sends n − 1 REQUESTs and n − 1 REPLYs per entry,
 // whatever the load: the simulator must count exactly 2(n − 1).
 func TestRicartAgrawalaMessages(t *testing.T) {
+	simulation(t)
 	ra, ok := distributed.Lookup("ricart-agrawala")
 	if !ok {
 		t.Fatal("no ricart-agrawala")
@@ -137,6 +142,7 @@ func TestRicartAgrawalaMessages(t *testing.T) {
 // Trace gets one line per event, naming the messages handled: the trail
 // netsim prints with a violation.
 func TestTraceNamesEvents(t *testing.T) {
+	simulation(t)
 	c := DefaultConfig(3, 2)
 	c.Entries, c.FIFO = 50, true
 	var lines []string
@@ -153,6 +159,7 @@ func TestTraceNamesEvents(t *testing.T) {
 // Lamport's algorithm sends n − 1 requests, n − 1 acknowledgements and
 // n − 1 releases per entry, whatever the load.
 func TestLamportMessages(t *testing.T) {
+	simulation(t)
 	e, ok := distributed.Lookup("lamport-1978")
 	if !ok {
 		t.Fatal("no lamport-1978")
@@ -179,6 +186,7 @@ func TestLamportMessages(t *testing.T) {
 // so an entry costs n − 1 messages on average; at any load no more than
 // Ricart–Agrawala's 2(n − 1).
 func TestCarvalhoRoucairolMessages(t *testing.T) {
+	simulation(t)
 	e, ok := distributed.Lookup("carvalho-roucairol")
 	if !ok {
 		t.Fatal("no carvalho-roucairol")
@@ -205,11 +213,14 @@ func TestCarvalhoRoucairolMessages(t *testing.T) {
 // REQUESTs and a TOKEN otherwise: n per entry under contention (the holder
 // is never the next to enter while others wait), and n − 1 at light load,
 // where the requester holds the token with probability 1/n.
-func TestSuzukiKasamiMessages(t *testing.T) { testBroadcastToken(t, "suzuki-kasami") }
+func TestSuzukiKasamiMessages(t *testing.T) { simulation(t); testBroadcastToken(t, "suzuki-kasami") }
 
 // Ricart–Agrawala's token algorithm costs what Suzuki–Kasami's does: it
 // differs in whom the token goes to, not in how it is asked for.
-func TestRicartAgrawalaTokenMessages(t *testing.T) { testBroadcastToken(t, "ricart-agrawala-token") }
+func TestRicartAgrawalaTokenMessages(t *testing.T) {
+	simulation(t)
+	testBroadcastToken(t, "ricart-agrawala-token")
+}
 
 // testBroadcastToken holds a broadcast-token algorithm to n − 1 messages
 // per entry at light load (the requester holds the token with
@@ -226,6 +237,7 @@ func testBroadcastToken(t *testing.T, name string) {
 // as Raymond states (a request usually stops at a neighbour that has
 // asked already).
 func TestRaymondMessages(t *testing.T) {
+	simulation(t)
 	// n = 4: 1 and 2 below 0, 3 below 1; the six pairs are 1, 1, 2, 2, 1
 	// and 3 edges apart, each counted both ways, over 16 ordered pairs.
 	if d := distributed.RaymondMeanDistance(4); d != 1.25 {
@@ -240,11 +252,11 @@ func TestRaymondMessages(t *testing.T) {
 // every process waits, each hop ends in an entry (1 per entry); at light
 // load L entries come 10/L apart and the token hops once per 2 time units
 // between them (about 5/L − 5 per entry, the wait neglected).
-func TestLeLannMessages(t *testing.T) { testCirculatingToken(t, "le-lann") }
+func TestLeLannMessages(t *testing.T) { simulation(t); testCirculatingToken(t, "le-lann") }
 
 // Dijkstra's ring, started in a legitimate state, is a circulating token
 // too: a move per hop, whoever wants it.
-func TestDijkstraRingMessages(t *testing.T) { testCirculatingToken(t, "dijkstra-ring") }
+func TestDijkstraRingMessages(t *testing.T) { simulation(t); testCirculatingToken(t, "dijkstra-ring") }
 
 func testCirculatingToken(t *testing.T, name string) {
 	messagesWithin(t, name, []int{10, 40}, 5000,
@@ -288,6 +300,7 @@ func messagesWithin(t *testing.T, name string, ns []int, entries int, limits ...
 // 5,000 deliveries; at n = 4, two states (fewer than the paper's K ≥ n)
 // leave some random start that never settles within the same bound.
 func TestDijkstraRingStabilizes(t *testing.T) {
+	simulation(t)
 	e, ok := distributed.Lookup("dijkstra-ring")
 	if !ok {
 		t.Fatal("no dijkstra-ring")
@@ -326,6 +339,7 @@ func TestDijkstraRingStabilizes(t *testing.T) {
 // sometimes needs a request and its reply too; Raymond's privilege
 // travels a path of the tree (about two edges here).
 func TestDelayBetweenEntries(t *testing.T) {
+	simulation(t)
 	want := map[string][2]float64{
 		"suzuki-kasami": {1.8, 2.5}, "ricart-agrawala-token": {1.8, 2.5}, "ricart-agrawala": {1.8, 2.5},
 		"lamport-1978": {1.8, 2.5}, "naimi-trehel": {1.8, 2.5}, "le-lann": {1.8, 2.5}, "dijkstra-ring": {1.8, 2.5},
@@ -346,5 +360,14 @@ func TestDelayBetweenEntries(t *testing.T) {
 		if r.SyncDelay < w[0] || r.SyncDelay > w[1] {
 			t.Errorf("%s: delay between entries %.2f, want %.1f to %.1f (%s)", e.Name, r.SyncDelay, w[0], w[1], e.Props.Delay)
 		}
+	}
+}
+
+// simulation skips a test under -race: the simulator is one goroutine,
+// and make test-race runs this package again without -race.
+func simulation(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("single-threaded simulation, slow under -race: make test-race runs it without")
 	}
 }
