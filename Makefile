@@ -44,11 +44,11 @@ vet:
 	$(GO) vet $(PKGS)
 	$(GO) vet -tags lockgen_check $(PKGS)
 
-# The simulator is one goroutine: its tests and its document's skip
-# themselves under -race and run here without it.
+# The simulator is one goroutine, and so are verify/mutation's mutant and
+# control tests: they skip themselves under -race and run here without it.
 test-race:
 	$(GO) test -race -count=1 $(PKGS)
-	$(GO) test -count=1 ./netsim/
+	$(GO) test -count=1 ./netsim/ ./verify/mutation/
 	$(GO) test -count=1 -run TestDistributedDocIsFresh ./netsim/cmd/netsim/
 
 # The controlled scheduler needs the instrumented registers: the generated

@@ -315,8 +315,10 @@ func TestMutatedSpecs(t *testing.T) {
 	}{
 		{"default tags", nil, nil},
 		{"-tags lockgen_check", nil, []string{"-tags", "lockgen_check"}},
+		// One other OS for what is platform-specific (js/wasm was a
+		// second, dropped: with an empty build cache its standard library
+		// alone took a large share of make test's 15 minutes).
 		{"GOOS=windows", []string{"GOOS=windows"}, nil},
-		{"GOOS=js GOARCH=wasm", []string{"GOOS=js", "GOARCH=wasm"}, nil},
 	} {
 		args := append([]string{"vet"}, cfg.args...)
 		cmd := exec.Command("go", append(args, "./...")...)
@@ -326,7 +328,7 @@ func TestMutatedSpecs(t *testing.T) {
 			t.Errorf("go vet (%s) of %d generated packages: %v\n%s", cfg.name, len(vetted), err, firstLines(string(out), 40))
 		}
 	}
-	t.Logf("vetted %d accepted specs under default tags, lockgen_check, windows and js/wasm", len(vetted))
+	t.Logf("vetted %d accepted specs under default tags, lockgen_check and windows", len(vetted))
 }
 
 func firstLines(s string, n int) string {

@@ -13,6 +13,7 @@ import (
 // by SPIN, for the recorded reason, with traces naming the paper's lines.
 // A checker that stops catching one of them fails here.
 func TestControlsAreCaught(t *testing.T) {
+	singleThreaded(t)
 	if err := spin.Available(); err != nil {
 		t.Skip(err)
 	}

@@ -154,6 +154,7 @@ func TestScoresAndClassification(t *testing.T) {
 // the current catalogue generates (a stale entry hides nothing, but it
 // misleads a reader).
 func TestClassificationsNameRealMutants(t *testing.T) {
+	singleThreaded(t)
 	t.Parallel()
 	ids := map[string]bool{}
 	for _, m := range allMutants(t) {
@@ -182,6 +183,7 @@ func TestClassificationsNameRealMutants(t *testing.T) {
 // TestEquivalenceRules: an equivalence recorded with a machine-checkable
 // reason must satisfy the rule's conditions.
 func TestEquivalenceRules(t *testing.T) {
+	singleThreaded(t)
 	t.Parallel()
 	checked := 0
 	for _, m := range allMutants(t) {
@@ -275,5 +277,13 @@ func TestUnboundedTicketsFail(t *testing.T) {
 			continue
 		}
 		t.Logf("%s via %s: %s: %s (%d steps)", id, how, got.Failure, got.Message, len(got.Trail))
+	}
+}
+
+// singleThreaded skips a test under -race (see raceEnabled).
+func singleThreaded(t *testing.T) {
+	t.Helper()
+	if raceEnabled {
+		t.Skip("single-threaded and slow under -race: make test-race runs it without")
 	}
 }
