@@ -49,9 +49,9 @@ type Result struct {
 	// while a process waits to the next entry: the delay between entries
 	// the papers' analyses call the synchronization delay (a message's
 	// transit and handling take 2 on average). 0 if no entry waited.
-	SyncDelay float64
-	MaxReaders             int     // the most readers seen in the critical section at once
-	Time                   float64 // simulated time
+	SyncDelay  float64
+	MaxReaders int     // the most readers seen in the critical section at once
+	Time       float64 // simulated time
 	// Contention is the share of the time the lock is requested or held
 	// by some process: the paper's C = T_rhlock / T_sim (section 5.3).
 	Contention float64
