@@ -195,10 +195,7 @@ func (w *netWriter) expr(e ir.Expr) string {
 	case ir.Param:
 		return fmt.Sprint(w.par.Get(e.Name))
 	case ir.Self:
-		if w.self != "" {
-			return w.self
-		}
-		return "self"
+		return w.selfName()
 	case ir.LocalRef:
 		if e.Index != nil {
 			return w.elem(e.Name, e.Index)
