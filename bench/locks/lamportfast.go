@@ -172,7 +172,9 @@ func (l *LamportFast) Lock(id int) {
 			{
 				var newVal int64 = int64(id)
 				l.y.store("4", newVal)
-				l.ySleepers.wake("4", newVal)
+				if newVal == int64(-1) {
+					l.ySleepers.wake("4", newVal)
+				}
 			}
 			// 5: if X = i then
 			if l.x.load("5") == int64(id) {
@@ -273,7 +275,9 @@ func (l *LamportFast) acquireSlow1(st *lamportFastState, id int) {
 				{
 					var newVal int64 = int64(id)
 					l.y.store("4", newVal)
-					l.ySleepers.wake("4", newVal)
+					if newVal == int64(-1) {
+						l.ySleepers.wake("4", newVal)
+					}
 				}
 				// 5: if X = i then
 				if l.x.load("5") == int64(id) {
@@ -400,7 +404,9 @@ func (l *LamportFast) acquireSlow2(st *lamportFastState, id int) {
 			{
 				var newVal int64 = int64(id)
 				l.y.store("4", newVal)
-				l.ySleepers.wake("4", newVal)
+				if newVal == int64(-1) {
+					l.ySleepers.wake("4", newVal)
+				}
 			}
 			// 5: if X = i then
 			if l.x.load("5") == int64(id) {
@@ -580,7 +586,9 @@ func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
 				{
 					var newVal int64 = int64(id)
 					l.y.store("4", newVal)
-					l.ySleepers.wake("4", newVal)
+					if newVal == int64(-1) {
+						l.ySleepers.wake("4", newVal)
+					}
 				}
 				// 5: if X = i then
 				if l.x.load("5") == int64(id) {
@@ -723,7 +731,9 @@ func (l *LamportFast) acquireSlow4(st *lamportFastState, id int) {
 				{
 					var newVal int64 = int64(id)
 					l.y.store("4", newVal)
-					l.ySleepers.wake("4", newVal)
+					if newVal == int64(-1) {
+						l.ySleepers.wake("4", newVal)
+					}
 				}
 				// 5: if X = i then
 				if l.x.load("5") == int64(id) {
@@ -850,7 +860,9 @@ func (l *LamportFast) acquireSlow5(st *lamportFastState, id int) {
 			{
 				var newVal int64 = int64(id)
 				l.y.store("4", newVal)
-				l.ySleepers.wake("4", newVal)
+				if newVal == int64(-1) {
+					l.ySleepers.wake("4", newVal)
+				}
 			}
 			// 5: if X = i then
 			if l.x.load("5") == int64(id) {

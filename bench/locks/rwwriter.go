@@ -186,7 +186,9 @@ func (l *RWWriter) Unlock() {
 		var delta int64 = -1
 		prevVal := l.rcf.fetchAdd("W4", delta)
 		if delta != 0 {
-			l.rcfSleepers.wake("W4", prevVal+delta)
+			if (prevVal+delta)%int64(2) == int64(0) {
+				l.rcfSleepers.wake("W4", prevVal+delta)
+			}
 		}
 	}
 	// W5: fetch&add(WCOMP, 1)
@@ -211,7 +213,9 @@ func (l *RWWriter) RLock() {
 			var delta int64 = 2
 			prevVal := l.rcf.fetchAdd("R2", delta)
 			if delta != 0 {
-				l.rcfSleepers.wake("R2", prevVal+delta)
+				if prevVal+delta == int64(0) {
+					l.rcfSleepers.wake("R2", prevVal+delta)
+				}
 			}
 		}
 		// R3: await (RCF mod 2) = 0
@@ -245,7 +249,9 @@ func (l *RWWriter) rAcquireSlow1() {
 		var delta int64 = 2
 		prevVal := l.rcf.fetchAdd("R2", delta)
 		if delta != 0 {
-			l.rcfSleepers.wake("R2", prevVal+delta)
+			if prevVal+delta == int64(0) {
+				l.rcfSleepers.wake("R2", prevVal+delta)
+			}
 		}
 	}
 	// R3: await (RCF mod 2) = 0
@@ -298,7 +304,9 @@ func (l *RWWriter) RUnlock() {
 		prevVal := l.rcf.fetchAdd("R4", delta)
 		prev = prevVal
 		if delta != 0 {
-			l.rcfSleepers.wake("R4", prevVal+delta)
+			if prevVal+delta == int64(0) {
+				l.rcfSleepers.wake("R4", prevVal+delta)
+			}
 		}
 	}
 	if prev < 2 {

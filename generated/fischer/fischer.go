@@ -133,7 +133,9 @@ func (l *Fischer) Lock(id int) {
 		{
 			var newVal int64 = int64(id)
 			l.x.store("2", newVal)
-			l.xSleepers.wake("2", newVal)
+			if newVal == int64(-1) {
+				l.xSleepers.wake("2", newVal)
+			}
 		}
 		l.acquireSlow2(st, id)
 	}
@@ -162,7 +164,9 @@ func (l *Fischer) acquireSlow1(st *fischerState, id int) {
 	{
 		var newVal int64 = int64(id)
 		l.x.store("2", newVal)
-		l.xSleepers.wake("2", newVal)
+		if newVal == int64(-1) {
+			l.xSleepers.wake("2", newVal)
+		}
 	}
 	// 3: delay(delta)
 	delay("3", time.Duration(10000))
@@ -192,7 +196,9 @@ func (l *Fischer) acquireSlow1(st *fischerState, id int) {
 			{
 				var newVal int64 = int64(id)
 				l.x.store("2", newVal)
-				l.xSleepers.wake("2", newVal)
+				if newVal == int64(-1) {
+					l.xSleepers.wake("2", newVal)
+				}
 			}
 			// 3: delay(delta)
 			delay("3", time.Duration(10000))
@@ -236,7 +242,9 @@ func (l *Fischer) acquireSlow2(st *fischerState, id int) {
 			{
 				var newVal int64 = int64(id)
 				l.x.store("2", newVal)
-				l.xSleepers.wake("2", newVal)
+				if newVal == int64(-1) {
+					l.xSleepers.wake("2", newVal)
+				}
 			}
 			// 3: delay(delta)
 			delay("3", time.Duration(10000))

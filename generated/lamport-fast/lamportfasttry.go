@@ -184,7 +184,9 @@ func (l *LamportFastTry) Lock(id int) {
 			{
 				var newVal int64 = int64(id)
 				l.y.store("4", newVal)
-				l.ySleepers.wake("4", newVal)
+				if newVal == int64(-1) {
+					l.ySleepers.wake("4", newVal)
+				}
 			}
 			// 5: if X = i then
 			if l.x.load("5") == int64(id) {
@@ -285,7 +287,9 @@ func (l *LamportFastTry) acquireSlow1(st *lamportFastTryState, id int) {
 				{
 					var newVal int64 = int64(id)
 					l.y.store("4", newVal)
-					l.ySleepers.wake("4", newVal)
+					if newVal == int64(-1) {
+						l.ySleepers.wake("4", newVal)
+					}
 				}
 				// 5: if X = i then
 				if l.x.load("5") == int64(id) {
@@ -412,7 +416,9 @@ func (l *LamportFastTry) acquireSlow2(st *lamportFastTryState, id int) {
 			{
 				var newVal int64 = int64(id)
 				l.y.store("4", newVal)
-				l.ySleepers.wake("4", newVal)
+				if newVal == int64(-1) {
+					l.ySleepers.wake("4", newVal)
+				}
 			}
 			// 5: if X = i then
 			if l.x.load("5") == int64(id) {
@@ -592,7 +598,9 @@ func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
 				{
 					var newVal int64 = int64(id)
 					l.y.store("4", newVal)
-					l.ySleepers.wake("4", newVal)
+					if newVal == int64(-1) {
+						l.ySleepers.wake("4", newVal)
+					}
 				}
 				// 5: if X = i then
 				if l.x.load("5") == int64(id) {
@@ -735,7 +743,9 @@ func (l *LamportFastTry) acquireSlow4(st *lamportFastTryState, id int) {
 				{
 					var newVal int64 = int64(id)
 					l.y.store("4", newVal)
-					l.ySleepers.wake("4", newVal)
+					if newVal == int64(-1) {
+						l.ySleepers.wake("4", newVal)
+					}
 				}
 				// 5: if X = i then
 				if l.x.load("5") == int64(id) {
@@ -862,7 +872,9 @@ func (l *LamportFastTry) acquireSlow5(st *lamportFastTryState, id int) {
 			{
 				var newVal int64 = int64(id)
 				l.y.store("4", newVal)
-				l.ySleepers.wake("4", newVal)
+				if newVal == int64(-1) {
+					l.ySleepers.wake("4", newVal)
+				}
 			}
 			// 5: if X = i then
 			if l.x.load("5") == int64(id) {
@@ -1003,7 +1015,9 @@ func (l *LamportFastTry) TryLock(id int) bool {
 		{
 			var newVal int64 = int64(id)
 			l.y.store("4", newVal)
-			l.ySleepers.wake("4", newVal)
+			if newVal == int64(-1) {
+				l.ySleepers.wake("4", newVal)
+			}
 		}
 		// 5: if X ≠ i then
 		if l.x.load("5") != int64(id) {

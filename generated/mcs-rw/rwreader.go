@@ -117,7 +117,9 @@ func (l *RWReader) Unlock() {
 		var delta int64 = -1
 		prevVal := l.l.fetchAdd("W2", delta)
 		if delta != 0 {
-			l.lSleepers.wake("W2", prevVal+delta)
+			if (prevVal+delta)%int64(2) == int64(0) {
+				l.lSleepers.wake("W2", prevVal+delta)
+			}
 		}
 	}
 }
@@ -129,7 +131,9 @@ func (l *RWReader) RLock() {
 		var delta int64 = 2
 		prevVal := l.l.fetchAdd("R1", delta)
 		if delta != 0 {
-			l.lSleepers.wake("R1", prevVal+delta)
+			if prevVal+delta == int64(0) {
+				l.lSleepers.wake("R1", prevVal+delta)
+			}
 		}
 	}
 	// R2: await (L mod 2) = 0
@@ -168,7 +172,9 @@ func (l *RWReader) RUnlock() {
 		prevVal := l.l.fetchAdd("R3", delta)
 		prev = prevVal
 		if delta != 0 {
-			l.lSleepers.wake("R3", prevVal+delta)
+			if prevVal+delta == int64(0) {
+				l.lSleepers.wake("R3", prevVal+delta)
+			}
 		}
 	}
 	if prev < 2 {

@@ -212,7 +212,7 @@ func (g *gen) access(n *node) []jen.Code {
 			return []jen.Code{reg.Dot("store").Call(l, g.expr(s.Val, lbl))}
 		}
 		block := []jen.Code{jen.Var().Add(newVal).Add(g.goType(g.locType(s.To))).Op("=").Add(g.expr(s.Val, lbl))}
-		wakes := g.wakes(targets, g.locType(s.To), newVal, lbl)
+		wakes := g.wakes(targets, g.locType(s.To), newVal, g.runtimeValue(s.Val), lbl)
 		if g.inBusy[n.id] {
 			block = append(block, jen.If(reg.Dot("swap").Call(l, newVal).Op("!=").Add(newVal)).Block(wakes...))
 		} else {
@@ -233,7 +233,7 @@ func (g *gen) access(n *node) []jen.Code {
 		if !g.discarded(s.Dst) {
 			block = append(block, g.target(s.Dst).Op("=").Add(prevVal))
 		}
-		block = append(block, jen.If(prevVal.Clone().Op("!=").Add(newVal)).Block(g.wakes(targets, g.locType(s.To), newVal, lbl)...))
+		block = append(block, jen.If(prevVal.Clone().Op("!=").Add(newVal)).Block(g.wakes(targets, g.locType(s.To), newVal, g.runtimeValue(s.Val), lbl)...))
 		return []jen.Code{jen.Block(block...)}
 	case ir.CAS:
 		reg := g.loc(s.To, lbl)
@@ -247,7 +247,7 @@ func (g *gen) access(n *node) []jen.Code {
 		if !g.discarded(s.Dst) {
 			block = append(block, g.target(s.Dst).Op("=").Add(ok))
 		}
-		block = append(block, jen.If(ok).Block(g.wakes(targets, g.locType(s.To), newVal, lbl)...))
+		block = append(block, jen.If(ok).Block(g.wakes(targets, g.locType(s.To), newVal, g.runtimeValue(s.New), lbl)...))
 		return []jen.Code{jen.Block(block...)}
 	case ir.FetchAdd:
 		reg := g.loc(s.To, lbl)
@@ -269,15 +269,22 @@ func (g *gen) access(n *node) []jen.Code {
 			}
 		}
 		block = append(block, jen.If(jen.Id("delta").Op("!=").Lit(0)).Block(
-			g.wakes(targets, ir.TInt, prevVal.Clone().Op("+").Id("delta"), lbl)...))
+			g.wakes(targets, ir.TInt, prevVal.Clone().Op("+").Id("delta"), true, lbl)...))
 		return []jen.Code{jen.Block(block...)}
 	}
 	panic("golang: access of a statement that writes nothing")
 }
 
+// runtimeValue reports whether a written value is known only at run time.
+func (g *gen) runtimeValue(e ir.Expr) bool {
+	_, ok := g.constValue(e, nil, 0)
+	return !ok
+}
+
 // wakes calls each target queue's wake with the value written (only keyed
-// waits look at it).
-func (g *gen) wakes(targets []wakeTarget, t ir.Type, val *jen.Statement, lbl string) []jen.Code {
+// waits look at it); a value known only at run time (runtimeVal) first
+// meets the target's constant keys, if it has them.
+func (g *gen) wakes(targets []wakeTarget, t ir.Type, val *jen.Statement, runtimeVal bool, lbl string) []jen.Code {
 	var out []jen.Code
 	for _, tg := range targets {
 		key := jen.Code(jen.Lit(0))
@@ -289,7 +296,29 @@ func (g *gen) wakes(targets []wakeTarget, t ir.Type, val *jen.Statement, lbl str
 				key = val.Clone()
 			}
 		}
-		out = append(out, tg.q.Clone().Dot("wake").Call(jen.Lit(lbl), key))
+		wake := tg.q.Clone().Dot("wake").Call(jen.Lit(lbl), key)
+		if len(tg.guards) == 0 || !runtimeVal {
+			out = append(out, wake)
+			continue
+		}
+		var cond *jen.Statement
+		for i, kg := range tg.guards {
+			c := val.Clone()
+			if kg.mod != 0 {
+				c = jen.Parens(c).Op("%").Lit(kg.mod)
+			}
+			key := kg.key
+			if g.c.WaitControl == "wrong-key-guard" {
+				key++
+			}
+			c = c.Op("==").Lit(key)
+			if i == 0 {
+				cond = c
+			} else {
+				cond = cond.Op("||").Add(c)
+			}
+		}
+		out = append(out, jen.If(cond).Block(wake))
 	}
 	return out
 }

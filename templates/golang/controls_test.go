@@ -24,7 +24,11 @@ import (
 //     that skips the wake it owes);
 //   - keep-the-wake: a woken exclusive waiter leaves its wait still
 //     counted awake, so later writes, trusting it to see them, wake none
-//     of the others (a wake handed to a waiter that no longer needs it).
+//     of the others (a wake handed to a waiter that no longer needs it);
+//   - wrong-key-guard: a fetch&add that may enable a sleeper tests its
+//     value against the wrong constant key before waking (a reader's
+//     release that never wakes the writer waiting for the count to reach
+//     0).
 func TestWaitingLayerControls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a package per control: skipped in -short")
@@ -35,12 +39,16 @@ func TestWaitingLayerControls(t *testing.T) {
 		runtime, code string // the runtime control, the lowering control
 		locks         []string
 		wait          templates.WaitPolicy
+		mode          mode.Mode
+		pref          templates.Preference // for mode.RW
 	}{
-		{"correct", "", "", []string{"ticket", "mcs", "clh", "tas", "ttas", "replace-add"}, park},
-		{"correct-adaptive", "", "", []string{"ticket", "mcs", "tas", "replace-add"}, templates.Adaptive},
-		{"check-before-announce", "", "check-before-announce", []string{"ticket", "mcs", "clh", "ttas"}, park},
-		{"skip-wake", "skip-wake", "", []string{"ticket", "mcs", "tas"}, park},
-		{"keep-the-wake", "keep-the-wake", "", []string{"tas", "ttas", "replace-add"}, park},
+		{"correct", "", "", []string{"ticket", "mcs", "clh", "tas", "ttas", "replace-add"}, park, mode.Mutex, ""},
+		{"correct-adaptive", "", "", []string{"ticket", "mcs", "tas", "replace-add"}, templates.Adaptive, mode.Mutex, ""},
+		{"correct-rw", "", "", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref},
+		{"check-before-announce", "", "check-before-announce", []string{"ticket", "mcs", "clh", "ttas"}, park, mode.Mutex, ""},
+		{"skip-wake", "skip-wake", "", []string{"ticket", "mcs", "tas"}, park, mode.Mutex, ""},
+		{"keep-the-wake", "keep-the-wake", "", []string{"tas", "ttas", "replace-add"}, park, mode.Mutex, ""},
+		{"wrong-key-guard", "", "wrong-key-guard", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -56,9 +64,9 @@ func TestWaitingLayerControls(t *testing.T) {
 				}
 				c := Config{
 					Name: fmt.Sprintf("L%d", i), Package: pkg, ImportPath: importPath,
-					Entry: e, Alg: e.MustDef(templates.Options{Mode: mode.Mutex}), Mode: mode.Mutex,
+					Entry: e, Alg: e.MustDef(templates.Options{Mode: tc.mode, Preference: tc.pref}), Mode: tc.mode, Preference: tc.pref,
 					Nodes: e.DefaultNodes, Padding: 64, Wait: tc.wait, Spin: 16, WaitControl: tc.code,
-					Params:   e.SmallParams(mode.Mutex, e.DefaultNodes),
+					Params:   e.SmallParams(tc.mode, e.DefaultNodes),
 					SpecPath: "control", SpecHash: "0", SpecEcho: tc.name,
 				}
 				lock, err := Lock(c)

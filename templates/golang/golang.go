@@ -39,7 +39,10 @@ type Config struct {
 	// the negative controls that prove the checks catch it:
 	// "check-before-announce" checks an await's condition before queuing
 	// the waiter and sleeps without checking again (the classic lost
-	// wake-up). "" lowers correctly.
+	// wake-up); "wrong-key-guard" lets a write whose value is known only
+	// at run time wake a queue only on a key one above the waits' own (a
+	// release that skips the wake it owes, planted in the generated code
+	// rather than the runtime). "" lowers correctly.
 	WaitControl string
 
 	SpecPath string // as recorded in the header (relative to the output directory)

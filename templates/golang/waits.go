@@ -469,11 +469,21 @@ func (g *gen) consumes(next []*node, s *waitSite) bool {
 }
 
 // wakeTarget is a queue a write must wake, with whether any of its waits
-// that the write may end is keyed.
+// that the write may end is keyed, and, when each of those waits is keyed
+// by a constant (a writer's await L = 0, a reader's L mod 2 = 0), those
+// keys: the write then wakes only if the value it wrote is one of them, a
+// test on a local instead of a load of the queue's word. That is the test
+// the queue's wake would make of each sleeper, on the writes whose values
+// are known only at run time (a fetch&add's).
 type wakeTarget struct {
-	q     *jen.Statement
-	keyed bool
+	q      *jen.Statement
+	keyed  bool
+	guards []keyGuard // nil: wake whatever the value
 }
+
+// keyGuard is one constant key a wait ends on: the value itself, or the
+// value mod mod when mod is not 0.
+type keyGuard struct{ key, mod int64 }
 
 // wakeTargets returns the queues a write of val (nil: not known before run
 // time) to loc must wake; for a fetch&add, val is nil and delta its
@@ -484,8 +494,10 @@ func (g *gen) wakeTargets(loc ir.Loc, val, delta ir.Expr) []wakeTarget {
 	}
 	key := g.a.LocKey(loc)
 	type acc struct {
-		q     *jen.Statement
-		keyed bool
+		q         *jen.Statement
+		keyed     bool
+		guards    []keyGuard
+		unguarded bool
 	}
 	var order []string
 	found := map[string]*acc{}
@@ -497,6 +509,13 @@ func (g *gen) wakeTargets(loc ir.Loc, val, delta ir.Expr) []wakeTarget {
 			order = append(order, id)
 		}
 		a.keyed = a.keyed || s.keyed()
+		if kg, ok := g.constKey(s); ok && !a.unguarded {
+			if !slices.Contains(a.guards, kg) {
+				a.guards = append(a.guards, kg)
+			}
+		} else {
+			a.unguarded, a.guards = true, nil
+		}
 	}
 	for _, id := range sortedSiteIDs(g.sites) {
 		s := g.sites[id]
@@ -528,9 +547,40 @@ func (g *gen) wakeTargets(loc ir.Loc, val, delta ir.Expr) []wakeTarget {
 	}
 	var out []wakeTarget
 	for _, id := range order {
-		out = append(out, wakeTarget{q: found[id].q, keyed: found[id].keyed})
+		a := found[id]
+		out = append(out, wakeTarget{q: a.q, keyed: a.keyed, guards: impliedDropped(a.guards)})
 	}
 	return out
+}
+
+// impliedDropped drops each key that another key of the list already
+// admits (a value equal to 0 is also 0 mod 2).
+func impliedDropped(gs []keyGuard) []keyGuard {
+	var out []keyGuard
+	for _, a := range gs {
+		implied := a.mod == 0 && slices.ContainsFunc(gs, func(b keyGuard) bool { return b.mod != 0 && a.key%b.mod == b.key })
+		if !implied {
+			out = append(out, a)
+		}
+	}
+	return out
+}
+
+// constKey returns the constant key of a wait keyed by an integer
+// register (mod a constant, or the value itself).
+func (g *gen) constKey(s *waitSite) (keyGuard, bool) {
+	if !s.keyed() || g.locType(s.one).Kind != ir.Int {
+		return keyGuard{}, false
+	}
+	k, ok := g.constValue(s.key, nil, 0)
+	if !ok {
+		return keyGuard{}, false
+	}
+	if s.mod == nil {
+		return keyGuard{key: k}, true
+	}
+	m, ok := g.constValue(s.mod, nil, 0)
+	return keyGuard{key: k, mod: m}, ok && m != 0
 }
 
 // mayEnable reports whether writing val (nil: unknown) to the location a
