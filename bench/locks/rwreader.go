@@ -51,7 +51,7 @@ type rwReaderState struct{}
 //	preference = "reader"
 //	trylock = false
 //
-// Use NewRWReader; a *RWReader is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewRWReader; a *RWReader is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. In Go, line R2's first check uses the value line R1's fetch&add left in L (the interleaving in which no step comes between them); later checks read it. Hot registers are padded to 64 bytes.
 type RWReader struct {
 	_         [64]byte
 	l         intReg // L: interested readers × RC_INCR + writer-active flag
@@ -127,6 +127,7 @@ func (l *RWReader) Unlock() {
 // RLock acquires the lock for reading, waiting (spinning while that pays, then asleep until a write may let it in) while a writer holds or is owed it.
 func (l *RWReader) RLock() {
 	// R1: fetch&add(L, RC_INCR)
+	var afterR1 int64
 	{
 		var delta int64 = 2
 		prevVal := l.l.fetchAdd("R1", delta)
@@ -135,9 +136,10 @@ func (l *RWReader) RLock() {
 				l.lSleepers.wake("R1", prevVal+delta)
 			}
 		}
+		afterR1 = prevVal + delta
 	}
 	// R2: await (L mod 2) = 0
-	if !((l.l.load("R2") % 2) == 0) {
+	if !((afterR1 % 2) == 0) {
 		l.rAcquireSlow1()
 	}
 }

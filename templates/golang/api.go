@@ -384,6 +384,9 @@ func (g *gen) usage() string {
 		u += " The zero value is ready to use, like sync.Mutex's."
 	}
 	u += fmt.Sprintf(" Waiting: %s.", g.waitDesc())
+	for _, note := range g.fusionNotes() {
+		u += " In Go, " + note + "."
+	}
 	if g.c.Padding > 0 {
 		u += fmt.Sprintf(" Hot registers are padded to %d bytes.", g.c.Padding)
 	}

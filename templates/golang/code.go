@@ -252,7 +252,8 @@ func (g *gen) access(n *node) []jen.Code {
 	case ir.FetchAdd:
 		reg := g.loc(s.To, lbl)
 		targets := g.wakeTargets(s.To, nil, s.Delta)
-		if len(targets) == 0 {
+		fu := g.fusions[n.id]
+		if len(targets) == 0 && fu == nil {
 			return []jen.Code{g.assign(s.Dst, reg.Dot("fetchAdd").Call(l, g.expr(s.Delta, lbl)))}
 		}
 		keyed := false
@@ -260,7 +261,7 @@ func (g *gen) access(n *node) []jen.Code {
 			keyed = keyed || t.keyed
 		}
 		block := []jen.Code{jen.Var().Id("delta").Int64().Op("=").Add(g.expr(s.Delta, lbl))}
-		if !keyed && g.discarded(s.Dst) {
+		if !keyed && g.discarded(s.Dst) && fu == nil {
 			block = append(block, reg.Dot("fetchAdd").Call(l, jen.Id("delta")))
 		} else {
 			block = append(block, prevVal.Clone().Op(":=").Add(reg.Dot("fetchAdd").Call(l, jen.Id("delta"))))
@@ -268,9 +269,19 @@ func (g *gen) access(n *node) []jen.Code {
 				block = append(block, g.target(s.Dst).Op("=").Add(prevVal))
 			}
 		}
-		block = append(block, jen.If(jen.Id("delta").Op("!=").Lit(0)).Block(
-			g.wakes(targets, ir.TInt, prevVal.Clone().Op("+").Id("delta"), true, lbl)...))
-		return []jen.Code{jen.Block(block...)}
+		if len(targets) > 0 {
+			block = append(block, jen.If(jen.Id("delta").Op("!=").Lit(0)).Block(
+				g.wakes(targets, ir.TInt, prevVal.Clone().Op("+").Id("delta"), true, lbl)...))
+		}
+		if fu == nil {
+			return []jen.Code{jen.Block(block...)}
+		}
+		after := prevVal.Clone().Op("+").Id("delta")
+		if g.c.WaitControl == "stale-fused-check" {
+			after = jen.Lit(0)
+		}
+		block = append(block, jen.Id(fu.local).Op("=").Add(after))
+		return []jen.Code{jen.Var().Id(fu.local).Int64(), jen.Block(block...)}
 	}
 	panic("golang: access of a statement that writes nothing")
 }
@@ -531,6 +542,9 @@ func (g *gen) expr(e ir.Expr, lbl string) *jen.Statement {
 		}
 		return g.local(e.Name)
 	case ir.Load:
+		if v, ok := g.known[locString(e.From)]; ok {
+			return jen.Id(v)
+		}
 		return g.loc(e.From, lbl).Dot("load").Call(jen.Lit(lbl))
 	case ir.Mine:
 		return g.mine(e, lbl)

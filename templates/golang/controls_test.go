@@ -28,7 +28,11 @@ import (
 //   - wrong-key-guard: a fetch&add that may enable a sleeper tests its
 //     value against the wrong constant key before waking (a reader's
 //     release that never wakes the writer waiting for the count to reach
-//     0).
+//     0);
+//   - stale-fused-check: an await's first check, fused with the
+//     fetch&add before it, sees the register as 0 instead of the value the
+//     fetch&add left (a reader that never notices the writer inside). Not
+//     a lost wake-up: Explore must find the violation, whatever its kind.
 func TestWaitingLayerControls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a package per control: skipped in -short")
@@ -49,6 +53,7 @@ func TestWaitingLayerControls(t *testing.T) {
 		{"skip-wake", "skip-wake", "", []string{"ticket", "mcs", "tas"}, park, mode.Mutex, ""},
 		{"keep-the-wake", "keep-the-wake", "", []string{"tas", "ttas", "replace-add"}, park, mode.Mutex, ""},
 		{"wrong-key-guard", "", "wrong-key-guard", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref},
+		{"stale-fused-check", "", "stale-fused-check", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -88,6 +93,8 @@ func TestWaitingLayerControls(t *testing.T) {
 				subject := SubjectFunc(c.Name) + "()"
 				if tc.runtime == "" && tc.code == "" {
 					fmt.Fprintf(&tests, "\nfunc TestControl%s(t *testing.T) { verify.Explore(t, %s) } // %s\n", c.Name, subject, alg)
+				} else if tc.code == "stale-fused-check" {
+					fmt.Fprintf(&tests, "\nfunc TestControl%s(t *testing.T) { verify.ExploreFindsAny(t, %s) } // %s\n", c.Name, subject, alg)
 				} else {
 					fmt.Fprintf(&tests, "\nfunc TestControl%s(t *testing.T) { verify.ExploreFinds(t, %s, sched.FailDeadlock) } // %s\n", c.Name, subject, alg)
 				}

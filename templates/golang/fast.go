@@ -76,7 +76,11 @@ func (g *gen) fast(ns []*node, f *frame) []jen.Code {
 		if n.id == g.doorwayNode {
 			g.fail(fmt.Errorf("line %s: a doorway that ends with an await is not supported", lbl))
 		}
-		return []jen.Code{comment(s), ifElse(jen.Op("!").Parens(g.expr(s.Cond, lbl)),
+		check := g.expr(s.Cond, lbl)
+		if fu := g.fusions[n.id]; fu != nil {
+			check = g.fusedCheck(fu, s.Cond, lbl)
+		}
+		return []jen.Code{comment(s), ifElse(jen.Op("!").Parens(check),
 			g.exit([]*node{n}, func() []jen.Code { return g.awaitWait(n) }, here), g.fast(rest, f))}
 	case ir.Succeed:
 		if g.op.try {

@@ -42,7 +42,9 @@ type Config struct {
 	// wake-up); "wrong-key-guard" lets a write whose value is known only
 	// at run time wake a queue only on a key one above the waits' own (a
 	// release that skips the wake it owes, planted in the generated code
-	// rather than the runtime). "" lowers correctly.
+	// rather than the runtime); "stale-fused-check" gives an await's
+	// first check, fused with the fetch&add before it (fuse.go), 0 for the
+	// register's value. "" lowers correctly.
 	WaitControl string
 
 	SpecPath string // as recorded in the header (relative to the output directory)
@@ -103,6 +105,9 @@ type gen struct {
 	boundInWaits map[string]bool              // quantifier and loop variables
 	waitDepth    int                          // waiters a process needs at once (nested waits)
 
+	fusions map[int]*fusion   // by node id, both ends: awaits that first check a fetch&add's result (fuse.go)
+	known   map[string]string // while lowering a fused check: locations whose value a local holds
+
 	stateLocals []ir.Local // Passage and Process locals, in declaration order
 	fieldNames  map[string]string
 
@@ -147,6 +152,7 @@ func newGen(c *Config) (*gen, error) {
 		}
 	}
 	g.analyseWaits()
+	g.analyseFusions()
 	for _, op := range g.ops {
 		g.waitDepth = max(g.waitDepth, waitNesting(op.nodes))
 	}
