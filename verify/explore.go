@@ -14,7 +14,7 @@ import (
 // lock, MCS) stays under about 2 s on a 2-core machine, with or without the
 // race detector: the runs are capped by DefaultExploreBudget.
 const (
-	DefaultExploreGoroutines = 3     // random and PCT (capped by Subject.Procs)
+	DefaultExploreGoroutines = 3     // random and PCT (capped by Subject.Procs; k-exclusion: see kSize)
 	DefaultExplorePassages   = 3     // per goroutine, random and PCT
 	DefaultExploreRandomRuns = 2000  // random executions
 	DefaultExplorePCTRuns    = 2000  // PCT executions
@@ -286,6 +286,9 @@ func Explore(t testing.TB, s Subject, opts ...ExploreOption) {
 		budget: DefaultExploreBudget, tail: DefaultExploreTraceTail,
 		crashRuns: DefaultExploreCrashRuns,
 	}
+	if s.k() > 1 && !s.Mode.Readers() {
+		cfg.goroutines, cfg.passages = kSize(s.k())
+	}
 	for _, o := range opts {
 		o(&cfg)
 	}
@@ -410,6 +413,15 @@ type explorer struct {
 }
 
 // size caps a goroutine count by the subject's processes.
+// kSize is the default size of the random and PCT executions of a
+// k-exclusion lock: k + 2 goroutines (a violation needs k + 1 inside at
+// once, and the mutex's counterexamples need one process more than those
+// inside, for instance to overtake a waiter) of 2 passages each, about as
+// many steps per execution as the mutex's 3 × 3. With 3 goroutines,
+// Zehavi's algorithm at k = 2 hid wrong mutants that the mutex variant's 3
+// goroutines catch at k = 1 (verify/mutation's Zehavi notes).
+func kSize(k int) (goroutines, passages int) { return k + 2, 2 }
+
 func (e *explorer) size(g int) int {
 	g = max(g, 1)
 	if e.s.Procs > 0 {
