@@ -16,9 +16,9 @@ import (
 // the interleavings the algorithm must already be correct in, so every
 // execution of the lowered code is one of the paper's; a check that fails
 // goes on to the await's wait, which reads the register as before. It
-// saves the read that costs the most on x86: one issued right after a
-// locked instruction (about 2.7 ns per reader passage here, where the
-// passage's two fetch&adds cost about 13).
+// saves a read issued right after a locked instruction, which waits for
+// it (make bench measures such a read at about 2 ns here: the TTAS line
+// of docs/performance.md's targets).
 
 // fusion is one such pair.
 type fusion struct {
@@ -92,15 +92,16 @@ func (g *gen) fusedCheck(fu *fusion, cond ir.Expr, lbl string) *jen.Statement {
 // their fetch&add returned.
 func (g *gen) fusionNotes() []string {
 	var out []string
-	seen := map[*fusion]bool{}
 	for _, op := range g.ops {
-		walk(op.nodes, func(n *node) {
-			if fu := g.fusions[n.id]; fu != nil && !seen[fu] && g.wants(op.name) {
-				seen[fu] = true
+		if !g.wants(op.name) {
+			continue
+		}
+		for _, n := range op.nodes { // pairs are in the top-level list only
+			if fu := g.fusions[n.id]; fu != nil && fu.add == n {
 				out = append(out, fmt.Sprintf("line %s's first check uses the value line %s's fetch&add left in %s (the interleaving in which no step comes between them); later checks read it",
 					fu.await.s.Label(), fu.add.s.Label(), ir.FormatLoc(fu.add.s.(ir.FetchAdd).To)))
 			}
-		})
+		}
 	}
 	return out
 }

@@ -35,9 +35,15 @@ func dcrewDef(t *testing.T) *ir.Algorithm {
 	return e.Def()
 }
 
-// Every message-passing entry over FIFO channels, its routines resuming
-// before the next message (as the generated code runs it): exclusion, no
-// deadlock, and every process finishing its passages, at n = 2 with three
+// heavyRun are the run options of the models of millions of states:
+// compressed states, and a verifier compiled with -O2, which halves the
+// search (Lamport at n = 3: 38 s at -O0, 18 s at -O2) for a few seconds
+// more of gcc.
+var heavyRun = Options{Optimize: "-O2", HashBits: 22, Timeout: 2 * time.Minute, MemLimitMB: 4096, Collapse: true}
+
+// TestNetworkCatalogue: every message-passing entry over FIFO channels,
+// its routines resuming before the next message (as the generated code
+// runs it): exclusion, no deadlock, and every process finishing its passages, at n = 2 with three
 // passages each and n = 3 with two. Where the entry's findings say order
 // or resumption is not needed, the model without it passes too; where
 // they say it is, the model without it fails: the findings are checked
@@ -50,12 +56,6 @@ func dcrewDef(t *testing.T) *ir.Algorithm {
 // channels or without resuming first, n = 3 is checked for exclusion
 // only unless LOCKGEN_SPIN_LONG (n = 2 for both exclusion and
 // starvation freedom).
-// heavyRun are the run options of the models of millions of states:
-// compressed states, and a verifier compiled with -O2, which halves the
-// search (Lamport at n = 3: 38 s at -O0, 18 s at -O2) for a few seconds
-// more of gcc.
-var heavyRun = Options{Optimize: "-O2", HashBits: 22, Timeout: 2 * time.Minute, MemLimitMB: 4096, Collapse: true}
-
 func TestNetworkCatalogue(t *testing.T) {
 	needSpin(t)
 	long := os.Getenv("LOCKGEN_SPIN_LONG") != ""
