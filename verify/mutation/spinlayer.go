@@ -102,10 +102,13 @@ func (r *runner) spinSizes(u *Unit) []int {
 
 // spinBaseline runs the unit's original definition through every check at
 // every size and returns the plan for its mutants: every check that the
-// original passes at the first size, and at the larger sizes those the
-// original passes within cheapBaseline (with a timeout of five times what
-// the original took, at least 10 s). A check the original fails is left
-// out and reported: its verdicts would mean nothing.
+// original does not fail at the first size, and at the larger sizes those
+// the original passes within cheapBaseline (with a timeout of five times
+// what the original took, at least 10 s). A check the original fails is
+// left out and reported: its verdicts would mean nothing. So is one whose
+// search the time budget stops for the original (unless hunting with
+// bit-state search): it would stop every survivor's too, after the whole
+// budget.
 func (r *runner) spinBaseline(ctx context.Context, u *Unit) []spinStep {
 	start := time.Now()
 	a := u.Baseline.Mutant.Alg
@@ -136,6 +139,11 @@ func (r *runner) spinBaseline(ctx context.Context, u *Unit) []spinStep {
 			case res.Status == spin.Failed:
 				v.Killed, v.Kind = true, fmt.Sprintf("%s: %s (n=%d)", c, res.Failure, n)
 				r.fail(u, "the original definition fails SPIN %s at n = %d (%s); left out for its mutants", c, n, res.Message)
+			case si == 0 && res.Status == spin.Incomplete && res.Elapsed >= timeout && !r.cfg.Spin.Bitstate:
+				// A search the original does not finish in time would cost
+				// every survivor the whole timeout, for no verdict (one
+				// that runs out of memory costs what the original's did).
+				notes = append(notes, fmt.Sprintf("n=%d %s not run for mutants: the original's search did not finish (%s)", n, c, res.Reason))
 			case si == 0 && res.Status != spin.Skipped:
 				plan = append(plan, spinStep{N: n, Check: c, Timeout: timeout})
 				if res.Status == spin.Incomplete {
