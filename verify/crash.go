@@ -112,7 +112,7 @@ func (e *explorer) crashes() int {
 func (e *explorer) crash(deadline time.Time) bool {
 	e.t.Helper()
 	m := e.crashes()
-	g, p := e.size(max(e.cfg.goroutines, m+2)), max(e.cfg.passages, 1)
+	g, p := e.size(max(e.cfg.goroutines, m+2)), max(e.cfg.short(), 1)
 	if g <= m {
 		e.t.Logf("verify.Explore %s: crash phase skipped: %d processes cannot lose %d and keep one", e.s, g, m)
 		return true

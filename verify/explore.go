@@ -15,7 +15,7 @@ import (
 // race detector: the runs are capped by DefaultExploreBudget.
 const (
 	DefaultExploreGoroutines = 3     // random and PCT (capped by Subject.Procs; k-exclusion: see kSize)
-	DefaultExplorePassages   = 3     // per goroutine, random and PCT
+	DefaultExplorePassages   = 3     // per goroutine, random, PCT and crash (k-exclusion: see kSize)
 	DefaultExploreRandomRuns = 2000  // random executions
 	DefaultExplorePCTRuns    = 2000  // PCT executions
 	DefaultExplorePCTDepth   = 4     // PCT bug depth d
@@ -50,6 +50,7 @@ type ExploreOption func(*exploreConfig)
 
 type exploreConfig struct {
 	goroutines, passages int
+	shortPassages        int // the random and crash phases', when not passages (0)
 	randomRuns           int
 	pctRuns, pctDepth    int
 	dfsBound             int
@@ -68,12 +69,16 @@ type exploreConfig struct {
 }
 
 // ExploreGoroutines sets the goroutines of the random and PCT executions
-// (default 3); each is a process with its own id. Capped by Subject.Procs.
+// (default 3, k + 2 for k-exclusion); each is a process with its own id.
+// Capped by Subject.Procs.
 func ExploreGoroutines(n int) ExploreOption { return func(c *exploreConfig) { c.goroutines = n } }
 
 // ExplorePassages sets the passages (acquire, critical section, release) of
-// each goroutine in the random and PCT executions (default 2).
-func ExplorePassages(n int) ExploreOption { return func(c *exploreConfig) { c.passages = n } }
+// each goroutine in the random, PCT and crash executions (default 3; 2 in
+// the random and crash executions of a k-exclusion lock, see kSize).
+func ExplorePassages(n int) ExploreOption {
+	return func(c *exploreConfig) { c.passages, c.shortPassages = n, 0 }
+}
 
 // ExploreRandom sets the number of random executions (default 2000; 0
 // turns the strategy off).
@@ -287,7 +292,7 @@ func Explore(t testing.TB, s Subject, opts ...ExploreOption) {
 		crashRuns: DefaultExploreCrashRuns,
 	}
 	if s.k() > 1 && !s.Mode.Readers() {
-		cfg.goroutines, cfg.passages = kSize(s.k())
+		cfg.goroutines, cfg.passages, cfg.shortPassages = kSize(s.k())
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -397,7 +402,7 @@ func (e *explorer) overlapWithAll() bool {
 	}
 	saved := e.cfg
 	defer func() { e.cfg = saved }()
-	e.cfg.goroutines, e.cfg.passages, e.cfg.randomRuns = all, 1, overlapAllRuns
+	e.cfg.goroutines, e.cfg.passages, e.cfg.shortPassages, e.cfg.randomRuns = all, 1, 0, overlapAllRuns
 	return e.random(time.Now().Add(overlapAllBudget))
 }
 
@@ -412,16 +417,28 @@ type explorer struct {
 	plan   *crashPlan // the crashes of the next execution, nil for none
 }
 
-// kSize is the default size of the random and PCT executions of a
+// kSize is the default size of the random, PCT and crash executions of a
 // k-exclusion lock: k + 2 goroutines (a violation needs k + 1 inside at
 // once, and the mutex's counterexamples need one process more than those
-// inside, for instance to overtake a waiter) of the usual 3 passages
-// (FIFE's violations need them: with 2, Zehavi without line 12 passed
-// 15 s of exploration, templates/golang TestFIFECheckBites). With 3
-// goroutines, Zehavi's algorithm at k = 2 hid wrong mutants that the
-// mutex variant's 3 goroutines catch at k = 1 (verify/mutation's Zehavi
-// notes).
-func kSize(k int) (goroutines, passages int) { return k + 2, DefaultExplorePassages }
+// inside, for instance to overtake a waiter; with 3 goroutines, Zehavi's
+// algorithm at k = 2 hid wrong mutants that the mutex variant's 3
+// goroutines catch at k = 1). PCT runs the usual 3 passages, which FIFE's
+// violations need (with 2, Zehavi without line 12 passed 15 s of
+// exploration, templates/golang TestFIFECheckBites). The random and crash
+// executions run 2: the crash phase then found three wrong Zehavi mutants
+// of line 7 within 200 executions each, which it missed in every run with
+// 3 (verify/mutation's Zehavi notes).
+func kSize(k int) (goroutines, passages, shortPassages int) {
+	return k + 2, DefaultExplorePassages, 2
+}
+
+// short is the passages of the random and crash executions.
+func (c *exploreConfig) short() int {
+	if c.shortPassages > 0 {
+		return c.shortPassages
+	}
+	return c.passages
+}
 
 // size caps a goroutine count by the subject's processes.
 func (e *explorer) size(g int) int {
@@ -459,10 +476,10 @@ func (e *explorer) account(ph *ExplorePhase, res *sched.Result, start time.Time)
 
 // seeded runs the executions of a seeded strategy; it returns false if one
 // failed.
-func (e *explorer) seeded(name string, runs int, salt uint64, deadline time.Time,
+func (e *explorer) seeded(name string, runs, passages int, salt uint64, deadline time.Time,
 	choose func(seed uint64, g int) sched.Chooser) bool {
 	e.t.Helper()
-	g, p := e.size(e.cfg.goroutines), max(e.cfg.passages, 1)
+	g, p := e.size(e.cfg.goroutines), max(passages, 1)
 	ph := e.addPhase(ExplorePhase{Strategy: name, Goroutines: g, Passages: p, Bound: -1})
 	start := time.Now()
 	for i := 0; i < runs; i++ {
@@ -485,7 +502,7 @@ func (e *explorer) seeded(name string, runs int, salt uint64, deadline time.Time
 
 func (e *explorer) random(deadline time.Time) bool {
 	e.t.Helper()
-	return e.seeded("random", e.cfg.randomRuns, 0x52414e44, deadline, func(seed uint64, _ int) sched.Chooser {
+	return e.seeded("random", e.cfg.randomRuns, e.cfg.short(), 0x52414e44, deadline, func(seed uint64, _ int) sched.Chooser {
 		return sched.NewRandom(seed)
 	})
 }
@@ -493,7 +510,7 @@ func (e *explorer) random(deadline time.Time) bool {
 func (e *explorer) pct(deadline time.Time) bool {
 	e.t.Helper()
 	d := max(e.cfg.pctDepth, 1)
-	return e.seeded(fmt.Sprintf("pct(d=%d)", d), e.cfg.pctRuns, 0x504354, deadline, func(seed uint64, g int) sched.Chooser {
+	return e.seeded(fmt.Sprintf("pct(d=%d)", d), e.cfg.pctRuns, e.cfg.passages, 0x504354, deadline, func(seed uint64, g int) sched.Chooser {
 		// k estimates the steps of an execution from those run so far.
 		return sched.NewPCT(seed, g, d, max(e.kSteps, 16))
 	})

@@ -41,22 +41,35 @@ var zehaviEquivalences = map[string]string{
 // zehaviKOne is why a mutant of the k-exclusion variant is wrong although
 // its layers let it through: the same mutation of the same definition is
 // killed at k = 1.
-func zehaviKOne(how string) string {
+func zehaviKOne(how, longer string) string {
 	return "wrong: the same mutation of the mutex variant (zehavi[mutex], the same definition at k = 1) is killed: " + how +
 		". At k = 2 a violation needs three processes inside at once and the interleaving that makes room for the " +
-		"third; Explore with 4 goroutines × 2 passages did not find it in 30 s (about 25,000 executions), nor SPIN's " +
-		"bit-state search at n = 3 in 30 s per property. What would catch it: SPIN's exhaustive search at n = 3 " +
-		"(the original takes 195 million states, about 10 GB, for mutual exclusion alone) or at n = 4"
+		"third, which the mutation run's 2 s of Explore and 10 s of explore-deep did not find. " + longer
+}
+
+// zehaviCrashHunt is the command of the longer hunt that zehaviKOne cites:
+// Explore's crash phase alone (4 goroutines × 2 passages, one of them
+// crashing), 30 s per mutant.
+const zehaviCrashHunt = "go run ./verify/mutation/cmd/mutation -alg 'zehavi[kexclusion]' -only ID -controls=false " +
+	"-layers explore -explore-budget 30s -explore-opts 'verify.ExploreRandom(0);verify.ExplorePCT(0, 4);" +
+	"verify.ExploreDFSLimit(0);verify.ExploreCrashRuns(1000000)'"
+
+// zehaviFoundBy says that the longer hunt kills the mutant.
+func zehaviFoundBy(executions string) string {
+	return "Explore's crash phase alone finds three holders in 30 s (execution " + executions + "; " + zehaviCrashHunt + ")"
 }
 
 var zehaviKExclusionGaps = map[string]string{
-	"Acquire/swap@7,8":            zehaviKOne("SPIN at n = 2 finds two processes in the critical section"),
-	"Acquire/off-by-one-from+1@7": zehaviKOne("SPIN at n = 2 finds two processes in the critical section"),
-	"Acquire/flip-lt@12#2":        zehaviKOne("Explore finds two processes in the critical section with 3 goroutines"),
-	"Release/delete@14a":          zehaviKOne("Explore finds two processes in the critical section with 3 goroutines"),
+	"Acquire/swap@7,8": zehaviKOne("SPIN at n = 2 finds two processes in the critical section", zehaviFoundBy("1,397")),
+	"Acquire/off-by-one-from+1@7": zehaviKOne("SPIN at n = 2 finds two processes in the critical section",
+		"Explore's crash phase alone did not find it in 30 s either (16,523 executions; "+zehaviCrashHunt+"). What would "+
+			"catch it: SPIN's exhaustive search at n = 3 (the original takes 195 million states, about 10 GB, for mutual "+
+			"exclusion alone) or at n = 4"),
+	"Acquire/flip-lt@12#2": zehaviKOne("Explore finds two processes in the critical section with 3 goroutines", zehaviFoundBy("2,865")),
+	"Release/delete@14a":   zehaviKOne("Explore finds two processes in the critical section with 3 goroutines", zehaviFoundBy("14,059")),
 	"Acquire/flip-eq@12": "wrong: Stress (300 passages per goroutine, 4 goroutines) once found three holders in the " +
-		"2-exclusion critical section (a mutation run of 2026-11-26) and let it pass in the next; Explore with 3 or 4 " +
-		"goroutines did not find it in 2 s, nor explore-deep in 10 s. What would catch it: longer stress, or SPIN at n = 4",
+		"2-exclusion critical section (a mutation run of 2026-11-26) and let it pass in the next, and Explore kills it " +
+		"in some runs and not in others. What would catch it every time: longer stress, or SPIN at n = 4",
 }
 
 func init() {

@@ -133,7 +133,7 @@ func (rep *Report) Markdown() string {
 	}
 	fmt.Fprintf(&b, ", watchdog %v, timeout %v.\n", cfg.Stress.Stall, cfg.Stress.Timeout)
 	fmt.Fprintf(&b, "- **explore**: each mutant in its own process, `verify.Explore` under `-tags lockgen_check` with its default strategies "+
-		"(random and PCT with depth %d on %d goroutines × %d passages, k + 2 goroutines for k-exclusion, preemption-bounded DFS on %d × %d), budget %v",
+		"(random and PCT with depth %d, and crashes where the lock claims to tolerate them, on %d goroutines × %d passages, for k-exclusion k + 2 goroutines and 2 passages in the random and crash executions, preemption-bounded DFS on %d × %d), budget %v",
 		verify.DefaultExplorePCTDepth, verify.DefaultExploreGoroutines, verify.DefaultExplorePassages,
 		verify.DefaultExploreDFSSize, verify.DefaultExploreDFSSize, cfg.Explore.Budget)
 	if len(cfg.Explore.Options) > 0 {
