@@ -67,6 +67,9 @@ var zehaviKExclusionGaps = map[string]string{
 			"exclusion alone) or at n = 4"),
 	"Acquire/flip-lt@12#2": zehaviKOne("Explore finds two processes in the critical section with 3 goroutines", zehaviFoundBy("2,865")),
 	"Release/delete@14a":   zehaviKOne("Explore finds two processes in the critical section with 3 goroutines", zehaviFoundBy("14,059")),
+	"Acquire/delete@2": "wrong: without line 2 no process ever raises IGNORE, so line 11a.ii may trust an ORDERLT[q][i] " +
+		"that q has not yet written in this passage (line 7) and stop waiting for q. The mutation run's Explore kills it in most runs and missed it " +
+		"in one; " + zehaviFoundBy("1,394"),
 	"Acquire/flip-eq@12": "wrong: Stress (300 passages per goroutine, 4 goroutines) once found three holders in the " +
 		"2-exclusion critical section (a mutation run of 2026-11-26) and let it pass in the next, and Explore kills it " +
 		"in some runs and not in others. What would catch it every time: longer stress, or SPIN at n = 4",
