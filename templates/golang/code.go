@@ -318,11 +318,11 @@ func (g *gen) wakes(targets []wakeTarget, t ir.Type, val *jen.Statement, runtime
 			if kg.mod != 0 {
 				c = jen.Parens(c).Op("%").Lit(kg.mod)
 			}
-			key := kg.key
+			guardKey := kg.key
 			if g.c.WaitControl == "wrong-key-guard" {
-				key++
+				guardKey++
 			}
-			c = c.Op("==").Lit(key)
+			c = c.Op("==").Lit(guardKey)
 			if i == 0 {
 				cond = c
 			} else {
