@@ -15,26 +15,38 @@ type Limits struct {
 	// CacheLine is one transfer of a cache line between processors: half a
 	// round trip of two goroutines alternately writing one atomic word.
 	CacheLine time.Duration
-	// AtomicInt is one uncontended atomic read-modify-write of an integer
-	// (a swap); AtomicPointer the same on a pointer, which Go compiles to a
-	// call carrying the garbage collector's write barrier rather than one
-	// instruction. sync.Mutex's uncontended passage is two integer ones.
-	AtomicInt, AtomicPointer time.Duration
+	// AtomicIntNs is one uncontended atomic read-modify-write of an integer
+	// (a swap), in nanoseconds; AtomicPointerNs the same on a pointer, which
+	// Go compiles to a call carrying the garbage collector's write barrier
+	// rather than one instruction. sync.Mutex's uncontended passage is two
+	// integer ones.
+	AtomicIntNs, AtomicPointerNs float64
+	// ReadBeforeRMWNs is what an atomic read of a word costs just before an
+	// atomic read-modify-write of the same word, as in a
+	// test-and-test-and-set: a read then a swap, less a swap alone.
+	ReadBeforeRMWNs float64
 }
 
 // MeasureLimits measures Limits, spending about d on each.
 func MeasureLimits(d time.Duration) Limits {
-	return Limits{WakeUp: wakeUp(d), CacheLine: cacheLine(d), AtomicInt: atomicInt(d), AtomicPointer: atomicPointer(d)}
+	l := Limits{WakeUp: wakeUp(d), CacheLine: cacheLine(d), AtomicIntNs: atomicInt(d), AtomicPointerNs: atomicPointer(d)}
+	l.ReadBeforeRMWNs = max(0, readThenSwap(d)-l.AtomicIntNs)
+	return l
 }
 
 // timed runs f(n) for growing n until it takes d, and returns the time per
 // unit of n.
 func timed(d time.Duration, f func(n int)) time.Duration {
+	return time.Duration(timedNs(d, f))
+}
+
+// timedNs is timed in nanoseconds, keeping the fraction.
+func timedNs(d time.Duration, f func(n int)) float64 {
 	for n := 1000; ; n *= 2 {
 		t0 := time.Now()
 		f(n)
 		if el := time.Since(t0); el >= d || n >= 1<<30 {
-			return el / time.Duration(n)
+			return float64(el.Nanoseconds()) / float64(n)
 		}
 	}
 }
@@ -78,10 +90,20 @@ func cacheLine(d time.Duration) time.Duration {
 
 var limitSinkInt atomic.Int64
 
-func atomicInt(d time.Duration) time.Duration {
-	return timed(d, func(n int) {
+func atomicInt(d time.Duration) float64 {
+	return timedNs(d, func(n int) {
 		for i := 0; i < n; i++ {
 			limitSinkInt.Swap(int64(i))
+		}
+	})
+}
+
+func readThenSwap(d time.Duration) float64 {
+	return timedNs(d, func(n int) {
+		for i := 0; i < n; i++ {
+			if limitSinkInt.Load() >= 0 {
+				limitSinkInt.Swap(int64(i))
+			}
 		}
 	})
 }
@@ -93,8 +115,8 @@ var (
 	limitNodes   = [2]*limitNode{new(limitNode), new(limitNode)}
 )
 
-func atomicPointer(d time.Duration) time.Duration {
-	return timed(d, func(n int) {
+func atomicPointer(d time.Duration) float64 {
+	return timedNs(d, func(n int) {
 		for i := 0; i < n; i++ {
 			limitSinkPtr.Swap(limitNodes[i&1])
 		}

@@ -32,7 +32,7 @@ func TestMeasure(t *testing.T) {
 	if want := 3 * 2 * 2; len(rep.Results) != want { // subjects × workloads × goroutine counts
 		t.Fatalf("%d results, want %d", len(rep.Results), want)
 	}
-	if steps == 0 || rep.Limits.WakeUp <= 0 || rep.Limits.CacheLine <= 0 || rep.Limits.AtomicInt <= 0 {
+	if steps == 0 || rep.Limits.WakeUp <= 0 || rep.Limits.CacheLine <= 0 || rep.Limits.AtomicIntNs <= 0 || rep.Limits.AtomicPointerNs <= 0 {
 		t.Fatalf("progress %d, limits %+v", steps, rep.Limits)
 	}
 	for _, r := range rep.Results {

@@ -188,8 +188,8 @@ func Markdown(w io.Writer, rep *perf.Report, command string, plots []Plot, targe
 	fmt.Fprintf(w, "Every cell is %d runs of %s each (a run's window opens once every goroutine has finished a passage, so that goroutines the scheduler has not run yet do not count as starved), interleaved across locks so that drift in the machine's speed falls on all alike; a ratio is the baseline's time per passage over the lock's, run by run against the baseline's run of the same round: median [minimum–maximum]. Above 1 the lock is faster. Goroutines: %s. Workloads: %s. Reader/writer locks read on %.0f%% of passages. Latency (time to acquire: p50, p99, max) comes from one more run per cell that times every acquire, which adds two clock reads outside the critical section. Jain's index is over the goroutines' passage counts (1: all equal). Allocations are per passage, the most of any run.\n\n",
 		c.Count, c.Duration, joinInts(c.Goroutines), workloads(c.Workloads), 100*c.ReadFraction)
 	l := rep.Limits
-	fmt.Fprintf(w, "## This machine's limits\n\nMeasured in the same run: one goroutine wake-up %s (half a channel ping-pong); one cache-line transfer between processors %s (half a round trip of two goroutines alternately writing one word); one atomic integer swap %s, one atomic pointer swap %s (a call carrying the GC write barrier). sync.Mutex's uncontended passage is two integer read-modify-writes; a FIFO handoff to a goroutine that sleeps costs a wake-up, and one to a goroutine spinning on another processor a cache-line transfer.\n\n",
-		dur(l.WakeUp), dur(l.CacheLine), durFine(l.AtomicInt), durFine(l.AtomicPointer))
+	fmt.Fprintf(w, "## This machine's limits\n\nMeasured in the same run: one goroutine wake-up %s (half a channel ping-pong); one cache-line transfer between processors %s (half a round trip of two goroutines alternately writing one word); one atomic integer swap %.1fns, one atomic pointer swap %.1fns (a call carrying the GC write barrier); an atomic read of a word just before a read-modify-write of it %.1fns (a read then a swap, less a swap: the test of a test-and-test-and-set). sync.Mutex's uncontended passage is two integer read-modify-writes; a FIFO handoff to a goroutine that sleeps costs a wake-up, and one to a goroutine spinning on another processor a cache-line transfer.\n\n",
+		dur(l.WakeUp), dur(l.CacheLine), l.AtomicIntNs, l.AtomicPointerNs, l.ReadBeforeRMWNs)
 	if len(targets) > 0 {
 		fmt.Fprintf(w, "## Targets\n\n| target | measured | met |\n|---|---|---|\n")
 		for _, t := range targets {
@@ -266,8 +266,6 @@ func plural(n int) string {
 	}
 	return "s"
 }
-
-func durFine(d time.Duration) string { return fmt.Sprintf("%.1fns", float64(d.Nanoseconds())) }
 
 func joinInts(xs []int) string {
 	var s []string

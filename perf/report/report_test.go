@@ -1,6 +1,8 @@
 package report
 
 import (
+	"fmt"
+	"maps"
 	"os"
 	"strings"
 	"testing"
@@ -64,6 +66,58 @@ func TestTargetsJudgeRatios(t *testing.T) {
 	}
 	if !fifo {
 		t.Error("no FIFO target for the FIFO lock")
+	}
+}
+
+// Replace-add's uncontended row states what its line 1 read costs, from
+// the machine's limits, and what the passage would cost without it.
+func TestReplaceAddReadCost(t *testing.T) {
+	rep := synthetic(map[string]float64{"sync.Mutex": 10, "RA": 12},
+		map[string]perf.Result{
+			"sync.Mutex": {Mode: mode.Mutex, Baseline: true},
+			"RA":         {Mode: mode.Mutex, Algorithm: "replace-add", Wait: "adaptive"},
+		})
+	rep.Limits.ReadBeforeRMWNs = 1.5
+	for _, tg := range Targets(rep) {
+		if strings.HasPrefix(tg.What, "uncontended RA") {
+			if tg.Met || !strings.Contains(tg.Measured, "costs 1.5ns here (limits): without it, 1.05×") {
+				t.Errorf("%+v", tg)
+			}
+			return
+		}
+	}
+	t.Error("no uncontended target for replace-add")
+}
+
+// Reader/writer targets are judged in every workload, each on its own.
+func TestRWTargetPerWorkload(t *testing.T) {
+	rep := synthetic(map[string]float64{"sync.RWMutex": 10, "RW": 12},
+		map[string]perf.Result{
+			"sync.RWMutex": {Mode: mode.RW, Baseline: true},
+			"RW":           {Mode: mode.RW, Algorithm: "mcs-rw", Wait: "adaptive"},
+		})
+	// RW is faster than sync.RWMutex in the work workload only.
+	for i := range rep.Results {
+		if r := &rep.Results[i]; r.Subject == "RW" && r.Workload == "work" {
+			for j := range r.Runs {
+				r.Runs[j].NsPerPassage = 8
+			}
+		}
+	}
+	got := map[string]bool{}
+	for _, tg := range Targets(rep) {
+		if strings.HasPrefix(tg.What, "reader/writer") {
+			got[tg.What] = tg.Met
+		}
+	}
+	want := map[string]bool{}
+	for _, wl := range []string{"empty", "work"} {
+		for _, g := range []int{8, 64} {
+			want[fmt.Sprintf("reader/writer, 90%% reads, %d goroutines, workload %s: ≥ 1.0× sync.RWMutex's throughput", g, wl)] = wl == "work"
+		}
+	}
+	if !maps.Equal(got, want) {
+		t.Errorf("reader/writer targets %v, want %v", got, want)
 	}
 }
 
