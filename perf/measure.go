@@ -71,6 +71,10 @@ type Run struct {
 	Jain         float64 // fairness of the per-goroutine passage counts (1: equal)
 	Allocs       float64 // heap allocations per passage
 	Passages     int64
+	// GCs is the garbage collections during the run: after one, the runtime
+	// refills the caches it emptied (parked goroutines' records, sync.Pool),
+	// allocations that are not the lock's (see Result.Allocs).
+	GCs uint32
 }
 
 // Latency is the distribution of acquisition times of one latency run,
@@ -95,6 +99,22 @@ type Result struct {
 	Goroutines int
 	Runs       []Run
 	Latency    Latency
+}
+
+// Allocs is the lock's heap allocations per passage: the most of any run
+// without a garbage collection, or of all runs if each had one.
+func (r *Result) Allocs() float64 {
+	most, mostAll, clean := 0.0, 0.0, false
+	for _, run := range r.Runs {
+		mostAll = max(mostAll, run.Allocs)
+		if run.GCs == 0 {
+			most, clean = max(most, run.Allocs), true
+		}
+	}
+	if !clean {
+		return mostAll
+	}
+	return most
 }
 
 // Median returns the median of f over the runs, and its minimum and maximum.
@@ -269,6 +289,7 @@ func runOnce(s *Subject, wl Workload, g int, cfg Config, timing bool) (Run, []in
 		run.NsPerPassage = float64(elapsed.Nanoseconds()) / float64(run.Passages)
 		run.Allocs = float64(after.Mallocs-before.Mallocs) / float64(run.Passages)
 	}
+	run.GCs = after.NumGC - before.NumGC
 	run.Jain = jain(counts)
 	return run, lat
 }

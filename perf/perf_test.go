@@ -48,7 +48,7 @@ func TestMeasure(t *testing.T) {
 			t.Errorf("%s g=%d %s: latency %+v", r.Subject, r.Goroutines, r.Workload, r.Latency)
 		}
 		if r.Subject == "sync.Mutex" && r.Goroutines == 1 {
-			if _, _, hi := r.Median(func(x Run) float64 { return x.Allocs }); hi > 0.01 {
+			if hi := r.Allocs(); hi > 0.01 {
 				t.Errorf("sync.Mutex allocates %v per passage", hi)
 			}
 		}
@@ -81,5 +81,37 @@ func TestWorkloadsTakeTime(t *testing.T) {
 	_, work, _ := rep.Results[1].Median(func(r Run) float64 { return r.NsPerPassage })
 	if work < empty+700 {
 		t.Fatalf("fastest runs: empty %.0f ns, with 1 µs outside %.0f ns per passage", empty, work)
+	}
+}
+
+// A lock that allocates on every passage is reported as allocating, and
+// a garbage collection in one run does not hide it; allocations only in
+// a run with a collection do not count while another run had none.
+func TestAllocsIgnoreRunsWithACollection(t *testing.T) {
+	r := Result{Runs: []Run{{Allocs: 0.02, GCs: 1}, {Allocs: 0}, {Allocs: 0.001}}}
+	if got := r.Allocs(); got != 0.001 {
+		t.Errorf("Allocs %v, want 0.001 (the run with a collection left out)", got)
+	}
+	r = Result{Runs: []Run{{Allocs: 0.5, GCs: 1}, {Allocs: 0.7, GCs: 2}}}
+	if got := r.Allocs(); got != 0.7 {
+		t.Errorf("Allocs %v, want 0.7 (every run had a collection)", got)
+	}
+
+	var sink []*int
+	allocating := Subject{Name: "allocating", Mode: mode.Mutex,
+		New: func() any { return new(sync.Mutex) },
+		Run: func(l any, w *Worker) {
+			m := l.(*sync.Mutex)
+			for w.Next() {
+				m.Lock()
+				sink = append(sink[:0], new(int))
+				m.Unlock()
+			}
+		}}
+	rep := Measure(Config{Goroutines: []int{1}, Duration: 20 * time.Millisecond, Count: 3}, []Subject{allocating})
+	for _, r := range rep.Results {
+		if got := r.Allocs(); got < 0.9 {
+			t.Errorf("%s: %v allocations per passage, want about 1", r.Workload, got)
+		}
 	}
 }

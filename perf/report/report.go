@@ -101,12 +101,6 @@ func Jain(r *perf.Result) float64 {
 	return m
 }
 
-// Allocs is the most allocations per passage seen in any run.
-func Allocs(r *perf.Result) float64 {
-	_, _, hi := r.Median(func(x perf.Run) float64 { return x.Allocs })
-	return hi
-}
-
 // Table writes a terminal table at most 100 columns wide: one line per
 // subject, goroutine count and workload.
 func Table(w io.Writer, rep *perf.Report) {
@@ -122,7 +116,7 @@ func Table(w io.Writer, rep *perf.Report) {
 		}
 		fmt.Fprintf(w, "%-22s %3d %-6s %9.1f %-20s %5.3f %8s %8s %6.2f\n",
 			trunc(r.Subject, 22), r.Goroutines, trunc(r.Workload, 6), med, trunc(ratio, 20), Jain(r),
-			dur(r.Latency.P99), dur(r.Latency.Max), Allocs(r))
+			dur(r.Latency.P99), dur(r.Latency.Max), r.Allocs())
 	}
 }
 
@@ -185,7 +179,7 @@ func Markdown(w io.Writer, rep *perf.Report, command string, plots []Plot, targe
 		command, rep.Started.UTC().Format("2006-01-02 15:04 UTC"), rep.Elapsed.Round(time.Second), rep.GOOS, rep.GOARCH,
 		rep.NumCPU, rep.GOMAXPROCS, rep.GoVersion)
 	c := rep.Config
-	fmt.Fprintf(w, "Every cell is %d runs of %s each (a run's window opens once every goroutine has finished a passage, so that goroutines the scheduler has not run yet do not count as starved), interleaved across locks so that drift in the machine's speed falls on all alike; a ratio is the baseline's time per passage over the lock's, run by run against the baseline's run of the same round: median [minimum–maximum]. Above 1 the lock is faster. Goroutines: %s. Workloads: %s. Reader/writer locks read on %.0f%% of passages. Latency (time to acquire: p50, p99, max) comes from one more run per cell that times every acquire, which adds two clock reads outside the critical section. Jain's index is over the goroutines' passage counts (1: all equal). Allocations are per passage, the most of any run.\n\n",
+	fmt.Fprintf(w, "Every cell is %d runs of %s each (a run's window opens once every goroutine has finished a passage, so that goroutines the scheduler has not run yet do not count as starved), interleaved across locks so that drift in the machine's speed falls on all alike; a ratio is the baseline's time per passage over the lock's, run by run against the baseline's run of the same round: median [minimum–maximum]. Above 1 the lock is faster. Goroutines: %s. Workloads: %s. Reader/writer locks read on %.0f%% of passages. Latency (time to acquire: p50, p99, max) comes from one more run per cell that times every acquire, which adds two clock reads outside the critical section. Jain's index is over the goroutines' passage counts (1: all equal). Allocations are per passage, the most of any run in which no garbage collection ran (after one, the runtime refills the caches it emptied, such as parked goroutines' records: a few allocations that are not the lock's), or of every run if each had one.\n\n",
 		c.Count, c.Duration, joinInts(c.Goroutines), workloads(c.Workloads), 100*c.ReadFraction)
 	l := rep.Limits
 	fmt.Fprintf(w, "## This machine's limits\n\nMeasured in the same run: one goroutine wake-up %s (half a channel ping-pong); one cache-line transfer between processors %s (half a round trip of two goroutines alternately writing one word); one atomic integer swap %.1fns, one atomic pointer swap %.1fns (a call carrying the GC write barrier); an atomic read of a word just before a read-modify-write of it %.1fns (a read then a swap, less a swap: the test of a test-and-test-and-set). sync.Mutex's uncontended passage is two integer read-modify-writes; a FIFO handoff to a goroutine that sleeps costs a wake-up, and one to a goroutine spinning on another processor a cache-line transfer.\n\n",
@@ -239,7 +233,7 @@ func Markdown(w io.Writer, rep *perf.Report, command string, plots []Plot, targe
 						fmt.Fprintf(w, " – |")
 						continue
 					}
-					fmt.Fprintf(w, " %.3f; %s / %s / %s; %.2f |", Jain(r), dur(r.Latency.P50), dur(r.Latency.P99), dur(r.Latency.Max), Allocs(r))
+					fmt.Fprintf(w, " %.3f; %s / %s / %s; %.2f |", Jain(r), dur(r.Latency.P50), dur(r.Latency.P99), dur(r.Latency.Max), r.Allocs())
 				}
 				fmt.Fprintln(w)
 			}
