@@ -1,6 +1,7 @@
 package verify_test
 
 import (
+	"maps"
 	"strings"
 	"testing"
 	"time"
@@ -79,4 +80,39 @@ func TestStressCrashes(t *testing.T) {
 	// hang.
 	verify.StressFinds(t, sem(2), verify.StressHang, verify.StressCrashes(2), verify.StressGoroutines(4),
 		verify.StressPassages(100000), verify.StressStall(300*time.Millisecond), verify.StressTimeout(2*time.Second))
+}
+
+// TestExploreKExclusionSizing: a k-exclusion lock's random and crash
+// executions run 2 passages and its PCT executions 3, and asking for more
+// passages deepens PCT only (explore-deep's ExplorePassages(4) keeps the
+// crash phase at the size that finds Zehavi's violations); a mutex's
+// phases all take what is asked.
+func TestExploreKExclusionSizing(t *testing.T) {
+	sem := idLock("semaphore", 0, func() *testlocks.Semaphore { return &testlocks.Semaphore{K: 2} }).
+		WithK(2).WithCrashTolerance(1, true)
+	mutex := idLock("semaphore of 1", 0, func() *testlocks.Semaphore { return &testlocks.Semaphore{K: 1} })
+	small := []verify.ExploreOption{verify.ExploreRandom(5), verify.ExplorePCT(5, 3), verify.ExploreDFS(-1), verify.ExploreCrashRuns(5)}
+	passages := func(s verify.Subject, opts ...verify.ExploreOption) map[string]int {
+		var rep verify.ExploreReport
+		verify.Explore(t, s, fixed(1, append(append(small, opts...), verify.ExploreReportTo(&rep))...)...)
+		got := map[string]int{}
+		for _, ph := range rep.Phases {
+			got[strings.SplitN(ph.Strategy, "(", 2)[0]] = ph.Passages
+		}
+		return got
+	}
+	for _, c := range []struct {
+		s    verify.Subject
+		opts []verify.ExploreOption
+		want map[string]int
+	}{
+		{sem, nil, map[string]int{"random": 2, "pct": 3, "crash": 2}},
+		{sem, []verify.ExploreOption{verify.ExplorePassages(4)}, map[string]int{"random": 2, "pct": 4, "crash": 2}},
+		{sem, []verify.ExploreOption{verify.ExplorePassages(1)}, map[string]int{"random": 1, "pct": 1, "crash": 1}},
+		{mutex, []verify.ExploreOption{verify.ExplorePassages(4)}, map[string]int{"random": 4, "pct": 4}},
+	} {
+		if got := passages(c.s, c.opts...); !maps.Equal(got, c.want) {
+			t.Errorf("%s %d options: passages by phase %v, want %v", c.s.Name, len(c.opts), got, c.want)
+		}
+	}
 }

@@ -50,7 +50,7 @@ type ExploreOption func(*exploreConfig)
 
 type exploreConfig struct {
 	goroutines, passages int
-	shortPassages        int // the random and crash phases', when not passages (0)
+	shortPassages        int // the random and crash phases', when not passages (0): k-exclusion's
 	randomRuns           int
 	pctRuns, pctDepth    int
 	dfsBound             int
@@ -74,10 +74,11 @@ type exploreConfig struct {
 func ExploreGoroutines(n int) ExploreOption { return func(c *exploreConfig) { c.goroutines = n } }
 
 // ExplorePassages sets the passages (acquire, critical section, release) of
-// each goroutine in the random, PCT and crash executions (default 3; 2 in
-// the random and crash executions of a k-exclusion lock, see kSize).
+// each goroutine in the random, PCT and crash executions (default 3). The
+// random and crash executions of a k-exclusion lock run at most
+// kShortPassages of them whatever n is (see kSize).
 func ExplorePassages(n int) ExploreOption {
-	return func(c *exploreConfig) { c.passages, c.shortPassages = n, 0 }
+	return func(c *exploreConfig) { c.passages = n }
 }
 
 // ExploreRandom sets the number of random executions (default 2000; 0
@@ -291,11 +292,15 @@ func Explore(t testing.TB, s Subject, opts ...ExploreOption) {
 		budget: DefaultExploreBudget, tail: DefaultExploreTraceTail,
 		crashRuns: DefaultExploreCrashRuns,
 	}
-	if s.k() > 1 && !s.Mode.Readers() {
-		cfg.goroutines, cfg.passages, cfg.shortPassages = kSize(s.k())
+	kexcl := s.k() > 1 && !s.Mode.Readers()
+	if kexcl {
+		cfg.goroutines, cfg.passages = kSize(s.k())
 	}
 	for _, o := range opts {
 		o(&cfg)
+	}
+	if kexcl {
+		cfg.shortPassages = min(cfg.passages, kShortPassages)
 	}
 	if s.New == nil {
 		t.Fatalf("verify.Explore: subject %q has no New function", s.Name)
@@ -427,10 +432,15 @@ type explorer struct {
 // exploration, templates/golang TestFIFECheckBites). The random and crash
 // executions run 2: the crash phase then found three wrong Zehavi mutants
 // of line 7 within 200 executions each, which it missed in every run with
-// 3 (verify/mutation's Zehavi notes).
-func kSize(k int) (goroutines, passages, shortPassages int) {
-	return k + 2, DefaultExplorePassages, 2
+// 3 (verify/mutation's Zehavi notes), and ExplorePassages, which asks for
+// more passages to search deeper, leaves them at 2 (kShortPassages).
+func kSize(k int) (goroutines, passages int) {
+	return k + 2, DefaultExplorePassages
 }
+
+// kShortPassages caps the passages of a k-exclusion lock's random and crash
+// executions (kSize).
+const kShortPassages = 2
 
 // short is the passages of the random and crash executions.
 func (c *exploreConfig) short() int {

@@ -87,6 +87,9 @@ type Config struct {
 	// Deep configures the deep exploration of survivors; a zero Budget
 	// turns it off.
 	Deep ExploreSettings
+	// DeepCrash replaces Deep for the locks whose processes may crash
+	// (k-exclusion, k ≥ 2), when its Budget is set.
+	DeepCrash ExploreSettings
 
 	// Log receives progress lines, one call at a time (the runner
 	// serialises them across its workers); nil discards them.
@@ -139,7 +142,30 @@ func DefaultConfig() Config {
 			"verify.ExplorePassages(4)", "verify.ExploreRandom(1000000)", "verify.ExplorePCT(1000000, 5)",
 			"verify.ExploreDFSSize(2, 3)", "verify.ExploreDFSLimit(1000000)",
 		}},
+		// k-exclusion: its violations need k + 1 processes inside at once,
+		// which the crash phase finds (three of the five deep kills of
+		// Zehavi's k-exclusion in the report of 2026-11-26; its 30 s hunts
+		// in equivalent_zehavi.go found more), and DFS's 2 goroutines
+		// cannot show (none). So no DFS, no cap on the crash executions,
+		// and twice the budget; they run 2 passages whatever
+		// ExplorePassages asks (verify's kShortPassages).
+		DeepCrash: ExploreSettings{Budget: 20 * time.Second, Stall: 2 * time.Second, Options: []string{
+			"verify.ExplorePassages(4)", "verify.ExploreRandom(1000000)", "verify.ExplorePCT(1000000, 5)",
+			"verify.ExploreDFSLimit(0)", "verify.ExploreCrashRuns(1000000)",
+		}},
 	}
+}
+
+// deepFor is the deep exploration's settings for u's locks (zero when the
+// layer is not run).
+func (r *runner) deepFor(u *Unit) ExploreSettings {
+	switch {
+	case !r.wants(Deep):
+		return ExploreSettings{}
+	case r.cfg.DeepCrash.Budget > 0 && u.Options.Mode.Crashes(u.Entry.SmallParams(u.Options.Mode, u.Entry.DefaultNodes).K) > 0:
+		return r.cfg.DeepCrash
+	}
+	return r.cfg.Deep
 }
 
 // Verdict is one layer's outcome on one mutant.
@@ -570,10 +596,7 @@ func (r *runner) buildJob(ctx context.Context, tr *tracker, t mutate.Target, pro
 		return ls
 	}
 	parent := filepath.Join(r.cfg.Module, "verify", "mutation", "testdata")
-	deep := r.cfg.Deep
-	if !r.wants(Deep) {
-		deep = ExploreSettings{}
-	}
+	deep := r.deepFor(u)
 	pkg, err := WritePackage(r.cfg.Module, r.modPath, parent, pkgName, locks(), r.cfg.Stress, r.cfg.Explore, deep)
 	if err != nil {
 		r.fail(u, "writing the package: %v", err)
@@ -779,7 +802,7 @@ func (r *runner) record(u *Unit, res *Result, layer Layer, v *Verdict) {
 func (r *runner) exploreJob(ctx context.Context, u *Unit, bin *gotest.Binary, res *Result, layer Layer) {
 	ex, test := r.cfg.Explore, ExploreTest(res.Lock)
 	if layer == Deep {
-		ex, test = r.cfg.Deep, DeepTest(res.Lock)
+		ex, test = r.deepFor(u), DeepTest(res.Lock)
 	}
 	v := &Verdict{Ran: true}
 	out, err := bin.Run(ctx, gotest.RunOptions{Run: "^" + test + "$", Timeout: ex.Budget + 4*ex.Stall + 20*time.Second})

@@ -4,12 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/mutate"
 	"github.com/lockgen/lockgen/verify/spin"
 )
@@ -285,5 +288,33 @@ func singleThreaded(t *testing.T) {
 	t.Helper()
 	if raceEnabled {
 		t.Skip("single-threaded and slow under -race: make test-race runs it without")
+	}
+}
+
+// TestDeepForKExclusion: a k-exclusion unit's survivors get DeepCrash (the
+// crash phase unbounded, no DFS), a mutex's get Deep, and neither when
+// the layer is off.
+func TestDeepForKExclusion(t *testing.T) {
+	cfg := DefaultConfig()
+	cfg.Layers = append(Layers, Deep)
+	r := &runner{cfg: cfg}
+	e, ok := templates.Lookup("zehavi")
+	if !ok {
+		t.Fatal("no zehavi in the catalogue")
+	}
+	kx := &Unit{Entry: e, Options: templates.Options{Mode: mode.KExclusion}}
+	mx := &Unit{Entry: e, Options: templates.Options{Mode: mode.Mutex}}
+	if got := r.deepFor(kx); !slices.Equal(got.Options, cfg.DeepCrash.Options) || got.Budget != cfg.DeepCrash.Budget {
+		t.Errorf("k-exclusion: %+v, want DeepCrash", got)
+	}
+	if !slices.Contains(cfg.DeepCrash.Options, "verify.ExploreCrashRuns(1000000)") {
+		t.Errorf("DeepCrash %v does not lift the crash phase's cap", cfg.DeepCrash.Options)
+	}
+	if got := r.deepFor(mx); !slices.Equal(got.Options, cfg.Deep.Options) {
+		t.Errorf("mutex: %+v, want Deep", got)
+	}
+	r.cfg.Layers = Layers
+	if got := r.deepFor(kx); got.Budget != 0 {
+		t.Errorf("deep layer off: %+v", got)
 	}
 }

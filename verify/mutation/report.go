@@ -141,8 +141,13 @@ func (rep *Report) Markdown() string {
 	}
 	b.WriteString(".\n")
 	if cfg.Deep.Budget > 0 {
-		fmt.Fprintf(&b, "- **explore-deep**: only for the mutants no other layer killed, `verify.Explore` again with %s, budget %v.\n",
+		fmt.Fprintf(&b, "- **explore-deep**: only for the mutants no other layer killed, `verify.Explore` again with %s, budget %v",
 			strings.Join(cfg.Deep.Options, ", "), cfg.Deep.Budget)
+		if cfg.DeepCrash.Budget > 0 {
+			fmt.Fprintf(&b, "; for k-exclusion (whose processes may crash) with %s, budget %v",
+				strings.Join(cfg.DeepCrash.Options, ", "), cfg.DeepCrash.Budget)
+		}
+		b.WriteString(".\n")
 	}
 	sizes := "n = 2, then n = 3 while the mutant survives (k-exclusion: n = 3 then 4, k = 2)"
 	if cfg.Spin.Sizes != nil {
