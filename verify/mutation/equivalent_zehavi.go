@@ -27,6 +27,35 @@ const zehaviWhileBody = "the same visible executions: both passes only read shar
 	"memory that does not change, both orders end the loop exactly when 11a brings cnt below k or 11b finds a grant, so the FIFE " +
 	"check's notion of an enabled process is the same too"
 
+// zehaviSkip is the fact the release's equivalences rest on: while process
+// i is in its exit code, another process q's choice at line 4 for i
+// (recompute its discovery of i, or skip) leaves nothing another process
+// can see once i's line 14 is done.
+const zehaviSkip = "Only q and i write or read DISCOVER0[q][i] and DISCOVER1[q][i] (q at lines 4 and 4f, i at 11 and 14), " +
+	"and every condition reads DISCOVER0 first and DISCOVER1 only after DISCOVER0 read true. While i is in its exit code " +
+	"(REVEAL[i] false from line 13 until its next line 5), q's line 4 for i either recomputes, writing false to both cells and " +
+	"to ALLOW[q][i] (4d and 4e find REVEAL[i] false), or skips; once i's line 14 has cleared the cells, the two differ only in " +
+	"ALLOW[q][i], which i reads only after reading both cells true, and they become true again only through a recomputation, " +
+	"whose 4c clears ALLOW first. So the branch q takes in i's exit code is invisible"
+
+// zehaviRelease14 is why the two writes of line 14 may be reordered or the
+// second dropped.
+const zehaviRelease14 = "the same visible executions: the mutant's line 14 leaves DISCOVER1[q][i] true, or sets it false " +
+	"before DISCOVER0, where the original sets both false in order. A difference reaches q only when q reads DISCOVER0 true " +
+	"before i's write to it and DISCOVER1 after (one condition of line 4 or 4f): q's read of DISCOVER1 moved back to just after " +
+	"its read of DISCOVER0, over other processes' steps none of which write DISCOVER1[q][i], gives an execution of the original " +
+	"in which q takes the same branch, or one that differs only while i is in its exit code. " + zehaviSkip +
+	". After i's line 14, DISCOVER0[q][i] is false and a stale DISCOVER1[q][i] is never read: DISCOVER0 becomes true again " +
+	"only at a line 4d that follows 4b, which clears DISCOVER1"
+
+// zehaviRelease1415 is why clearing COMPETE (line 15) before the discovery
+// cells (line 14) changes nothing visible.
+const zehaviRelease1415 = "the same visible executions: the mutant writes i's line 15 (COMPETE[i][q] false) before its line " +
+	"14 (DISCOVER0 and DISCOVER1 [q][i] false) instead of after. Moving line 14's writes back before line 15 changes what only " +
+	"q can read (those cells belong to the pair of q and i), and q reads them only at line 4 or 4f, where reading them true " +
+	"rather than false changes only whether q recomputes its discovery of i, during i's exit code. " + zehaviSkip +
+	". A process that reads COMPETE[i][q] false at line 11a.i and drops i sees what it sees after the original's line 15"
+
 var zehaviEquivalences = map[string]string{
 	"Acquire/swap@2,3": LocalCommute,
 	"Acquire/swap@8,9": "the same executions: line 9's loop only clears precede, a Step local that nothing reads " +
@@ -49,6 +78,9 @@ var zehaviEquivalences = map[string]string{
 	"Acquire/delete@11b.i#4":          zehaviAllowed,
 	"Acquire/off-by-one-from+1@11b.i": zehaviAllowed,
 	"Acquire/off-by-one-to-1@11b.i":   zehaviAllowed,
+	"Release/delete@14b":              zehaviRelease14,
+	"Release/swap@14a,14b":            zehaviRelease14,
+	"Release/swap@14,15":              zehaviRelease1415,
 }
 
 // zehaviKOne is why a mutant of the k-exclusion variant is wrong although
