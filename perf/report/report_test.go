@@ -69,14 +69,19 @@ func TestTargetsJudgeRatios(t *testing.T) {
 	}
 }
 
+// againstBaseline is a synthetic report of one lock of algorithm alg and
+// its baseline, with their nanoseconds per passage.
+func againstBaseline(m mode.Mode, baseline string, baseNs float64, name, alg string, ns float64) *perf.Report {
+	return synthetic(map[string]float64{baseline: baseNs, name: ns}, map[string]perf.Result{
+		baseline: {Mode: m, Baseline: true},
+		name:     {Mode: m, Algorithm: alg, Wait: DefaultWait},
+	})
+}
+
 // Replace-add's uncontended row states what its line 1 read costs, from
 // the machine's limits, and what the passage would cost without it.
 func TestReplaceAddReadCost(t *testing.T) {
-	rep := synthetic(map[string]float64{"sync.Mutex": 10, "RA": 12},
-		map[string]perf.Result{
-			"sync.Mutex": {Mode: mode.Mutex, Baseline: true},
-			"RA":         {Mode: mode.Mutex, Algorithm: "replace-add", Wait: "adaptive"},
-		})
+	rep := againstBaseline(mode.Mutex, "sync.Mutex", 10, "RA", "replace-add", 12)
 	rep.Limits.ReadBeforeRMWNs = 1.5
 	for _, tg := range Targets(rep) {
 		if strings.HasPrefix(tg.What, "uncontended RA") {
@@ -91,11 +96,7 @@ func TestReplaceAddReadCost(t *testing.T) {
 
 // Reader/writer targets are judged in every workload, each on its own.
 func TestRWTargetPerWorkload(t *testing.T) {
-	rep := synthetic(map[string]float64{"sync.RWMutex": 10, "RW": 12},
-		map[string]perf.Result{
-			"sync.RWMutex": {Mode: mode.RW, Baseline: true},
-			"RW":           {Mode: mode.RW, Algorithm: "mcs-rw", Wait: "adaptive"},
-		})
+	rep := againstBaseline(mode.RW, "sync.RWMutex", 10, "RW", "mcs-rw", 12)
 	// RW is faster than sync.RWMutex in the work workload only.
 	for i := range rep.Results {
 		if r := &rep.Results[i]; r.Subject == "RW" && r.Workload == "work" {
