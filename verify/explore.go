@@ -50,7 +50,7 @@ type ExploreOption func(*exploreConfig)
 
 type exploreConfig struct {
 	goroutines, passages int
-	shortPassages        int // the random and crash phases', when not passages (0): k-exclusion's
+	shortPassages        int // the random and crash phases' passages, k-exclusion's (0: passages)
 	randomRuns           int
 	pctRuns, pctDepth    int
 	dfsBound             int

@@ -142,12 +142,12 @@ func DefaultConfig() Config {
 			"verify.ExplorePassages(4)", "verify.ExploreRandom(1000000)", "verify.ExplorePCT(1000000, 5)",
 			"verify.ExploreDFSSize(2, 3)", "verify.ExploreDFSLimit(1000000)",
 		}},
-		// k-exclusion: its violations need k + 1 processes inside at once,
-		// which the crash phase finds (three of the five deep kills of
-		// Zehavi's k-exclusion in the report of 2026-11-26; its 30 s hunts
-		// in equivalent_zehavi.go found more), and DFS's 2 goroutines
-		// cannot show (none). So no DFS, no cap on the crash executions,
-		// and twice the budget; they run 2 passages whatever
+		// k-exclusion: its violations need k + 1 processes inside at once.
+		// The crash phase finds them (three of the five deep kills of
+		// Zehavi's k-exclusion in the report of 2026-11-26, and the 30 s
+		// hunts in equivalent_zehavi.go); DFS's 2 goroutines cannot, and
+		// killed none. So no DFS, no cap on the crash executions, and
+		// twice the budget; those executions run 2 passages whatever
 		// ExplorePassages asks (verify's kShortPassages).
 		DeepCrash: ExploreSettings{Budget: 20 * time.Second, Stall: 2 * time.Second, Options: []string{
 			"verify.ExplorePassages(4)", "verify.ExploreRandom(1000000)", "verify.ExplorePCT(1000000, 5)",
