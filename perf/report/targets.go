@@ -157,8 +157,8 @@ func Targets(rep *perf.Report) []Target {
 	var allocating []string
 	for i := range rep.Results {
 		r := &rep.Results[i]
-		if !r.Baseline && r.Allocs() >= 0.01 {
-			allocating = append(allocating, fmt.Sprintf("%s (%d goroutines, %s): %.2g", r.Subject, r.Goroutines, r.Workload, r.Allocs()))
+		if a := r.Allocs(); !r.Baseline && a >= 0.01 {
+			allocating = append(allocating, fmt.Sprintf("%s (%d goroutines, %s): %.2g", r.Subject, r.Goroutines, r.Workload, a))
 		}
 	}
 	measured := "none allocates"

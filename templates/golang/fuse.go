@@ -17,8 +17,9 @@ import (
 // execution of the lowered code is one of the paper's; a check that fails
 // goes on to the await's wait, which reads the register as before. It
 // saves a read issued right after a locked instruction, which waits for
-// it. (A read of the lock's line costs about 2 ns here: docs/performance.md's
-// TTAS target line measures the read before TTAS's swap at 1.7 ns.)
+// it: about 2 ns here (make bench measures it among the machine's limits,
+// "an atomic read of a word just before a read-modify-write of it", in
+// docs/performance.md).
 
 // fusion is one such pair.
 type fusion struct {
