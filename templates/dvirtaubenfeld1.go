@@ -37,6 +37,7 @@ func init() {
 			"A caller node holds the paper's q_p[0,1] and current, so reusing one node for successive passages alternates its two records exactly as a process does; a node must serve one passage at a time.",
 			"status is an integer register with LOCKED = 0 and UNLOCKED = 1, so a fresh node is the paper's {NIL, false, LOCKED}.",
 			"With nodes = \"heap\" every passage takes a fresh node (line 1) that is never reused, so the two-node alternation (lines 1, 16) is unnecessary; the garbage collector frees a node once no successor references it.",
+			"Line 2 reads mynode.next and writes NIL only if it is not NIL already. The node was last used two passages earlier; the successor that linked itself behind it then (line 7, the only write of next by another process) did so before entering its critical section, so before this process's previous passage entered its own. So the read sees the value the write would overwrite, and an atomic pointer store is saved whenever that passage had no successor.",
 			"TryLock is not in the paper: it prepares the current node (lines 1–3) and enters only if a CAS of T from NIL to the node succeeds (an empty queue), then exits as usual.",
 		},
 		Def: func(Options) *ir.Algorithm {
@@ -59,7 +60,7 @@ func init() {
 				},
 				Acquire: Code(
 					Set("1", "mynode", Own("q", Var("current"))),
-					Write("2", Field(me, "next"), Null),
+					WriteIfChanged("2", Field(me, "next"), Null),
 					Write("3", Field(me, "status"), locked),
 					Swap("4", "pred", Reg("T"), me),
 					If("5", Ne(Var("pred"), Null),
@@ -86,7 +87,7 @@ func init() {
 				),
 				TryAcquire: Code(
 					Set("1", "mynode", Own("q", Var("current"))),
-					Write("2", Field(me, "next"), Null),
+					WriteIfChanged("2", Field(me, "next"), Null),
 					Write("3", Field(me, "status"), locked),
 					CAS("4", "ok", Reg("T"), Null, me),
 					If("", Not(Var("ok")), Fail("")),

@@ -64,6 +64,7 @@ func init() {
 			"T starts at ⊥ instead of &node_0: the IR has no records owned by the lock. The first process to swap finds ⊥ and uses its own spare record node0_p, in node_0's initial state {⊥, ⊥, 0, 0}, as node_0 (the unlabelled test after line 6); T never returns to ⊥, so this happens once per lock, and each process carries one spare that only the first one uses.",
 			"q_p.qnode, which only p reads and writes, is the process-local variable qnode (initially ⊥; line 0, ours, points it at node_p before the first passage) instead of a field of q_p; the LocalNode q_p keeps locked, the only field other processes touch.",
 			"Multi-reference statements are split into single accesses, as section 4.2 prescribes: line 7 writes pred.next, and line 14 reads q_p.qnode.next, then its local, then writes locked, each a separate step labelled 14.",
+			"Lines 2–5 read the field first and write only if it differs. Nobody else can write those fields between the read and the write: pid and local are written only by the node's holder (lines 2, 3); status is ZERO already when the node is taken over at line 15 (whichever of the two CASes on it succeeded, this process's at line 9 or the predecessor's at line 13, wrote ZERO, and the other then fails), so line 4 never writes; q_p.locked is cleared by a predecessor (line 14) only before this process's await of the passage in which it was the successor ends. In an uncontended passage the node is one of the process's own two, so all four already hold their values: four of the passage's seven atomic stores are saved.",
 			"Each lock has its own per-process records, so the recycling across L locks that gives the paper's O(L+n) space does not happen: space is O(n) per lock.",
 		},
 		Notes: []string{
@@ -103,10 +104,10 @@ func init() {
 					Set("", "myq", Own("q", Lit(0))),
 					If("0", Eq(qn, Null), Set("0", "qnode", Own("node", Lit(0)))),
 					Write("1", Field(qn, "next"), Null),
-					Write("2", Field(qn, "pid"), identity),
-					Write("3", Field(qn, "local"), q),
-					Write("4", Field(qn, "status"), zero),
-					Write("5", Field(q, "locked"), True),
+					WriteIfChanged("2", Field(qn, "pid"), identity),
+					WriteIfChanged("3", Field(qn, "local"), q),
+					WriteIfChanged("4", Field(qn, "status"), zero),
+					WriteIfChanged("5", Field(q, "locked"), True),
 					Swap("6", "pred", Reg("T"), qn),
 					If("", Eq(pred, Null), Set("", "pred", Own("node0", Lit(0)))), // ⊥ stands for &node_0
 					Write("7", Field(pred, "next"), qn),

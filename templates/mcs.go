@@ -32,6 +32,7 @@ func init() {
 		Deviations: []string{
 			"The paper's value bit is the boolean field value (1 = true = go).",
 			"Lines 10–16 read (↓mynode).next once per test, as the paper's two-line form implies.",
+			"Line 1 reads mynode.next and writes ⊥ only if it is not ⊥ already: no other process writes the node's next until line 3 puts the node on TAIL (its last writer, the successor of its previous passage, linked itself before that passage's release returned), so the read sees the value the write would overwrite. It saves the passage's only atomic pointer store when the previous passage had no successor, as every uncontended one has.",
 			"With nodes = \"pool\" or \"heap\" the node is taken at the start of acquire instead of being NODE[i]; it is free again once release returns (a successor has linked itself and been signalled, or TAIL was reset).",
 		},
 		Def: func(Options) *ir.Algorithm {
@@ -52,7 +53,7 @@ func init() {
 				},
 				Acquire: Code(
 					Set("", "mynode", Own("NODE", Lit(0))),
-					Write("1", Field(me, "next"), Null),
+					WriteIfChanged("1", Field(me, "next"), Null),
 					Set("2", "previous", me),
 					Swap("3", "previous", Reg("TAIL"), Var("previous")),
 					If("4", Ne(Var("previous"), Null),
@@ -79,7 +80,7 @@ func init() {
 				),
 				TryAcquire: Code(
 					Set("", "mynode", Own("NODE", Lit(0))),
-					Write("1", Field(me, "next"), Null),
+					WriteIfChanged("1", Field(me, "next"), Null),
 					CAS("3", "ok", Reg("TAIL"), Null, me),
 					If("", Not(Var("ok")), Free("", me), Fail("")),
 				),

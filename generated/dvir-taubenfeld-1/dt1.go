@@ -38,7 +38,8 @@ type dt1State struct {
 //
 //	acquire:
 //	  (1)     mynode := &q_i[current]
-//	  (2)     mynode.next := ⊥
+//	  (2)     if mynode.next ≠ ⊥ then
+//	  (2)       mynode.next := ⊥
 //	  (3)     mynode.status := LOCKED
 //	  (4)     pred := FAS(T, mynode)
 //	  (5)     if pred ≠ ⊥ then
@@ -59,7 +60,8 @@ type dt1State struct {
 //	  (16)    current := 1 - current
 //	try-acquire:
 //	  (1)     mynode := &q_i[current]
-//	  (2)     mynode.next := ⊥
+//	  (2)     if mynode.next ≠ ⊥ then
+//	  (2)       mynode.next := ⊥
 //	  (3)     mynode.status := LOCKED
 //	  (4)     ok := CAS(T, ⊥, mynode)
 //	          if ¬ok then
@@ -69,6 +71,7 @@ type dt1State struct {
 //   - A caller node holds the paper's q_p[0,1] and current, so reusing one node for successive passages alternates its two records exactly as a process does; a node must serve one passage at a time.
 //   - status is an integer register with LOCKED = 0 and UNLOCKED = 1, so a fresh node is the paper's {NIL, false, LOCKED}.
 //   - With nodes = "heap" every passage takes a fresh node (line 1) that is never reused, so the two-node alternation (lines 1, 16) is unnecessary; the garbage collector frees a node once no successor references it.
+//   - Line 2 reads mynode.next and writes NIL only if it is not NIL already. The node was last used two passages earlier; the successor that linked itself behind it then (line 7, the only write of next by another process) did so before entering its critical section, so before this process's previous passage entered its own. So the read sees the value the write would overwrite, and an atomic pointer store is saved whenever that passage had no successor.
 //   - TryLock is not in the paper: it prepares the current node (lines 1–3) and enters only if a CAS of T from NIL to the node succeeds (an empty queue), then exits as usual.
 //
 // Generated for this spec:
@@ -127,8 +130,11 @@ func (h *DT1Handle) Lock() {
 	var ok bool
 	// 1: mynode := &q_i[current]
 	st.mynode = (&st.q[st.current])
-	// 2: mynode.next := ⊥
-	st.mynode.next.store("2", nil)
+	// 2: if mynode.next ≠ ⊥ then
+	if st.mynode.next.load("2") != nil {
+		// 2: mynode.next := ⊥
+		st.mynode.next.store("2", nil)
+	}
 	// 3: mynode.status := LOCKED
 	st.mynode.status.store("3", 0)
 	// 4: pred := FAS(T, mynode)
@@ -224,8 +230,11 @@ func (h *DT1Handle) TryLock() bool {
 	var entered bool
 	// 1: mynode := &q_i[current]
 	st.mynode = (&st.q[st.current])
-	// 2: mynode.next := ⊥
-	st.mynode.next.store("2", nil)
+	// 2: if mynode.next ≠ ⊥ then
+	if st.mynode.next.load("2") != nil {
+		// 2: mynode.next := ⊥
+		st.mynode.next.store("2", nil)
+	}
 	// 3: mynode.status := LOCKED
 	st.mynode.status.store("3", 0)
 	// 4: ok := CAS(T, ⊥, mynode)

@@ -63,10 +63,14 @@ type dt2Proc struct {
 //	  (0)     if qnode = ⊥ then
 //	  (0)       qnode := &node_i[0]
 //	  (1)     qnode.next := ⊥
-//	  (2)     qnode.pid := i + 1
-//	  (3)     qnode.local := myq
-//	  (4)     qnode.status := ZERO
-//	  (5)     myq.locked := true
+//	  (2)     if qnode.pid ≠ (i + 1) then
+//	  (2)       qnode.pid := i + 1
+//	  (3)     if qnode.local ≠ myq then
+//	  (3)       qnode.local := myq
+//	  (4)     if qnode.status ≠ ZERO then
+//	  (4)       qnode.status := ZERO
+//	  (5)     if myq.locked ≠ true then
+//	  (5)       myq.locked := true
 //	  (6)     pred := FAS(T, qnode)
 //	          if pred = ⊥ then
 //	            pred := &node0_i[0]
@@ -90,6 +94,7 @@ type dt2Proc struct {
 //   - T starts at ⊥ instead of &node_0: the IR has no records owned by the lock. The first process to swap finds ⊥ and uses its own spare record node0_p, in node_0's initial state {⊥, ⊥, 0, 0}, as node_0 (the unlabelled test after line 6); T never returns to ⊥, so this happens once per lock, and each process carries one spare that only the first one uses.
 //   - q_p.qnode, which only p reads and writes, is the process-local variable qnode (initially ⊥; line 0, ours, points it at node_p before the first passage) instead of a field of q_p; the LocalNode q_p keeps locked, the only field other processes touch.
 //   - Multi-reference statements are split into single accesses, as section 4.2 prescribes: line 7 writes pred.next, and line 14 reads q_p.qnode.next, then its local, then writes locked, each a separate step labelled 14.
+//   - Lines 2–5 read the field first and write only if it differs. Nobody else can write those fields between the read and the write: pid and local are written only by the node's holder (lines 2, 3); status is ZERO already when the node is taken over at line 15 (whichever of the two CASes on it succeeded, this process's at line 9 or the predecessor's at line 13, wrote ZERO, and the other then fails), so line 4 never writes; q_p.locked is cleared by a predecessor (line 14) only before this process's await of the passage in which it was the successor ends. In an uncontended passage the node is one of the process's own two, so all four already hold their values: four of the passage's seven atomic stores are saved.
 //   - Each lock has its own per-process records, so the recycling across L locks that gives the paper's O(L+n) space does not happen: space is O(n) per lock.
 //
 // Generated for this spec:
@@ -150,14 +155,26 @@ func (l *DT2) Lock(id int) {
 	}
 	// 1: qnode.next := ⊥
 	st.qnode.next.store("1", nil)
-	// 2: qnode.pid := i + 1
-	st.qnode.pid.store("2", int64(id)+1)
-	// 3: qnode.local := myq
-	st.qnode.local.store("3", myq)
-	// 4: qnode.status := ZERO
-	st.qnode.status.store("4", 0)
-	// 5: myq.locked := true
-	myq.locked.store("5", true)
+	// 2: if qnode.pid ≠ (i + 1) then
+	if st.qnode.pid.load("2") != (int64(id) + 1) {
+		// 2: qnode.pid := i + 1
+		st.qnode.pid.store("2", int64(id)+1)
+	}
+	// 3: if qnode.local ≠ myq then
+	if st.qnode.local.load("3") != myq {
+		// 3: qnode.local := myq
+		st.qnode.local.store("3", myq)
+	}
+	// 4: if qnode.status ≠ ZERO then
+	if st.qnode.status.load("4") != 0 {
+		// 4: qnode.status := ZERO
+		st.qnode.status.store("4", 0)
+	}
+	// 5: if myq.locked ≠ true then
+	if myq.locked.load("5") != true {
+		// 5: myq.locked := true
+		myq.locked.store("5", true)
+	}
 	// 6: pred := FAS(T, qnode)
 	st.pred = l.t.swap("6", st.qnode)
 	doorway("6")

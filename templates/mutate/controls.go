@@ -2,6 +2,8 @@ package mutate
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
@@ -220,16 +222,16 @@ func dt2Unlocked() (Control, error) {
 		return self && one && c.V == 1
 	}
 	unlocked := ir.Const{V: 1, Name: "UNLOCKED"}
-	n := 0
+	replaced := map[string]bool{} // the labels where the id was replaced
 	rewrite := func(code ir.Code) ir.Code {
 		var out ir.Code
 		walkAll(code, func(s ir.Stmt) ir.Stmt {
-			switch s.Label() {
+			switch l := s.Label(); l {
 			case "2", "11", "13":
 				return mapStmtExprs(s, func(x ir.Expr) ir.Expr {
 					return mapExpr(x, func(y ir.Expr) (ir.Expr, bool) {
 						if isID(y) {
-							n++
+							replaced[l] = true
 							return unlocked, true
 						}
 						return nil, false
@@ -241,8 +243,8 @@ func dt2Unlocked() (Control, error) {
 		return out
 	}
 	b.Acquire, b.Release = rewrite(b.Acquire), rewrite(b.Release)
-	if n != 3 {
-		return Control{}, fmt.Errorf("controls: dvir-taubenfeld-2: replaced the id %d times at lines 2, 11, 13, want 3", n)
+	if len(replaced) != 3 {
+		return Control{}, fmt.Errorf("controls: dvir-taubenfeld-2: replaced the id at lines %v, want 2, 11 and 13", slices.Sorted(maps.Keys(replaced)))
 	}
 	return Control{
 		Name: "dt2-unlocked", Title: "Dvir–Taubenfeld algorithm 2 with UNLOCKED in place of the process id (lines 2, 11, 13)",

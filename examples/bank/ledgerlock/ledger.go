@@ -38,7 +38,8 @@ type ledgerState struct {
 //
 //	acquire:
 //	          mynode := &NODE_i[0]
-//	  (1)     mynode.next := ⊥
+//	  (1)     if mynode.next ≠ ⊥ then
+//	  (1)       mynode.next := ⊥
 //	  (2)     previous := mynode
 //	  (3)     previous := FAS(TAIL, previous)
 //	  (4)     if previous ≠ ⊥ then
@@ -60,6 +61,7 @@ type ledgerState struct {
 // Deviations from the paper:
 //   - The paper's value bit is the boolean field value (1 = true = go).
 //   - Lines 10–16 read (↓mynode).next once per test, as the paper's two-line form implies.
+//   - Line 1 reads mynode.next and writes ⊥ only if it is not ⊥ already: no other process writes the node's next until line 3 puts the node on TAIL (its last writer, the successor of its previous passage, linked itself before that passage's release returned), so the read sees the value the write would overwrite. It saves the passage's only atomic pointer store when the previous passage had no successor, as every uncontended one has.
 //   - With nodes = "pool" or "heap" the node is taken at the start of acquire instead of being NODE[i]; it is free again once release returns (a successor has linked itself and been signalled, or TAIL was reset).
 //
 // Generated for this spec:
@@ -117,8 +119,11 @@ func (h *LedgerHandle) Lock() {
 	var previous *ledgerQNode
 	// mynode := &NODE_i[0]
 	st.mynode = (&st.node[0])
-	// 1: mynode.next := ⊥
-	st.mynode.next.store("1", nil)
+	// 1: if mynode.next ≠ ⊥ then
+	if st.mynode.next.load("1") != nil {
+		// 1: mynode.next := ⊥
+		st.mynode.next.store("1", nil)
+	}
 	// 2: previous := mynode
 	previous = st.mynode
 	// 3: previous := FAS(TAIL, previous)

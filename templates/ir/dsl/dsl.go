@@ -110,6 +110,16 @@ func Code(ss ...ir.Stmt) ir.Code { return ir.Code(ss) }
 // Write stores val into loc.
 func Write(l string, loc ir.Loc, val ir.Expr) ir.Stmt { return ir.Write{At: at(l), To: loc, Val: val} }
 
+// WriteIfChanged is a write made only when loc does not hold val already:
+// a read, then the write if the value differs. That is the write itself
+// wherever no other process can write loc between the two steps (a node
+// the process owns and has not published yet, say); where the value is
+// usually there already it saves a sequentially consistent store, the
+// dearest step of an uncontended passage.
+func WriteIfChanged(l string, loc ir.Loc, val ir.Expr) ir.Stmt {
+	return If(l, Ne(Read(loc), val), Write(l, loc, val))
+}
+
 // Set assigns local dst.
 func Set(l, dst string, val ir.Expr) ir.Stmt { return ir.Set{At: at(l), Dst: dst, Val: val} }
 
