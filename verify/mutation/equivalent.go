@@ -56,6 +56,9 @@ var (
 		"before line 6 publishes it; the only other process that may still touch that node is p, finishing its exit at " +
 		"lines 13–14, and p reads only its next and status, which with distinct ids no longer matter to it (its CAS at " +
 		"line 13 on p's id fails once q passed line 9); so the order of these two writes cannot be observed"
+	dt2StatusZero = "redundant write: when q takes over its predecessor's node at line 15 its status is already ZERO " +
+		"(whichever of the two CASes on it succeeded — q's at line 9 or the predecessor's at line 13 — wrote ZERO), fresh " +
+		"nodes start at ZERO, and nobody else writes it before line 6 publishes the node"
 	filterBlind = func(who string) string {
 		return "still correct for k ≥ 2 (the only k the k-exclusion spec accepts): the level test ignores process " + who +
 			" (call it z), the one process the others no longer see. Peterson's counting argument still holds below level n − 1: " +
@@ -203,9 +206,9 @@ var Equivalences = map[string]string{
 		"predecessor's CAS at line 13 succeeds, which with distinct ids happens before q passes line 9 of the passage in which " +
 		"it was the successor; so in q's next passage nobody touches q's locked or its node's status before line 6 publishes " +
 		"the node, and the order of the two writes cannot be observed",
-	"dvir-taubenfeld-2/Acquire/delete@4": "redundant write: when q takes over its predecessor's node at line 15 its status is " +
-		"already ZERO (whichever of the two CASes on it succeeded — q's at line 9 or the predecessor's at line 13 — wrote " +
-		"ZERO), fresh nodes start at ZERO, and nobody else writes it before line 6 publishes the node",
+	"dvir-taubenfeld-2/Acquire/delete@4":   dt2StatusZero,
+	"dvir-taubenfeld-2/Acquire/delete@4#2": dt2StatusZero + " (line 4's test finds it so, and never writes)",
+	"dvir-taubenfeld-2/Acquire/flip-ne@4":  dt2StatusZero + " (the flipped test writes ZERO over ZERO)",
 	"dvir-taubenfeld-2/Acquire/swap@5,6": "the same executions: locked is still raised before line 7 links the node behind " +
 		"the predecessor, and the predecessor can only signal q through that link (line 14), so no signal can be lost",
 	"dvir-taubenfeld-2/Acquire/swap@7,8": "the same executions: pred.pid does not change between the FAS of line 6 and q " +
