@@ -56,6 +56,21 @@ const zehaviRelease1415 = "the same visible executions: the mutant writes i's li
 	"rather than false changes only whether q recomputes its discovery of i, during i's exit code. " + zehaviSkip +
 	". A process that reads COMPETE[i][q] false at line 11a.i and drops i sees what it sees after the original's line 15"
 
+// zehaviLabelSkipsZero is why line 3's scan may leave out TS[0]: the
+// mutant's Label is another timestamp system with the properties the
+// paper's proofs use.
+const zehaviLabelSkipsZero = "still correct: line 3's scan starts at process 1, so every process leaves TS[0] out of its " +
+	"maximum. That is another Label with the three properties of a concurrent timestamp system the paper's proofs use " +
+	"(section 2: consistency, Properties 1 and 2), on the order of (TS, id) pairs that lines 7, 10 and 12 compare. TS[q] for " +
+	"q ≥ 1 still only grows (q's own value is in its maximum), so a maximum over q ≥ 1 read later is at least one read " +
+	"earlier, and TS[0] still never decreases. Property 1, q's Label finishing before p's starts: p's maximum includes " +
+	"TS[q] when q ≥ 1, and when q = 0 it is at least the maximum 0 read, so TS[p] ≥ TS[0] and a tie puts 0 first, by id; " +
+	"either way q < p in every later Scan. (Leaving out any other process breaks this: a tie would put the lower id first.) " +
+	"Property 2: take p in P with the largest last (TS, id); a Label of q in P starting after p's finished would order q " +
+	"after p, and every other label p's Scan reads is at most that process's last one, so below p's. Consistency: outside " +
+	"Labels no TS changes, so Scans agree. The proofs use nothing else of the timestamps, so the mutant is Algorithm 1 on " +
+	"another valid timestamp system"
+
 var zehaviEquivalences = map[string]string{
 	"Acquire/swap@2,3": LocalCommute,
 	"Acquire/swap@8,9": "the same executions: line 9's loop only clears precede, a Step local that nothing reads " +
@@ -69,6 +84,7 @@ var zehaviEquivalences = map[string]string{
 	"Acquire/swap@11a.ii,11a.ii":      LocalCommute,
 	"Acquire/swap@11b.i,11b.i":        LocalCommute,
 	"Acquire/delete@3":                stepZero("mine"),
+	"Acquire/off-by-one-from+1@3":     zehaviLabelSkipsZero,
 	"Acquire/delete@9#2":              stepZero("cnt"),
 	"Acquire/delete@9":                zehaviPrecede,
 	"Acquire/delete@9#3":              zehaviPrecede,
