@@ -101,20 +101,28 @@ type Result struct {
 	Latency    Latency
 }
 
-// Allocs is the lock's heap allocations per passage: the most of any run
-// without a garbage collection, or of all runs if each had one.
+// Allocs is the lock's heap allocations per passage in a steady state:
+// the median over the runs without a garbage collection (after one, the
+// runtime refills the caches it emptied), or over all runs if each had
+// one. A lock's own allocations recur in every run; the runtime's one-off
+// ones (records for parked goroutines, the first time that many park at
+// once) land in one run, where a lock with few passages per run would be
+// charged with them.
 func (r *Result) Allocs() float64 {
-	most, mostAll, clean := 0.0, 0.0, false
+	var clean, all []float64
 	for _, run := range r.Runs {
-		mostAll = max(mostAll, run.Allocs)
+		all = append(all, run.Allocs)
 		if run.GCs == 0 {
-			most, clean = max(most, run.Allocs), true
+			clean = append(clean, run.Allocs)
 		}
 	}
-	if !clean {
-		return mostAll
+	if len(clean) == 0 {
+		clean = all
 	}
-	return most
+	if len(clean) == 0 {
+		return 0
+	}
+	return median(clean)
 }
 
 // Median returns the median of f over the runs, and its minimum and maximum.

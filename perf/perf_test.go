@@ -88,13 +88,17 @@ func TestWorkloadsTakeTime(t *testing.T) {
 // a garbage collection in one run does not hide it; allocations only in
 // a run with a collection do not count while another run had none.
 func TestAllocsIgnoreRunsWithACollection(t *testing.T) {
-	r := Result{Runs: []Run{{Allocs: 0.02, GCs: 1}, {Allocs: 0}, {Allocs: 0.001}}}
+	r := Result{Runs: []Run{{Allocs: 0.02, GCs: 1}, {Allocs: 0}, {Allocs: 0.001}, {Allocs: 0.001}}}
 	if got := r.Allocs(); got != 0.001 {
 		t.Errorf("Allocs %v, want 0.001 (the run with a collection left out)", got)
 	}
-	r = Result{Runs: []Run{{Allocs: 0.5, GCs: 1}, {Allocs: 0.7, GCs: 2}}}
+	r = Result{Runs: []Run{{Allocs: 0.5, GCs: 1}, {Allocs: 0.7, GCs: 2}, {Allocs: 0.9, GCs: 1}}}
 	if got := r.Allocs(); got != 0.7 {
 		t.Errorf("Allocs %v, want 0.7 (every run had a collection)", got)
+	}
+	r = Result{Runs: []Run{{Allocs: 0}, {Allocs: 0.031}, {Allocs: 0}, {Allocs: 0}, {Allocs: 0}}}
+	if got := r.Allocs(); got != 0 {
+		t.Errorf("Allocs %v, want 0 (one run's one-off allocations are not the lock's)", got)
 	}
 
 	var sink []*int
