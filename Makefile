@@ -53,11 +53,12 @@ test-race:
 
 # The controlled scheduler needs the instrumented registers: the generated
 # packages' check tests, the hand-written locks of verify's tests (on
-# verify/checked) and the checked primitives' own run only with the tag.
+# verify/checked), the checked primitives' own and perf/report's count of
+# the atomic steps of an uncontended passage run only with the tag.
 # bench/locks holds the catalogue at 64 processes (70 s on a cold
 # cache): make verify runs it, to keep make test within 15 minutes.
 test-check:
-	$(GO) test -tags lockgen_check -count=1 ./generated/... ./examples/... ./verify/ ./verify/checked/...
+	$(GO) test -tags lockgen_check -count=1 ./generated/... ./examples/... ./verify/ ./verify/checked/... ./perf/report/
 
 # SPIN at n = 2 over the whole catalogue (about 2 minutes); make verify
 # goes to n = 3. Folded models: the same verdicts, and Zehavi's mutex

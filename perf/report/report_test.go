@@ -94,6 +94,36 @@ func TestReplaceAddReadCost(t *testing.T) {
 	t.Error("no uncontended target for replace-add")
 }
 
+// An uncontended row that misses its bound states what the lock's atomic
+// steps cost beyond sync.Mutex's, from the step table and the limits.
+func TestUncontendedAtomicFloor(t *testing.T) {
+	rep := againstBaseline(mode.Mutex, "sync.Mutex", 10, "DT2", "dvir-taubenfeld-2", 20)
+	rep.Limits.AtomicIntNs, rep.Limits.AtomicPointerNs = 2, 5
+	met := againstBaseline(mode.Mutex, "sync.Mutex", 10, "DT2", "dvir-taubenfeld-2", 14)
+	for _, c := range []struct {
+		rep  *perf.Report
+		want string
+	}{
+		// 2 integer steps and 3 pointer steps against 2 integer ones:
+		// 2×2 + 3×5 − 2×2 = 15ns more; 1.5× allows 5ns more.
+		{rep, "; its passage makes 5 atomic writes or read-modify-writes (lines 1, 6, 7, 9, 11), 3 on pointers, against sync.Mutex's 2 on integers: at this run's costs (limits) they take 15.0ns more than sync.Mutex's, and 1.5× allows 5.0ns more"},
+		{met, ""},
+	} {
+		found := false
+		for _, tg := range Targets(c.rep) {
+			if strings.HasPrefix(tg.What, "uncontended DT2") {
+				found = true
+				if _, tail, _ := strings.Cut(tg.Measured, "]"); tail != c.want {
+					t.Errorf("%+v: want the tail %q", tg, c.want)
+				}
+			}
+		}
+		if !found {
+			t.Error("no uncontended target for dvir-taubenfeld-2")
+		}
+	}
+}
+
 // Reader/writer targets are judged in every workload, each on its own.
 func TestRWTargetPerWorkload(t *testing.T) {
 	rep := againstBaseline(mode.RW, "sync.RWMutex", 10, "RW", "mcs-rw", 12)
