@@ -232,6 +232,9 @@ type Report struct {
 	// Controls are the named negative controls' results, when run
 	// (RunControls).
 	Controls []*ControlResult
+	// Reruns are the later runs of some units merged into this one
+	// (Merge), oldest first.
+	Reruns []Rerun `json:",omitempty"`
 }
 
 // LoadReport reads a report saved as JSON (the command's -save), so that

@@ -10,7 +10,12 @@
 //
 // -render writes the report of a saved run again, with the survivors
 // classified by the current verify/mutation/equivalent.go, without running
-// anything (the header still names the run's command and date).
+// anything (the header still names the run's command and date). -merge
+// runs some algorithms again after a change to their definitions and puts
+// their units into a whole saved run, instead of running the catalogue
+// again (the header names both runs):
+//
+//	go run ./verify/mutation/cmd/mutation -alg mcs -merge docs/mutation.json -save docs/mutation.json -o docs/mutation.md
 //
 // Progress goes to stderr, a line per algorithm and layer; the summary
 // table is printed there at the end. The named negative controls
@@ -66,6 +71,7 @@ func main() {
 	controls := flag.Bool("controls", true, "also run the named negative controls and report them")
 	save := flag.String("save", "", "also save the whole run here, as JSON, for -render")
 	render := flag.String("render", "", "render the run saved in this file (by -save) instead of running")
+	merge := flag.String("merge", "", "merge this run's units into the whole run saved in this file (by -save), replacing those of the same name, and report the result")
 	flag.Parse()
 	if *render != "" {
 		os.Exit(renderSaved(*render, *out))
@@ -140,6 +146,17 @@ func main() {
 		}
 	}
 	rep.Command = strings.TrimSpace("go run ./verify/mutation/cmd/mutation " + strings.Join(os.Args[1:], " "))
+	if *merge != "" {
+		base, merr := loadSaved(*merge)
+		if merr == nil {
+			merr = base.Merge(rep)
+		}
+		if merr != nil {
+			fmt.Fprintln(os.Stderr, "mutation:", merr)
+			os.Exit(2)
+		}
+		rep = base
+	}
 	if *save != "" {
 		if serr := writeJSON(*save, rep); serr != nil {
 			fmt.Fprintln(os.Stderr, "mutation:", serr)
@@ -184,21 +201,28 @@ func writeReport(rep *mutation.Report, path string) error {
 	return os.WriteFile(path, []byte(md), 0o644)
 }
 
+// loadSaved reads a run saved by -save.
+func loadSaved(path string) (*mutation.Report, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return mutation.LoadReport(data)
+}
+
 // renderSaved writes the report of a saved run; it returns the exit status.
 func renderSaved(path, out string) int {
-	data, err := os.ReadFile(path)
+	rep, err := loadSaved(path)
 	if err == nil {
-		var rep *mutation.Report
-		if rep, err = mutation.LoadReport(data); err == nil {
-			if err = writeReport(rep, out); err == nil {
-				fmt.Fprint(os.Stderr, rep.SummaryTable())
-				if rep.Unclassified() > 0 {
-					return 1
-				}
-				return 0
-			}
-		}
+		err = writeReport(rep, out)
 	}
-	fmt.Fprintln(os.Stderr, "mutation:", err)
-	return 2
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "mutation:", err)
+		return 2
+	}
+	fmt.Fprint(os.Stderr, rep.SummaryTable())
+	if rep.Unclassified() > 0 {
+		return 1
+	}
+	return 0
 }
