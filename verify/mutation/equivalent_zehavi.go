@@ -71,6 +71,16 @@ const zehaviLabelSkipsZero = "still correct: line 3's scan starts at process 1, 
 	"Labels no TS changes, so Scans agree. The proofs use nothing else of the timestamps, so the mutant is Algorithm 1 on " +
 	"another valid timestamp system"
 
+// zehaviDropOrder is why line 11a may make its two tests of q in the other
+// order.
+const zehaviDropOrder = "still correct: the mutant makes line 11a's two tests of q in the other order, the discovery " +
+	"test (11a.ii) before COMPETE (11a.i). Each only reads shared registers and drops q from precede when it holds, neither " +
+	"runs once q is dropped, and 11a.ii still reads DISCOVER0 before DISCOVER1, the order Lemma 3 is about. The paper's " +
+	"proofs use a drop only through the read that justified it (Lemma 4: each process a process entered past was dropped " +
+	"because it read COMPETE false, or both discovery cells true with IGNORE and ORDERLT false, or a grant at 11b), never " +
+	"which test came first; and its progress arguments (Lemmas 5 and 6) rest on a condition that holds from some time on, " +
+	"which either order reads within one more pass of the loop, O(n) steps. So Lemmas 3 to 6 hold for the mutant as written"
+
 var zehaviEquivalences = map[string]string{
 	"Acquire/swap@2,3": LocalCommute,
 	"Acquire/swap@8,9": "the same executions: line 9's loop only clears precede, a Step local that nothing reads " +
@@ -81,6 +91,7 @@ var zehaviEquivalences = map[string]string{
 	"Acquire/swap@10,10":              LocalCommute,
 	"Acquire/swap@11a,11b":            zehaviWhileBody,
 	"Acquire/swap@11a.i,11a.i":        LocalCommute,
+	"Acquire/swap@11a.i,11a.ii":       zehaviDropOrder,
 	"Acquire/swap@11a.ii,11a.ii":      LocalCommute,
 	"Acquire/swap@11b.i,11b.i":        LocalCommute,
 	"Acquire/delete@3":                stepZero("mine"),
