@@ -215,3 +215,22 @@ func TestRenderings(t *testing.T) {
 		t.Fatalf("plots: %d, %v", len(plots), err)
 	}
 }
+
+// A missed ratio target whose runs fall on both sides of the bound says
+// so; one missed by every run, or met, does not.
+func TestMissedTargetWithinNoise(t *testing.T) {
+	const note = "within this run's noise"
+	for _, c := range []struct {
+		r        Ratio
+		met, say bool
+	}{
+		{Ratio{Med: 0.96, Lo: 0.90, Hi: 1.04, Baseline: "b"}, false, true},
+		{Ratio{Med: 0.80, Lo: 0.70, Hi: 0.90, Baseline: "b"}, false, false},
+		{Ratio{Med: 1.10, Lo: 0.90, Hi: 1.20, Baseline: "b"}, true, false},
+	} {
+		tg := ratioTarget("t", "best: L", c.r, 1)
+		if tg.Met != c.met || strings.Contains(tg.Measured, note) != c.say {
+			t.Errorf("%v: %+v, want met %v, noise noted %v", c.r, tg, c.met, c.say)
+		}
+	}
+}
