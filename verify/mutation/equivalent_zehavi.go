@@ -116,7 +116,7 @@ var zehaviEquivalences = map[string]string{
 func zehaviKOne(how, longer string) string {
 	return "wrong: the same mutation of the mutex variant (zehavi[mutex], the same definition at k = 1) is killed: " + how +
 		". At k = 2 a violation needs three processes inside at once and the interleaving that makes room for the " +
-		"third, which the mutation run's 2 s of Explore and 10 s of explore-deep did not find. " + longer
+		"third, which the mutation run's 2 s of Explore and 20 s of explore-deep (DeepCrash) did not find. " + longer
 }
 
 // zehaviCrashHunt is the command of the longer hunt that zehaviKOne cites:
@@ -137,6 +137,9 @@ var zehaviKExclusionGaps = map[string]string{
 		"Explore's crash phase alone did not find it in 30 s either (16,523 executions; "+zehaviCrashHunt+"). What would "+
 			"catch it: SPIN's exhaustive search at n = 3 (the original takes 195 million states, about 10 GB, for mutual "+
 			"exclusion alone) or at n = 4"),
+	"Acquire/off-by-one-from+1@2": zehaviKOne("SPIN at n = 2 finds two processes in the critical section",
+		"Explore-deep's crash phase did not find it either (2,275 executions in 20 s, the mutation run of 2026-11-26 14:59 UTC). "+
+			"What would catch it: SPIN at n = 3 with more memory than the run's 1 GB (its three n = 3 runs ran out)"),
 	"Acquire/flip-lt@12#2": zehaviKOne("Explore finds two processes in the critical section with 3 goroutines", zehaviFoundBy("2,865")),
 	"Release/delete@14a":   zehaviKOne("Explore finds two processes in the critical section with 3 goroutines", zehaviFoundBy("14,059")),
 	"Acquire/delete@2": "wrong: without line 2 no process ever raises IGNORE, so line 11a.ii may trust an ORDERLT[q][i] " +

@@ -15,7 +15,7 @@
 // their units into a whole saved run, instead of running the catalogue
 // again (the header names both runs):
 //
-//	go run ./verify/mutation/cmd/mutation -alg mcs -merge docs/mutation.json -save docs/mutation.json -o docs/mutation.md
+//	go run ./verify/mutation/cmd/mutation -alg mcs -merge /tmp/run.json -save /tmp/run.json -o docs/mutation.md
 //
 // Progress goes to stderr, a line per algorithm and layer; the summary
 // table is printed there at the end. The named negative controls
