@@ -200,7 +200,15 @@ func Measure(cfg Config, subjects []Subject) *Report {
 			}
 		}
 	}
-	total := len(cells)*(cfg.Count+1) + 1
+	// The bare-steps passages run at one goroutine on the first workload,
+	// interleaved with the locks' runs so that their figures pair up.
+	var bare []Subject
+	if slices.Contains(cfg.Goroutines, 1) {
+		for n := minBareSteps; n <= maxBareSteps; n++ {
+			bare = append(bare, bareStepsSubject(n))
+		}
+	}
+	total := len(cells)*(cfg.Count+1) + len(bare)*cfg.Count + 1
 	done := 0
 	progress := func(what string) {
 		if cfg.Progress != nil {
@@ -210,6 +218,9 @@ func Measure(cfg Config, subjects []Subject) *Report {
 	}
 	progress("the machine's limits")
 	rep.Limits = MeasureLimits(cfg.Duration)
+	for n := range bare {
+		rep.Limits.BareSteps = append(rep.Limits.BareSteps, BareSteps{Steps: minBareSteps + n})
+	}
 	// A warm-up run per cell, not recorded: the runtime's first parks of
 	// a run allocate (it keeps parked goroutines' records in caches a
 	// collection empties), which is not the lock's allocation.
@@ -218,11 +229,20 @@ func Measure(cfg Config, subjects []Subject) *Report {
 	for _, c := range cells {
 		runOnce(c.s, c.w, c.g, warm, false)
 	}
-	for rep := 0; rep < cfg.Count; rep++ {
+	for i := range bare {
+		runOnce(&bare[i], cfg.Workloads[0], 1, warm, false)
+	}
+	for k := 0; k < cfg.Count; k++ {
 		for _, c := range cells {
-			progress(fmt.Sprintf("%s, %s, %s: run %d of %d", c.s.Name, goroutines(c.g), c.w.Name, rep+1, cfg.Count))
+			progress(fmt.Sprintf("%s, %s, %s: run %d of %d", c.s.Name, goroutines(c.g), c.w.Name, k+1, cfg.Count))
 			run, _ := runOnce(c.s, c.w, c.g, cfg, false)
 			c.r.Runs = append(c.r.Runs, run)
+		}
+		for i := range bare {
+			progress(fmt.Sprintf("%s: run %d of %d", bare[i].Name, k+1, cfg.Count))
+			run, _ := runOnce(&bare[i], cfg.Workloads[0], 1, cfg, false)
+			b := &rep.Limits.BareSteps[i]
+			b.Ns = append(b.Ns, run.NsPerPassage)
 		}
 	}
 	for _, c := range cells {
@@ -250,7 +270,7 @@ func runOnce(s *Subject, wl Workload, g int, cfg Config, timing bool) (Run, []in
 		cut = math.MaxUint64
 	}
 	for i := range workers {
-		workers[i] = &Worker{ID: i, phase: &phase, joined: &joined, rng: uint64(i)*0x9E3779B97F4A7C15 + 1, readCut: cut,
+		workers[i] = &Worker{ID: i, phase: &phase, steady: -1, joined: &joined, rng: uint64(i)*0x9E3779B97F4A7C15 + 1, readCut: cut,
 			cs: iterations(wl.CS), out: iterations(wl.Outside), shared: &shared, timing: timing}
 		if timing {
 			workers[i].lat = make([]int64, 0, 1<<14)

@@ -35,6 +35,15 @@ func TestMeasure(t *testing.T) {
 	if steps == 0 || rep.Limits.WakeUp <= 0 || rep.Limits.CacheLine <= 0 || rep.Limits.AtomicIntNs <= 0 || rep.Limits.AtomicPointerNs <= 0 {
 		t.Fatalf("progress %d, limits %+v", steps, rep.Limits)
 	}
+	if len(rep.Limits.BareSteps) != maxBareSteps-minBareSteps+1 {
+		t.Fatalf("bare steps %+v, want passages of %d to %d", rep.Limits.BareSteps, minBareSteps, maxBareSteps)
+	}
+	for n := minBareSteps; n <= maxBareSteps; n++ {
+		ns := rep.Limits.BareStepsNs(n)
+		if len(ns) != 2 || ns[0] <= 0 || ns[1] <= 0 {
+			t.Errorf("%d bare steps: runs %v, want 2 positive", n, ns)
+		}
+	}
 	for _, r := range rep.Results {
 		if len(r.Runs) != 2 {
 			t.Errorf("%s g=%d %s: %d runs, want 2", r.Subject, r.Goroutines, r.Workload, len(r.Runs))
@@ -116,6 +125,25 @@ func TestAllocsIgnoreRunsWithACollection(t *testing.T) {
 	for _, r := range rep.Results {
 		if got := r.Allocs(); got < 0.9 {
 			t.Errorf("%s: %v allocations per passage, want about 1", r.Workload, got)
+		}
+	}
+}
+
+// TestBareStepsSwapEachRegister: a passage of n bare steps swaps n
+// registers once each, split between acquire and release.
+func TestBareStepsSwapEachRegister(t *testing.T) {
+	for n := minBareSteps; n <= maxBareSteps; n++ {
+		p := bareStepsSubject(n).New().(*bareStepsPassage)
+		p.swapSteps(0, p.acquire)
+		p.swapSteps(p.acquire, p.release)
+		for i := range p.regs {
+			want := int64(0)
+			if i < n {
+				want = 1
+			}
+			if got := p.regs[i].Load(); got != want {
+				t.Errorf("n=%d: register %d is %d, want %d", n, i, got, want)
+			}
 		}
 	}
 }

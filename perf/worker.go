@@ -15,6 +15,7 @@ type Worker struct {
 
 	phase   *atomic.Int32   // the run's: joining, measuring or stopped
 	seen    int32           // the phase this worker last saw
+	steady  int32           // the phase in which Next has nothing to do but count (-1: none yet)
 	joined  *atomic.Int32   // workers that finished a passage
 	started bool            // has passed the start barrier
 	ready   *sync.WaitGroup // the barrier: everyone's setup is done...
@@ -47,6 +48,17 @@ const (
 // call waits for every worker of the run: what a Run does before its loop
 // (making a handle, say) is not measured.
 func (w *Worker) Next() bool {
+	// The common case, small enough to inline into a lock's loop.
+	if w.phase.Load() == w.steady {
+		w.n++
+		return true
+	}
+	return w.nextSlow()
+}
+
+// nextSlow is Next at the start barrier, at the first passage's end and
+// when the phase changes.
+func (w *Worker) nextSlow() bool {
 	if !w.started {
 		w.started = true
 		w.ready.Done()
@@ -63,6 +75,9 @@ func (w *Worker) Next() bool {
 		w.lat = w.lat[:0]
 	}
 	w.n++
+	if w.n >= 2 { // past the barrier and the first passage
+		w.steady = w.seen
+	}
 	return true
 }
 

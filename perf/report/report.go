@@ -184,6 +184,17 @@ func Markdown(w io.Writer, rep *perf.Report, command string, plots []Plot, targe
 	l := rep.Limits
 	fmt.Fprintf(w, "## This machine's limits\n\nMeasured in the same run: one goroutine wake-up %s (half a channel ping-pong); one cache-line transfer between processors %s (half a round trip of two goroutines alternately writing one word); one atomic integer swap %.1fns, one atomic pointer swap %.1fns (a call carrying the GC write barrier); an atomic read of a word just before a read-modify-write of it %.1fns (a read then a swap, less a swap: the test of a test-and-test-and-set). sync.Mutex's uncontended passage is two integer read-modify-writes; a FIFO handoff to a goroutine that sleeps costs a wake-up, and one to a goroutine spinning on another processor a cache-line transfer.\n\n",
 		dur(l.WakeUp), dur(l.CacheLine), l.AtomicIntNs, l.AtomicPointerNs, l.ReadBeforeRMWNs)
+	if len(l.BareSteps) > 0 {
+		fmt.Fprintf(w, "A passage of bare integer atomic steps and nothing else (swaps of distinct words, half before the critical section and half after), timed like the locks at one goroutine on the %s workload, against sync.Mutex's in the same rounds: the floor of a passage making that many atomic writes or read-modify-writes.\n\n| steps | time per passage | against sync.Mutex |\n|---|---|---|\n", c.Workloads[0].Name)
+		for _, b := range l.BareSteps {
+			if len(b.Ns) == 0 {
+				continue
+			}
+			ratio, _ := x.bareSteps(b.Steps)
+			fmt.Fprintf(w, "| %d | %.1fns | %s |\n", b.Steps, median(b.Ns), ratio)
+		}
+		fmt.Fprintln(w)
+	}
 	if len(targets) > 0 {
 		fmt.Fprintf(w, "## Targets\n\n| target | measured | met |\n|---|---|---|\n")
 		for _, t := range targets {

@@ -95,16 +95,28 @@ func TestReplaceAddReadCost(t *testing.T) {
 }
 
 // An uncontended row that misses its bound states the lock's atomic steps
-// against sync.Mutex's, from the step table, and what one costs here.
+// against sync.Mutex's, from the step table, and what one costs here;
+// where the run timed passages of bare steps, what as many bare steps
+// cost against sync.Mutex, and whether that alone exceeds the bound.
 func TestUncontendedAtomicSteps(t *testing.T) {
-	rep := againstBaseline(mode.Mutex, "sync.Mutex", 10, "DT2", "dvir-taubenfeld-2", 20)
-	rep.Limits.AtomicIntNs, rep.Limits.AtomicPointerNs = 2, 5
+	missed := func(bare ...perf.BareSteps) *perf.Report {
+		rep := againstBaseline(mode.Mutex, "sync.Mutex", 10, "DT2", "dvir-taubenfeld-2", 20)
+		rep.Limits.AtomicIntNs, rep.Limits.AtomicPointerNs = 2, 5
+		rep.Limits.BareSteps = bare
+		return rep
+	}
+	steps := "; its passage makes 5 atomic writes or read-modify-writes (lines 1, 6, 7, 9, 11), 3 of them on pointers, against sync.Mutex's 2 on integers (one integer swap costs 2.0ns here, one pointer swap 5.0ns)"
+	two := perf.BareSteps{Steps: 2, Ns: []float64{10, 10.5, 9.5}}
 	met := againstBaseline(mode.Mutex, "sync.Mutex", 10, "DT2", "dvir-taubenfeld-2", 14)
 	for _, c := range []struct {
 		rep  *perf.Report
 		want string
 	}{
-		{rep, "; its passage makes 5 atomic writes or read-modify-writes (lines 1, 6, 7, 9, 11), 3 of them on pointers, against sync.Mutex's 2 on integers (one integer swap costs 2.0ns here, one pointer swap 5.0ns)"},
+		{missed(), steps},
+		{missed(two, perf.BareSteps{Steps: 5, Ns: []float64{16, 15, 17}}),
+			steps + "; a passage of 5 bare integer atomic steps and nothing else, timed the same way, costs 1.60× [1.50–1.70] sync.Mutex's time (2 steps, as many as sync.Mutex's: 1.00×): no passage of 5 such steps meets 1.5× here"},
+		{missed(two, perf.BareSteps{Steps: 5, Ns: []float64{13, 13, 13}}),
+			steps + "; a passage of 5 bare integer atomic steps and nothing else, timed the same way, costs 1.30× [1.30–1.30] sync.Mutex's time (2 steps, as many as sync.Mutex's: 1.00×): 5 such steps fit within 1.5×, the rest is this passage's own"},
 		{met, ""},
 	} {
 		found := false

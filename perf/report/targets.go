@@ -58,7 +58,7 @@ func Targets(rep *perf.Report) []Target {
 					read, (lockNs-read)/mutexNs)
 			}
 			if cost > limit {
-				measured += straddles(lo, hi, limit) + atomicSteps(rep, r)
+				measured += straddles(lo, hi, limit) + atomicSteps(x, r, limit)
 			}
 			out = append(out, Target{
 				What:     fmt.Sprintf("uncontended %s ≤ %.1f× sync.Mutex's time", r.Subject, limit),
@@ -188,19 +188,53 @@ func straddles(lo, hi, bound float64) string {
 
 // atomicSteps says, for a lock whose uncontended passage misses its bound,
 // how many atomic writes and read-modify-writes that passage makes and how
-// many are on pointers, against sync.Mutex's, with what one of each costs
-// here (Limits): what the passage pays that sync.Mutex's does not. The
-// costs are of back-to-back operations in a loop; they are not added up
-// into a floor, since a passage overlaps its steps with other work and
-// the sum overstates what they cost in it. "" for a lock with no more, or
-// no dearer, steps than sync.Mutex's.
-func atomicSteps(rep *perf.Report, r *perf.Result) string {
+// many are on pointers, against sync.Mutex's, and what a passage of that
+// many bare integer steps, timed the same way in the same run, costs
+// against sync.Mutex's (perf.BareSteps): the floor for that many steps,
+// and whether the bound is reachable at all with them. The costs of
+// single operations in a loop are given but not added up, since a passage
+// overlaps its steps with other work. "" for a lock with no more, or no
+// dearer, steps than sync.Mutex's.
+func atomicSteps(x *Index, r *perf.Result, limit float64) string {
 	steps, ok := uncontendedSteps[r.Algorithm]
 	if !ok || (steps.Writes <= mutexSteps.Writes && steps.Pointer == 0) {
 		return ""
 	}
-	return fmt.Sprintf("; its passage makes %d atomic writes or read-modify-writes (lines %s), %d of them on pointers, against sync.Mutex's %d on integers (one integer swap costs %.1fns here, one pointer swap %.1fns)",
-		steps.Writes, steps.Lines, steps.Pointer, mutexSteps.Writes, rep.Limits.AtomicIntNs, rep.Limits.AtomicPointerNs)
+	l := x.rep.Limits
+	out := fmt.Sprintf("; its passage makes %d atomic writes or read-modify-writes (lines %s), %d of them on pointers, against sync.Mutex's %d on integers (one integer swap costs %.1fns here, one pointer swap %.1fns)",
+		steps.Writes, steps.Lines, steps.Pointer, mutexSteps.Writes, l.AtomicIntNs, l.AtomicPointerNs)
+	floor, ok := x.bareSteps(steps.Writes)
+	check, okCheck := x.bareSteps(mutexSteps.Writes)
+	if !ok || !okCheck {
+		return out
+	}
+	out += fmt.Sprintf("; a passage of %d bare integer atomic steps and nothing else, timed the same way, costs %s sync.Mutex's time (%d steps, as many as sync.Mutex's: %.2f×)",
+		steps.Writes, floor, mutexSteps.Writes, check.Med)
+	if floor.Med > limit {
+		return out + fmt.Sprintf(": no passage of %d such steps meets %.1f× here", steps.Writes, limit)
+	}
+	return out + fmt.Sprintf(": %d such steps fit within %.1f×, the rest is this passage's own", steps.Writes, limit)
+}
+
+// bareSteps is the time of the passage of n bare atomic steps
+// (perf.BareSteps) over sync.Mutex's uncontended passage, run by run on
+// the first workload, as a cost: above 1 is slower.
+func (x *Index) bareSteps(n int) (Ratio, bool) {
+	ns := x.rep.Limits.BareStepsNs(n)
+	m := x.Get("sync.Mutex", x.rep.Config.Workloads[0].Name, 1)
+	if len(ns) == 0 || m == nil {
+		return Ratio{}, false
+	}
+	var rs []float64
+	for i := 0; i < min(len(ns), len(m.Runs)); i++ {
+		if m.Runs[i].NsPerPassage > 0 {
+			rs = append(rs, ns[i]/m.Runs[i].NsPerPassage)
+		}
+	}
+	if len(rs) == 0 {
+		return Ratio{}, false
+	}
+	return Ratio{Med: median(rs), Lo: slices.Min(rs), Hi: slices.Max(rs), Baseline: "sync.Mutex"}, true
 }
 
 // locks returns the generated locks of a mode in a cell, those of the
