@@ -7,40 +7,68 @@ import (
 	"github.com/lockgen/lockgen/mode"
 )
 
-// BareSteps is a passage of Steps uncontended atomic integer swaps and
-// nothing else, run by one goroutine through the same loop as the locks
-// (a Worker's, on the first workload) and interleaved with their runs.
-// On amd64 a sequentially consistent store compiles to the same locked
-// instruction as a swap, so this is the least a passage making Steps
-// atomic writes or read-modify-writes can cost where the locks are timed:
-// the floor of an uncontended target. Two steps is sync.Mutex's passage
-// (a CAS to lock, an add to unlock), which checks the method in the same
-// run.
+// BareSteps is a passage of Steps uncontended atomic swaps, Pointer of
+// them on pointers and the rest on integers, and nothing else, run by one
+// goroutine through the same loop as the locks (a Worker's, on the first
+// workload) and interleaved with their runs. On amd64 a sequentially
+// consistent store compiles to the same locked instruction as a swap, so
+// this is the least a passage making that many atomic writes or
+// read-modify-writes can cost where the locks are timed: the floor of an
+// uncontended target, before any call, branch or read of the lock's own.
+// Two integer steps is sync.Mutex's passage (a CAS to lock, an add to
+// unlock), which checks the method in the same run.
 type BareSteps struct {
-	Steps int
-	Ns    []float64 // per run, paired with the locks' runs of the same index
+	Steps, Pointer int
+	Ns             []float64 // per run, paired with the locks' runs of the same index
 }
 
 // The bare-steps passages measured: from sync.Mutex's two steps up to
-// the longest uncontended passage of the catalogue's queue locks.
+// the longest uncontended passage of the catalogue's queue locks, with up
+// to maxBarePointers of them on pointers.
 const (
-	minBareSteps = 2
-	maxBareSteps = 6
+	minBareSteps    = 2
+	maxBareSteps    = 6
+	maxBarePointers = 3
 )
 
-// bareStepsPassage is a bare-steps passage's registers, one word each as
-// the registers of a lock's passage are distinct, and how many of them it
-// swaps before and after its critical section.
-type bareStepsPassage struct {
-	regs             [maxBareSteps]atomic.Int64
-	acquire, release int
+// bareShapes lists the (steps, pointers) passages measured.
+func bareShapes() []BareSteps {
+	var out []BareSteps
+	for n := minBareSteps; n <= maxBareSteps; n++ {
+		for p := 0; p <= min(n, maxBarePointers); p++ {
+			out = append(out, BareSteps{Steps: n, Pointer: p})
+		}
+	}
+	return out
 }
 
-// swapSteps swaps regs[from..from+n-1] unrolled, so that the loop adds no
-// branch per step.
-func (p *bareStepsPassage) swapSteps(from, n int) {
-	regs := p.regs[from:]
-	switch n {
+// bareNode is what a bare pointer step stores.
+type bareNode struct{ _ int }
+
+// bareStepsPassage is a bare-steps passage's registers, one word each as
+// the registers of a lock's passage are distinct, and how many of each
+// kind it swaps before and after its critical section (pointers first).
+type bareStepsPassage struct {
+	ints           [maxBareSteps]atomic.Int64
+	ptrs           [maxBarePointers]atomic.Pointer[bareNode]
+	node           bareNode
+	acqInt, acqPtr int
+	relInt, relPtr int
+}
+
+// newBarePassage splits a passage of n steps, p on pointers: the first
+// half (rounded up) where a lock acquires, the rest where it releases.
+func newBarePassage(n, p int) *bareStepsPassage {
+	acquire := n - n/2
+	acqPtr := min(p, acquire)
+	return &bareStepsPassage{acqPtr: acqPtr, acqInt: acquire - acqPtr, relPtr: p - acqPtr, relInt: n - acquire - (p - acqPtr)}
+}
+
+// swapInts and swapPtrs swap k registers from index from, unrolled so
+// that the loop adds no branch per step.
+func (b *bareStepsPassage) swapInts(from, k int) {
+	regs := b.ints[from:]
+	switch k {
 	case 4:
 		regs[3].Swap(1)
 		fallthrough
@@ -55,33 +83,47 @@ func (p *bareStepsPassage) swapSteps(from, n int) {
 	}
 }
 
-// bareStepsSubject runs a passage of n swaps: the first half (rounded up)
-// where a lock acquires, the rest where it releases.
-func bareStepsSubject(n int) Subject {
-	return Subject{Name: fmt.Sprintf("%d bare atomic steps", n), Mode: mode.Mutex, Baseline: true,
-		New: func() any { return &bareStepsPassage{acquire: n - n/2, release: n / 2} },
+func (b *bareStepsPassage) swapPtrs(from, k int) {
+	regs := b.ptrs[from:]
+	switch k {
+	case 3:
+		regs[2].Swap(&b.node)
+		fallthrough
+	case 2:
+		regs[1].Swap(&b.node)
+		fallthrough
+	case 1:
+		regs[0].Swap(&b.node)
+	}
+}
+
+func bareStepsSubject(shape BareSteps) Subject {
+	return Subject{Name: fmt.Sprintf("%d bare atomic steps, %d on pointers", shape.Steps, shape.Pointer), Mode: mode.Mutex, Baseline: true,
+		New: func() any { return newBarePassage(shape.Steps, shape.Pointer) },
 		Run: runBareSteps}
 }
 
 // runBareSteps is a function of its own for the reason the baselines' loops
 // are (runMutex).
 func runBareSteps(l any, w *Worker) {
-	p := l.(*bareStepsPassage)
+	b := l.(*bareStepsPassage)
 	for w.Next() {
 		t := w.Begin()
-		p.swapSteps(0, p.acquire)
+		b.swapPtrs(0, b.acqPtr)
+		b.swapInts(0, b.acqInt)
 		w.Enter(t)
 		w.Critical()
-		p.swapSteps(p.acquire, p.release)
+		b.swapPtrs(b.acqPtr, b.relPtr)
+		b.swapInts(b.acqInt, b.relInt)
 		w.Outside()
 	}
 }
 
-// BareStepsNs returns the runs of the passage of n bare steps (nil if it
-// was not measured).
-func (l Limits) BareStepsNs(n int) []float64 {
+// BareStepsNs returns the runs of the passage of n bare steps, p of them
+// on pointers (nil if it was not measured).
+func (l Limits) BareStepsNs(n, p int) []float64 {
 	for _, b := range l.BareSteps {
-		if b.Steps == n {
+		if b.Steps == n && b.Pointer == p {
 			return b.Ns
 		}
 	}

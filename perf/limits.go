@@ -25,9 +25,10 @@ type Limits struct {
 	// atomic read-modify-write of the same word, as in a
 	// test-and-test-and-set: a read then a swap, less a swap alone.
 	ReadBeforeRMWNs float64
-	// BareSteps are passages of 2 to 6 atomic steps and nothing else, timed
-	// like the locks (the floor of an uncontended passage; see BareSteps).
-	// Measured only when a run has one goroutine.
+	// BareSteps are passages of 2 to 6 atomic steps, up to 3 of them on
+	// pointers, and nothing else, timed like the locks (the floor of an
+	// uncontended passage; see BareSteps). Measured only when a run has
+	// one goroutine.
 	BareSteps []BareSteps
 }
 

@@ -204,8 +204,8 @@ func Measure(cfg Config, subjects []Subject) *Report {
 	// interleaved with the locks' runs so that their figures pair up.
 	var bare []Subject
 	if slices.Contains(cfg.Goroutines, 1) {
-		for n := minBareSteps; n <= maxBareSteps; n++ {
-			bare = append(bare, bareStepsSubject(n))
+		for _, shape := range bareShapes() {
+			bare = append(bare, bareStepsSubject(shape))
 		}
 	}
 	total := len(cells)*(cfg.Count+1) + len(bare)*cfg.Count + 1
@@ -218,8 +218,8 @@ func Measure(cfg Config, subjects []Subject) *Report {
 	}
 	progress("the machine's limits")
 	rep.Limits = MeasureLimits(cfg.Duration)
-	for n := range bare {
-		rep.Limits.BareSteps = append(rep.Limits.BareSteps, BareSteps{Steps: minBareSteps + n})
+	if len(bare) > 0 {
+		rep.Limits.BareSteps = bareShapes()
 	}
 	// A warm-up run per cell, not recorded: the runtime's first parks of
 	// a run allocate (it keeps parked goroutines' records in caches a

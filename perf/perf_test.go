@@ -35,13 +35,13 @@ func TestMeasure(t *testing.T) {
 	if steps == 0 || rep.Limits.WakeUp <= 0 || rep.Limits.CacheLine <= 0 || rep.Limits.AtomicIntNs <= 0 || rep.Limits.AtomicPointerNs <= 0 {
 		t.Fatalf("progress %d, limits %+v", steps, rep.Limits)
 	}
-	if len(rep.Limits.BareSteps) != maxBareSteps-minBareSteps+1 {
-		t.Fatalf("bare steps %+v, want passages of %d to %d", rep.Limits.BareSteps, minBareSteps, maxBareSteps)
+	if len(rep.Limits.BareSteps) != len(bareShapes()) {
+		t.Fatalf("bare steps %+v, want the shapes %+v", rep.Limits.BareSteps, bareShapes())
 	}
-	for n := minBareSteps; n <= maxBareSteps; n++ {
-		ns := rep.Limits.BareStepsNs(n)
+	for _, b := range bareShapes() {
+		ns := rep.Limits.BareStepsNs(b.Steps, b.Pointer)
 		if len(ns) != 2 || ns[0] <= 0 || ns[1] <= 0 {
-			t.Errorf("%d bare steps: runs %v, want 2 positive", n, ns)
+			t.Errorf("%d bare steps, %d on pointers: runs %v, want 2 positive", b.Steps, b.Pointer, ns)
 		}
 	}
 	for _, r := range rep.Results {
@@ -129,21 +129,30 @@ func TestAllocsIgnoreRunsWithACollection(t *testing.T) {
 	}
 }
 
-// TestBareStepsSwapEachRegister: a passage of n bare steps swaps n
-// registers once each, split between acquire and release.
+// TestBareStepsSwapEachRegister: a passage of n bare steps, p on
+// pointers, swaps p pointer and n-p integer registers once each, split
+// between acquire and release.
 func TestBareStepsSwapEachRegister(t *testing.T) {
-	for n := minBareSteps; n <= maxBareSteps; n++ {
-		p := bareStepsSubject(n).New().(*bareStepsPassage)
-		p.swapSteps(0, p.acquire)
-		p.swapSteps(p.acquire, p.release)
-		for i := range p.regs {
-			want := int64(0)
-			if i < n {
-				want = 1
+	for _, shape := range bareShapes() {
+		b := bareStepsSubject(shape).New().(*bareStepsPassage)
+		if b.acqInt+b.acqPtr != shape.Steps-shape.Steps/2 {
+			t.Errorf("%+v: acquire makes %d steps, want the first half", shape, b.acqInt+b.acqPtr)
+		}
+		b.swapPtrs(0, b.acqPtr)
+		b.swapInts(0, b.acqInt)
+		b.swapPtrs(b.acqPtr, b.relPtr)
+		b.swapInts(b.acqInt, b.relInt)
+		ints, ptrs := 0, 0
+		for i := range b.ints {
+			ints += int(b.ints[i].Load())
+		}
+		for i := range b.ptrs {
+			if b.ptrs[i].Load() != nil {
+				ptrs++
 			}
-			if got := p.regs[i].Load(); got != want {
-				t.Errorf("n=%d: register %d is %d, want %d", n, i, got, want)
-			}
+		}
+		if ints != shape.Steps-shape.Pointer || ptrs != shape.Pointer {
+			t.Errorf("%+v: swapped %d integers and %d pointers", shape, ints, ptrs)
 		}
 	}
 }

@@ -185,15 +185,7 @@ func Markdown(w io.Writer, rep *perf.Report, command string, plots []Plot, targe
 	fmt.Fprintf(w, "## This machine's limits\n\nMeasured in the same run: one goroutine wake-up %s (half a channel ping-pong); one cache-line transfer between processors %s (half a round trip of two goroutines alternately writing one word); one atomic integer swap %.1fns, one atomic pointer swap %.1fns (a call carrying the GC write barrier); an atomic read of a word just before a read-modify-write of it %.1fns (a read then a swap, less a swap: the test of a test-and-test-and-set). sync.Mutex's uncontended passage is two integer read-modify-writes; a FIFO handoff to a goroutine that sleeps costs a wake-up, and one to a goroutine spinning on another processor a cache-line transfer.\n\n",
 		dur(l.WakeUp), dur(l.CacheLine), l.AtomicIntNs, l.AtomicPointerNs, l.ReadBeforeRMWNs)
 	if len(l.BareSteps) > 0 {
-		fmt.Fprintf(w, "A passage of bare integer atomic steps and nothing else (swaps of distinct words, half before the critical section and half after), timed like the locks at one goroutine on the %s workload, against sync.Mutex's in the same rounds: the floor of a passage making that many atomic writes or read-modify-writes.\n\n| steps | time per passage | against sync.Mutex |\n|---|---|---|\n", c.Workloads[0].Name)
-		for _, b := range l.BareSteps {
-			if len(b.Ns) == 0 {
-				continue
-			}
-			ratio, _ := x.bareSteps(b.Steps)
-			fmt.Fprintf(w, "| %d | %.1fns | %s |\n", b.Steps, median(b.Ns), ratio)
-		}
-		fmt.Fprintln(w)
+		bareStepsTable(w, x, c.Workloads[0].Name)
 	}
 	if len(targets) > 0 {
 		fmt.Fprintf(w, "## Targets\n\n| target | measured | met |\n|---|---|---|\n")
@@ -290,4 +282,36 @@ func workloads(ws []perf.Workload) string {
 		s = append(s, fmt.Sprintf("%s (%s inside, %s between passages)", w.Name, w.CS, w.Outside))
 	}
 	return strings.Join(s, "; ")
+}
+
+// bareStepsTable writes the bare-steps passages (perf.BareSteps) as a grid:
+// one row per number of steps, one column per how many are on pointers.
+func bareStepsTable(w io.Writer, x *Index, workload string) {
+	l := x.rep.Limits
+	minN, maxN, maxPtr := l.BareSteps[0].Steps, 0, 0
+	for _, b := range l.BareSteps {
+		minN, maxN, maxPtr = min(minN, b.Steps), max(maxN, b.Steps), max(maxPtr, b.Pointer)
+	}
+	fmt.Fprintf(w, "A passage of bare atomic steps and nothing else (swaps of distinct words, half before the critical section and half after), timed like the locks at one goroutine on the %s workload: its time, and that time against sync.Mutex's in the same rounds. It is the floor of a passage making that many atomic writes or read-modify-writes, before any call, branch or read of the lock's own.\n\n| steps |", workload)
+	for p := 0; p <= maxPtr; p++ {
+		fmt.Fprintf(w, " %d on pointers |", p)
+	}
+	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---|", maxPtr+1))
+	for n := minN; n <= maxN; n++ {
+		fmt.Fprintf(w, "| %d |", n)
+		for p := 0; p <= maxPtr; p++ {
+			ns := l.BareStepsNs(n, p)
+			ratio, ok := x.bareSteps(n, p)
+			switch {
+			case ok:
+				fmt.Fprintf(w, " %.1fns, %.2f× |", median(ns), ratio.Med)
+			case len(ns) > 0:
+				fmt.Fprintf(w, " %.1fns |", median(ns))
+			default:
+				fmt.Fprint(w, " |")
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	fmt.Fprintln(w)
 }

@@ -107,16 +107,17 @@ func TestUncontendedAtomicSteps(t *testing.T) {
 	}
 	steps := "; its passage makes 5 atomic writes or read-modify-writes (lines 1, 6, 7, 9, 11), 3 of them on pointers, against sync.Mutex's 2 on integers (one integer swap costs 2.0ns here, one pointer swap 5.0ns)"
 	two := perf.BareSteps{Steps: 2, Ns: []float64{10, 10.5, 9.5}}
+	fivePtr := func(ns ...float64) perf.BareSteps { return perf.BareSteps{Steps: 5, Pointer: 3, Ns: ns} }
 	met := againstBaseline(mode.Mutex, "sync.Mutex", 10, "DT2", "dvir-taubenfeld-2", 14)
 	for _, c := range []struct {
 		rep  *perf.Report
 		want string
 	}{
 		{missed(), steps},
-		{missed(two, perf.BareSteps{Steps: 5, Ns: []float64{16, 15, 17}}),
-			steps + "; a passage of 5 bare integer atomic steps and nothing else, timed the same way, costs 1.60× [1.50–1.70] sync.Mutex's time (2 steps, as many as sync.Mutex's: 1.00×): no passage of 5 such steps meets 1.5× here"},
-		{missed(two, perf.BareSteps{Steps: 5, Ns: []float64{13, 13, 13}}),
-			steps + "; a passage of 5 bare integer atomic steps and nothing else, timed the same way, costs 1.30× [1.30–1.30] sync.Mutex's time (2 steps, as many as sync.Mutex's: 1.00×): 5 such steps fit within 1.5×, the rest is this passage's own"},
+		{missed(two, perf.BareSteps{Steps: 5, Ns: []float64{1, 1, 1}}, fivePtr(16, 15, 17)),
+			steps + "; a passage of 5 bare atomic steps, 3 on pointers, and nothing else, timed the same way, costs 1.60× [1.50–1.70] sync.Mutex's time (2 integer steps, as sync.Mutex makes: 1.00×): no passage of these steps meets 1.5× here"},
+		{missed(two, fivePtr(13, 13, 13)),
+			steps + "; a passage of 5 bare atomic steps, 3 on pointers, and nothing else, timed the same way, costs 1.30× [1.30–1.30] sync.Mutex's time (2 integer steps, as sync.Mutex makes: 1.00×): these steps fit within 1.5×, the rest is this passage's own"},
 		{met, ""},
 	} {
 		found := false
@@ -242,5 +243,21 @@ func TestMissedTargetWithinNoise(t *testing.T) {
 		if tg.Met != c.met || strings.Contains(tg.Measured, note) != c.say {
 			t.Errorf("%v: %+v, want met %v, noise noted %v", c.r, tg, c.met, c.say)
 		}
+	}
+}
+
+// The Markdown report lays the bare-steps passages out as a grid of steps
+// by pointers, each against sync.Mutex's time in the same rounds.
+func TestBareStepsGrid(t *testing.T) {
+	rep := againstBaseline(mode.Mutex, "sync.Mutex", 10, "TAS", "tas", 10)
+	rep.Limits.BareSteps = []perf.BareSteps{
+		{Steps: 2, Ns: []float64{10, 10, 10}}, {Steps: 2, Pointer: 1, Ns: []float64{15, 15, 15}},
+		{Steps: 3, Ns: []float64{12, 12, 12}}, {Steps: 3, Pointer: 1, Ns: []float64{18, 18, 18}},
+	}
+	var b strings.Builder
+	Markdown(&b, rep, "lockgen bench", nil, nil)
+	want := "| steps | 0 on pointers | 1 on pointers |\n|---|---|---|\n| 2 | 10.0ns, 1.00× | 15.0ns, 1.50× |\n| 3 | 12.0ns, 1.20× | 18.0ns, 1.80× |\n"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("no grid %q in\n%s", want, b.String())
 	}
 }

@@ -203,24 +203,24 @@ func atomicSteps(x *Index, r *perf.Result, limit float64) string {
 	l := x.rep.Limits
 	out := fmt.Sprintf("; its passage makes %d atomic writes or read-modify-writes (lines %s), %d of them on pointers, against sync.Mutex's %d on integers (one integer swap costs %.1fns here, one pointer swap %.1fns)",
 		steps.Writes, steps.Lines, steps.Pointer, mutexSteps.Writes, l.AtomicIntNs, l.AtomicPointerNs)
-	floor, ok := x.bareSteps(steps.Writes)
-	check, okCheck := x.bareSteps(mutexSteps.Writes)
+	floor, ok := x.bareSteps(steps.Writes, steps.Pointer)
+	check, okCheck := x.bareSteps(mutexSteps.Writes, 0)
 	if !ok || !okCheck {
 		return out
 	}
-	out += fmt.Sprintf("; a passage of %d bare integer atomic steps and nothing else, timed the same way, costs %s sync.Mutex's time (%d steps, as many as sync.Mutex's: %.2f×)",
-		steps.Writes, floor, mutexSteps.Writes, check.Med)
+	out += fmt.Sprintf("; a passage of %d bare atomic steps, %d on pointers, and nothing else, timed the same way, costs %s sync.Mutex's time (2 integer steps, as sync.Mutex makes: %.2f×)",
+		steps.Writes, steps.Pointer, floor, check.Med)
 	if floor.Med > limit {
-		return out + fmt.Sprintf(": no passage of %d such steps meets %.1f× here", steps.Writes, limit)
+		return out + fmt.Sprintf(": no passage of these steps meets %.1f× here", limit)
 	}
-	return out + fmt.Sprintf(": %d such steps fit within %.1f×, the rest is this passage's own", steps.Writes, limit)
+	return out + fmt.Sprintf(": these steps fit within %.1f×, the rest is this passage's own", limit)
 }
 
-// bareSteps is the time of the passage of n bare atomic steps
-// (perf.BareSteps) over sync.Mutex's uncontended passage, run by run on
-// the first workload, as a cost: above 1 is slower.
-func (x *Index) bareSteps(n int) (Ratio, bool) {
-	ns := x.rep.Limits.BareStepsNs(n)
+// bareSteps is the time of the passage of n bare atomic steps, p on
+// pointers (perf.BareSteps), over sync.Mutex's uncontended passage, run by
+// run on the first workload, as a cost: above 1 is slower.
+func (x *Index) bareSteps(n, p int) (Ratio, bool) {
+	ns := x.rep.Limits.BareStepsNs(n, p)
 	m := x.Get("sync.Mutex", x.rep.Config.Workloads[0].Name, 1)
 	if len(ns) == 0 || m == nil {
 		return Ratio{}, false
