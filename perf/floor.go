@@ -47,13 +47,14 @@ type bareNode struct{ _ int }
 
 // bareStepsPassage is a bare-steps passage's registers, one word each as
 // the registers of a lock's passage are distinct, and how many of each
-// kind it swaps before and after its critical section (pointers first).
+// kind it swaps before and after its critical section. Each half makes at
+// most three steps of a kind (maxBareSteps 6).
 type bareStepsPassage struct {
-	ints           [maxBareSteps]atomic.Int64
-	ptrs           [maxBarePointers]atomic.Pointer[bareNode]
-	node           bareNode
-	acqInt, acqPtr int
-	relInt, relPtr int
+	acqInts, relInts [3]atomic.Int64
+	acqPtrs, relPtrs [3]atomic.Pointer[bareNode]
+	node             bareNode
+	acqInt, acqPtr   int
+	relInt, relPtr   int
 }
 
 // newBarePassage splits a passage of n steps, p on pointers: the first
@@ -64,39 +65,6 @@ func newBarePassage(n, p int) *bareStepsPassage {
 	return &bareStepsPassage{acqPtr: acqPtr, acqInt: acquire - acqPtr, relPtr: p - acqPtr, relInt: n - acquire - (p - acqPtr)}
 }
 
-// swapInts and swapPtrs swap k registers from index from, unrolled so
-// that the loop adds no branch per step.
-func (b *bareStepsPassage) swapInts(from, k int) {
-	regs := b.ints[from:]
-	switch k {
-	case 4:
-		regs[3].Swap(1)
-		fallthrough
-	case 3:
-		regs[2].Swap(1)
-		fallthrough
-	case 2:
-		regs[1].Swap(1)
-		fallthrough
-	case 1:
-		regs[0].Swap(1)
-	}
-}
-
-func (b *bareStepsPassage) swapPtrs(from, k int) {
-	regs := b.ptrs[from:]
-	switch k {
-	case 3:
-		regs[2].Swap(&b.node)
-		fallthrough
-	case 2:
-		regs[1].Swap(&b.node)
-		fallthrough
-	case 1:
-		regs[0].Swap(&b.node)
-	}
-}
-
 func bareStepsSubject(shape BareSteps) Subject {
 	return Subject{Name: fmt.Sprintf("%d bare atomic steps, %d on pointers", shape.Steps, shape.Pointer), Mode: mode.Mutex, Baseline: true,
 		New: func() any { return newBarePassage(shape.Steps, shape.Pointer) },
@@ -104,17 +72,56 @@ func bareStepsSubject(shape BareSteps) Subject {
 }
 
 // runBareSteps is a function of its own for the reason the baselines' loops
-// are (runMutex).
+// are (runMutex). The steps are unrolled in the loop's body, each switch a
+// jump the processor predicts, with no call but the runtime's for a
+// pointer swap (the one a lock's pointer step makes too).
 func runBareSteps(l any, w *Worker) {
 	b := l.(*bareStepsPassage)
+	nd := &b.node
 	for w.Next() {
 		t := w.Begin()
-		b.swapPtrs(0, b.acqPtr)
-		b.swapInts(0, b.acqInt)
+		switch b.acqPtr {
+		case 3:
+			b.acqPtrs[2].Swap(nd)
+			fallthrough
+		case 2:
+			b.acqPtrs[1].Swap(nd)
+			fallthrough
+		case 1:
+			b.acqPtrs[0].Swap(nd)
+		}
+		switch b.acqInt {
+		case 3:
+			b.acqInts[2].Swap(1)
+			fallthrough
+		case 2:
+			b.acqInts[1].Swap(1)
+			fallthrough
+		case 1:
+			b.acqInts[0].Swap(1)
+		}
 		w.Enter(t)
 		w.Critical()
-		b.swapPtrs(b.acqPtr, b.relPtr)
-		b.swapInts(b.acqInt, b.relInt)
+		switch b.relPtr {
+		case 3:
+			b.relPtrs[2].Swap(nd)
+			fallthrough
+		case 2:
+			b.relPtrs[1].Swap(nd)
+			fallthrough
+		case 1:
+			b.relPtrs[0].Swap(nd)
+		}
+		switch b.relInt {
+		case 3:
+			b.relInts[2].Swap(1)
+			fallthrough
+		case 2:
+			b.relInts[1].Swap(1)
+			fallthrough
+		case 1:
+			b.relInts[0].Swap(1)
+		}
 		w.Outside()
 	}
 }

@@ -2,10 +2,11 @@ package perf
 
 import (
 	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
-
-	"sync"
 
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/verify"
@@ -130,29 +131,40 @@ func TestAllocsIgnoreRunsWithACollection(t *testing.T) {
 }
 
 // TestBareStepsSwapEachRegister: a passage of n bare steps, p on
-// pointers, swaps p pointer and n-p integer registers once each, split
-// between acquire and release.
+// pointers, swaps p pointer and n-p integer registers once each, the
+// first half of its steps before the critical section.
 func TestBareStepsSwapEachRegister(t *testing.T) {
 	for _, shape := range bareShapes() {
-		b := bareStepsSubject(shape).New().(*bareStepsPassage)
-		if b.acqInt+b.acqPtr != shape.Steps-shape.Steps/2 {
-			t.Errorf("%+v: acquire makes %d steps, want the first half", shape, b.acqInt+b.acqPtr)
+		s := bareStepsSubject(shape)
+		b := s.New().(*bareStepsPassage)
+		w := &Worker{phase: new(atomic.Int32), steady: -1, joined: new(atomic.Int32), shared: new(int), ready: new(sync.WaitGroup), start: make(chan struct{})}
+		w.ready.Add(1)
+		close(w.start)
+		// Passage 0 runs in the joining phase; stop before passage 1.
+		w.phase.Store(joining)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			s.Run(b, w)
+		}()
+		for w.joined.Load() == 0 {
+			runtime.Gosched()
 		}
-		b.swapPtrs(0, b.acqPtr)
-		b.swapInts(0, b.acqInt)
-		b.swapPtrs(b.acqPtr, b.relPtr)
-		b.swapInts(b.acqInt, b.relInt)
-		ints, ptrs := 0, 0
-		for i := range b.ints {
-			ints += int(b.ints[i].Load())
-		}
-		for i := range b.ptrs {
-			if b.ptrs[i].Load() != nil {
-				ptrs++
+		w.phase.Store(stopped)
+		<-done
+		count := func(ints *[3]atomic.Int64, ptrs *[3]atomic.Pointer[bareNode]) (n, p int) {
+			for i := range ints {
+				n += int(ints[i].Load())
+				if ptrs[i].Load() != nil {
+					p++
+				}
 			}
+			return n, p
 		}
-		if ints != shape.Steps-shape.Pointer || ptrs != shape.Pointer {
-			t.Errorf("%+v: swapped %d integers and %d pointers", shape, ints, ptrs)
+		ai, ap := count(&b.acqInts, &b.acqPtrs)
+		ri, rp := count(&b.relInts, &b.relPtrs)
+		if ai+ap != shape.Steps-shape.Steps/2 || ai+ri != shape.Steps-shape.Pointer || ap+rp != shape.Pointer {
+			t.Errorf("%+v: acquire swapped %d integers and %d pointers, release %d and %d", shape, ai, ap, ri, rp)
 		}
 	}
 }
