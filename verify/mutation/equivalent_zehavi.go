@@ -4,6 +4,10 @@ package mutation
 // variants (k-exclusion and mutex), and the wrong ones the k-exclusion
 // variant's layers miss. Its other survivors are not reviewed yet: the
 // report lists them as unclassified.
+//
+// Notation: DISCOVER0[i][q] is the cell DISCOVER0[(i * n) + q], through
+// which i records that it discovered q (q revealed itself before i's line
+// 4); likewise DISCOVER1, ALLOW, IGNORE, ORDERLT and COMPETE.
 
 // zehaviPrecede is why clearing precede at line 9 is redundant.
 const zehaviPrecede = "redundant write: precede is a Step local array, all false at the start of every acquire in both " +
@@ -81,6 +85,38 @@ const zehaviDropOrder = "still correct: the mutant makes line 11a's two tests of
 	"which test came first; and its progress arguments (Lemmas 5 and 6) rest on a condition that holds from some time on, " +
 	"which either order reads within one more pass of the loop, O(n) steps. So Lemmas 3 to 6 hold for the mutant as written"
 
+// zehaviDiscovery is the fact the line-4 equivalences rest on: when i
+// starts recomputing its discovery of q (the body of line 4), the first
+// cell is false, and it stays false until i's own 4d.
+const zehaviDiscovery = "Only i writes true to DISCOVER0[i][q] and DISCOVER1[i][q] (lines 4d and 4e); q writes them false " +
+	"at its line 14, DISCOVER0 first, after its line 13 set REVEAL[q] false, which stays false until q's next line 5, so i's 4d " +
+	"and 4e write nothing while q is between its 14a and 14b. i's body of line 4 (4a to 4f.ii) ends with both cells false " +
+	"unless 4f read both true. So whenever i is not inside that body, DISCOVER0[i][q] true implies DISCOVER1[i][q] true: q's " +
+	"14b, the only other write of false to DISCOVER1, follows its 14a with no true written to DISCOVER0 in between. i enters the " +
+	"body when its test reads DISCOVER0 false, or reads it true and then DISCOVER1 false; either way DISCOVER0 is false then, " +
+	"and it stays false until i's 4d, since only i writes true. This uses neither 4a nor 4b nor the order of 4a to 4c, so it " +
+	"holds for the mutant as well"
+
+// zehaviDiscoveryRead is the other half: nobody reads the pair's
+// DISCOVER1 or ALLOW[i][q] inside i's body of line 4 before its 4e.
+const zehaviDiscoveryRead = "ALLOW[i][q] is read only by q at 11b, and DISCOVER1[i][q] only after DISCOVER0[i][q] read true " +
+	"(by q at 11a.ii and 11b, by i at line 4 and 4f). Inside i's body of line 4, DISCOVER0 is false up to 4d and DISCOVER1 " +
+	"from 4b to 4e (only i writes true, and 4b precedes 4d in these mutants too), so a read of the pair that finds both true " +
+	"and goes on to ALLOW reads DISCOVER1 after 4e, " +
+	"or else began with a read of DISCOVER0 true before i's test: then both cells were true, and i's test could only find " +
+	"them not both true after q's own line 14, which q cannot reach from 11b in between"
+
+// zehaviStale4f is why line 4f.ii's write of DISCOVER1 may be left out or
+// made first: a DISCOVER1 left true after 4f.i is never read.
+const zehaviStale4f = "Where 4f.ii would clear DISCOVER1[i][q], the mutant may leave it true while DISCOVER0 is false. " +
+	"Every read of DISCOVER1[i][q] follows a read of DISCOVER0[i][q] true in the same condition (q at 11a.ii and 11b, i at " +
+	"line 4 and 4f). After 4f.i, DISCOVER0 stays false until i's next 4d (only i writes true), and 4b, before 4d, clears " +
+	"DISCOVER1, so only a condition whose read of DISCOVER0 came before 4f.i can read a stale DISCOVER1. That read found " +
+	"DISCOVER0 true, set by i's 4d; i's 4f then read it true as well (in between only q's line 14, which q cannot reach from " +
+	"11, and i's own 4f.i write false), so i entered 4f's body because it read DISCOVER1 false, and DISCOVER1 stayed false " +
+	"(only i writes true, at 4e, already past). Such a condition reads DISCOVER1 false in both, and the cells agree again " +
+	"at i's next 4b or q's next 14b. If i crashes in between, DISCOVER0 stays false and DISCOVER1 is never read"
+
 var zehaviEquivalences = map[string]string{
 	"Acquire/swap@2,3": LocalCommute,
 	"Acquire/swap@8,9": "the same executions: line 9's loop only clears precede, a Step local that nothing reads " +
@@ -108,6 +144,32 @@ var zehaviEquivalences = map[string]string{
 	"Release/delete@14b":              zehaviRelease14,
 	"Release/swap@14a,14b":            zehaviRelease14,
 	"Release/swap@14,15":              zehaviRelease1415,
+	"Acquire/delete@4a":               "redundant write: line 4a writes false over false. " + zehaviDiscovery,
+	"Acquire/swap@4a,4b": "the same executions: line 4a writes false over false, so moving it after 4b changes no " +
+		"register at any time. " + zehaviDiscovery,
+	"Acquire/delete@4b": "the same visible executions: the mutant leaves DISCOVER1[i][q] true where 4b would clear it. " +
+		zehaviDiscovery + ". Outside i's body of line 4 the two cells are both false, both true, or, from q's 14a to its " +
+		"14b, DISCOVER0 false and DISCOVER1 true, so at 4b DISCOVER1 is true only while q is between its 14a and 14b (or " +
+		"crashed there). REVEAL[q] is false then, so i's 4d and 4e write nothing, 4f reads DISCOVER0 false and does not read " +
+		"DISCOVER1, and 4f.ii clears it; q, in its exit code, does not read it, and its 14b clears it too. Nobody reads the " +
+		"cell while the two differ, and if i crashes first, DISCOVER0 stays false for ever and DISCOVER1 is never read again",
+	"Acquire/swap@4b,4c": "the same visible executions: the mutant clears ALLOW[i][q] before DISCOVER1[i][q] instead of " +
+		"after. " + zehaviDiscovery + ". " + zehaviDiscoveryRead + " (in both orders 4b and 4c precede 4d and 4e), so no " +
+		"process reads either register between the two writes, and their order is invisible",
+	"Acquire/swap@4c,4d": "the same visible executions: the mutant clears ALLOW[i][q] (4c) after 4d may set " +
+		"DISCOVER0[i][q] true, instead of before. " + zehaviDiscovery + ". " + zehaviDiscoveryRead + "; 4c precedes 4e in both " +
+		"orders, so every read of ALLOW[i][q] that follows a read of both cells true sees 4c's write in both (a read of " +
+		"DISCOVER0 true between the mutant's 4d and 4c is followed by a read of DISCOVER1 that is true only after 4e). 4c's " +
+		"write commutes with 4d's read of REVEAL[q] (other registers)",
+	"Acquire/delete@4f.ii": zehaviStale4f,
+	"Acquire/swap@4f.i,4f.ii": "the same visible executions: the mutant's 4f clears DISCOVER1[i][q] before DISCOVER0 " +
+		"instead of after, so between the two writes DISCOVER0 may still be true with DISCOVER1 false, where the original " +
+		"has DISCOVER0 false and DISCOVER1 possibly true. Every read of DISCOVER1[i][q] follows a read of DISCOVER0[i][q] true " +
+		"in the same condition (q at 11a.ii and 11b, i at line 4 and 4f). In the mutant, a condition that reads DISCOVER0 true " +
+		"from i's 4d up to that window reads DISCOVER1 after i's 4f found the pair not both true; i read DISCOVER0 true there " +
+		"too (only i's 4f.i or q's line 14, which q cannot reach from 11, write false), so it read DISCOVER1 false, which stays " +
+		"false (only i writes true, at 4e, already past): the condition fails, as it does in the original, whose DISCOVER0 " +
+		"reads false in the window and whose DISCOVER1 there is read by no condition. After both writes the cells agree",
 }
 
 // zehaviKOne is why a mutant of the k-exclusion variant is wrong although
