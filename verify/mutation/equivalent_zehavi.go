@@ -117,6 +117,18 @@ const zehaviStale4f = "Where 4f.ii would clear DISCOVER1[i][q], the mutant may l
 	"(only i writes true, at 4e, already past). Such a condition reads DISCOVER1 false in both, and the cells agree again " +
 	"at i's next 4b or q's next 14b. If i crashes in between, DISCOVER0 stays false and DISCOVER1 is never read"
 
+// zehaviUnnormalised is why line 4f's test, or its clearing of DISCOVER0,
+// may be left out: the uneven pairs it would clear are never read.
+const zehaviUnnormalised = "the same visible executions: the mutant may leave i's body of line 4 with DISCOVER0[i][q] true " +
+	"and DISCOVER1[i][q] false, where the original's 4f clears both (and, without 4f's test, with DISCOVER0 false and " +
+	"DISCOVER1 true). The first arises only when 4d read REVEAL[q] true and 4e read it false, so q passed its line 13 in " +
+	"between; DISCOVER0 then stays true until q's 14a (for ever if q crashed before it), and q's next line 5 follows its " +
+	"14a. Meanwhile q, in its exit code, reads neither cell, and i reads them only at its next line-4 test, which enters the " +
+	"body as the original's does (reading DISCOVER1 false where the original reads DISCOVER0 false); 4a and 4b then clear " +
+	"both. The second arises only when 4d read REVEAL[q] false and 4e read it true; DISCOVER0 then stays false until i's " +
+	"next 4d, which 4b precedes, and every read of DISCOVER1[i][q] follows a read of DISCOVER0 true in the same condition " +
+	"(q at 11a.ii and 11b, i at line 4 and 4f), so that DISCOVER1 is never read"
+
 var zehaviEquivalences = map[string]string{
 	"Acquire/swap@2,3": LocalCommute,
 	"Acquire/swap@8,9": "the same executions: line 9's loop only clears precede, a Step local that nothing reads " +
@@ -162,6 +174,22 @@ var zehaviEquivalences = map[string]string{
 		"DISCOVER0 true between the mutant's 4d and 4c is followed by a read of DISCOVER1 that is true only after 4e). 4c's " +
 		"write commutes with 4d's read of REVEAL[q] (other registers)",
 	"Acquire/delete@4f.ii": zehaviStale4f,
+	"Acquire/delete@4f":    zehaviUnnormalised,
+	"Acquire/swap@4d,4e": "the same visible executions: the mutant sets DISCOVER1[i][q] on its first read of REVEAL[q] " +
+		"true and DISCOVER0 on its second, where the original sets DISCOVER0 on the first and DISCOVER1 on the second. " +
+		"Take the same schedule in both. A process concludes that i discovered q only by reading DISCOVER0[i][q] true and " +
+		"then DISCOVER1[i][q] true (q at 11a.ii and 11b; i's 4f reads its own writes and finds both true exactly when both " +
+		"reads were true, in both programs, and clears both otherwise). Both reads true: in the mutant DISCOVER0 is true " +
+		"only after the second write, so such a pair of reads succeeds there in the original too; a read of DISCOVER0 " +
+		"between the two writes fails in the mutant, and in the original the first write can be moved to just after that " +
+		"read, since i's step (read REVEAL[q], write DISCOVER0[i][q]) commutes with every step but q's reads of that cell and " +
+		"q's writes of REVEAL[q], which q, between its lines 5 and 13 all that time, does not make. The reads differ: the " +
+		"first true and the second false means q passed its line 13 in between, and from then on q reads neither cell " +
+		"while a read before it finds DISCOVER1 false in the original and DISCOVER0 false in the mutant; the first false " +
+		"and the second true leaves one cell true and the other false in each program, which every condition reads as " +
+		"not discovered, and 4f clears both. If i crashes between the two, one cell is true and the other false in both " +
+		"programs, read as not discovered, until q's line 14 clears them",
+	"Acquire/delete@4f.i": zehaviUnnormalised,
 	"Acquire/swap@4f.i,4f.ii": "the same visible executions: the mutant's 4f clears DISCOVER1[i][q] before DISCOVER0 " +
 		"instead of after, so between the two writes DISCOVER0 may still be true with DISCOVER1 false, where the original " +
 		"has DISCOVER0 false and DISCOVER1 possibly true. Every read of DISCOVER1[i][q] follows a read of DISCOVER0[i][q] true " +
