@@ -74,7 +74,11 @@ func bareStepsSubject(shape BareSteps) Subject {
 // runBareSteps is a function of its own for the reason the baselines' loops
 // are (runMutex). The steps are unrolled in the loop's body, each switch a
 // jump the processor predicts, with no call but the runtime's for a
-// pointer swap (the one a lock's pointer step makes too).
+// pointer swap (the one a lock's pointer step makes too). The acquire's
+// and the release's switches are written out twice on purpose: as a
+// helper, the pointer one did not inline (an atomic pointer swap inlines
+// the write barrier's check), and its call made the 2-step passage cost
+// more than a whole TAS passage.
 func runBareSteps(l any, w *Worker) {
 	b := l.(*bareStepsPassage)
 	nd := &b.node
