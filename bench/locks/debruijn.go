@@ -272,9 +272,6 @@ func (l *DeBruijn) acquireSlow1(st *deBruijnState, id int) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < DeBruijnProcs; two goroutines must never use the same id at once.
 func (l *DeBruijn) Unlock(id int) {
-	if !l.setupDone.Load() {
-		l.setup()
-	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: DeBruijn.Unlock(" + strconv.Itoa(id) + "): not held")

@@ -156,9 +156,6 @@ func (l *GraunkeThakkar) acquireSlow1(st *graunkeThakkarState, pred int64) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < GraunkeThakkarProcs; two goroutines must never use the same id at once.
 func (l *GraunkeThakkar) Unlock(id int) {
-	if !l.setupDone.Load() {
-		l.setup()
-	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: GraunkeThakkar.Unlock(" + strconv.Itoa(id) + "): not held")

@@ -257,9 +257,6 @@ func (l *HehnerShyamasundar) acquireSlow1(st *hehnerShyamasundarState, id int, m
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < HehnerShyamasundarProcs; two goroutines must never use the same id at once.
 func (l *HehnerShyamasundar) Unlock(id int) {
-	if !l.setupDone.Load() {
-		l.setup()
-	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: HehnerShyamasundar.Unlock(" + strconv.Itoa(id) + "): not held")

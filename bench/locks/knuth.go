@@ -276,9 +276,6 @@ func (l *Knuth) acquireSlow1(st *knuthState, id int) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < KnuthProcs; two goroutines must never use the same id at once.
 func (l *Knuth) Unlock(id int) {
-	if !l.setupDone.Load() {
-		l.setup()
-	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: Knuth.Unlock(" + strconv.Itoa(id) + "): not held")

@@ -281,9 +281,6 @@ func (l *ReplaceAdd) acquireSlow2(ok bool) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *ReplaceAdd) Unlock() {
-	if !l.setupDone.Load() {
-		l.setup()
-	}
 	if !l.held {
 		panic("lockgen: ReplaceAdd.Unlock: not locked")
 	}

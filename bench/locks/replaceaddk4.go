@@ -288,9 +288,6 @@ func (l *ReplaceAddK4) acquireSlow2(ok bool) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *ReplaceAddK4) Unlock() {
-	if !l.setupDone.Load() {
-		l.setup()
-	}
 	if l.held.Add(-1) < 0 {
 		l.held.Add(1)
 		panic("lockgen: ReplaceAddK4.Unlock: not held")

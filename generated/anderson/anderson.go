@@ -140,9 +140,6 @@ func (l *Anderson) acquireSlow1(st *andersonState) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *Anderson) Unlock() {
-	if !l.setupDone.Load() {
-		l.setup()
-	}
 	if !l.held {
 		panic("lockgen: Anderson.Unlock: not locked")
 	}

@@ -282,9 +282,6 @@ func (l *Dekker) acquireSlow1(st *dekkerState, id int, t int64, entered_ bool) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < DekkerProcs; two goroutines must never use the same id at once.
 func (l *Dekker) Unlock(id int) {
-	if !l.setupDone.Load() {
-		l.setup()
-	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: Dekker.Unlock(" + strconv.Itoa(id) + "): not held")

@@ -349,9 +349,6 @@ func (l *Dijkstra) acquireSlow2(st *dijkstraState, id int) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < DijkstraProcs; two goroutines must never use the same id at once.
 func (l *Dijkstra) Unlock(id int) {
-	if !l.setupDone.Load() {
-		l.setup()
-	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: Dijkstra.Unlock(" + strconv.Itoa(id) + "): not held")

@@ -259,9 +259,6 @@ func (l *Fischer) acquireSlow2(st *fischerState, id int) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < FischerProcs; two goroutines must never use the same id at once.
 func (l *Fischer) Unlock(id int) {
-	if !l.setupDone.Load() {
-		l.setup()
-	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: Fischer.Unlock(" + strconv.Itoa(id) + "): not held")

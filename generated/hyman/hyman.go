@@ -224,9 +224,6 @@ func (l *Hyman) acquireSlow2(st *hymanState, id int) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < HymanProcs; two goroutines must never use the same id at once.
 func (l *Hyman) Unlock(id int) {
-	if !l.setupDone.Load() {
-		l.setup()
-	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: Hyman.Unlock(" + strconv.Itoa(id) + "): not held")

@@ -948,9 +948,6 @@ func (l *LamportFast) acquireSlow5(st *lamportFastState, id int) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < LamportFastProcs; two goroutines must never use the same id at once.
 func (l *LamportFast) Unlock(id int) {
-	if !l.setupDone.Load() {
-		l.setup()
-	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: LamportFast.Unlock(" + strconv.Itoa(id) + "): not held")

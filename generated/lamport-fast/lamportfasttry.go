@@ -960,9 +960,6 @@ func (l *LamportFastTry) acquireSlow5(st *lamportFastTryState, id int) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. id identifies the calling process, 0 <= id < LamportFastTryProcs; two goroutines must never use the same id at once.
 func (l *LamportFastTry) Unlock(id int) {
-	if !l.setupDone.Load() {
-		l.setup()
-	}
 	st := l.proc(id)
 	if !st.held {
 		panic("lockgen: LamportFastTry.Unlock(" + strconv.Itoa(id) + "): not held")

@@ -1083,9 +1083,6 @@ func (l *Morris) acquireSlow8() {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *Morris) Unlock() {
-	if !l.setupDone.Load() {
-		l.setup()
-	}
 	if !l.held {
 		panic("lockgen: Morris.Unlock: not locked")
 	}

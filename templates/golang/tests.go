@@ -158,7 +158,10 @@ func (g *gen) misuseTests(f *jen.File) {
 	var cases []misuse
 	switch g.api {
 	case apiLocker:
-		cases = append(cases, misuse{"Unlock of an unlocked lock", []jen.Code{newLock.Clone().Dot("Unlock").Call()}})
+		cases = append(cases, misuse{"Unlock of an unlocked lock", []jen.Code{newLock.Clone().Dot("Unlock").Call()}},
+			// The zero value's first call may be the Unlock: the misuse
+			// check comes before the setup a Lock would run.
+			misuse{"Unlock of a zero-value lock", []jen.Code{jen.Var().Id("l").Add(g.pkg(c.Name)), jen.Id("l").Dot("Unlock").Call()}})
 		if c.Mode.Readers() {
 			cases = append(cases, misuse{"Unlock of a read-locked lock", []jen.Code{jen.Id("l").Op(":=").Add(newLock.Clone()), jen.Id("l").Dot("RLock").Call(), jen.Id("l").Dot("Unlock").Call()}})
 		}
@@ -170,6 +173,7 @@ func (g *gen) misuseTests(f *jen.File) {
 	case apiID:
 		cases = append(cases,
 			misuse{"Unlock of an unlocked lock", []jen.Code{newLock.Clone().Dot("Unlock").Call(jen.Lit(0))}},
+			misuse{"Unlock of a zero-value lock", []jen.Code{jen.Var().Id("l").Add(g.pkg(c.Name)), jen.Id("l").Dot("Unlock").Call(jen.Lit(0))}},
 			misuse{"a negative id", []jen.Code{newLock.Clone().Dot("Lock").Call(jen.Lit(-1))}},
 			misuse{"an id out of range", []jen.Code{newLock.Clone().Dot("Lock").Call(g.pkg(g.procsConst()))}},
 			misuse{"Lock twice by one id", []jen.Code{jen.Id("l").Op(":=").Add(newLock.Clone()), jen.Id("l").Dot("Lock").Call(jen.Lit(0)), jen.Id("l").Dot("Lock").Call(jen.Lit(0))}})
