@@ -28,6 +28,10 @@ func TestBakeryMisuse(t *testing.T) {
 	bakeryMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewBakery().Unlock(0)
 	})
+	bakeryMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.Bakery
+		l.Unlock(0)
+	})
 	bakeryMustPanic(t, "a negative id", func() {
 		locks.NewBakery().Lock(-1)
 	})

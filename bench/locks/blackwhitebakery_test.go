@@ -28,6 +28,10 @@ func TestBlackWhiteBakeryMisuse(t *testing.T) {
 	blackWhiteBakeryMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewBlackWhiteBakery().Unlock(0)
 	})
+	blackWhiteBakeryMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.BlackWhiteBakery
+		l.Unlock(0)
+	})
 	blackWhiteBakeryMustPanic(t, "a negative id", func() {
 		locks.NewBlackWhiteBakery().Lock(-1)
 	})

@@ -28,6 +28,10 @@ func TestBurnsMisuse(t *testing.T) {
 	burnsMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewBurns().Unlock(0)
 	})
+	burnsMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.Burns
+		l.Unlock(0)
+	})
 	burnsMustPanic(t, "a negative id", func() {
 		locks.NewBurns().Lock(-1)
 	})

@@ -28,6 +28,10 @@ func TestDeBruijnMisuse(t *testing.T) {
 	deBruijnMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewDeBruijn().Unlock(0)
 	})
+	deBruijnMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.DeBruijn
+		l.Unlock(0)
+	})
 	deBruijnMustPanic(t, "a negative id", func() {
 		locks.NewDeBruijn().Lock(-1)
 	})

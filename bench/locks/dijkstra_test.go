@@ -28,6 +28,10 @@ func TestDijkstraMisuse(t *testing.T) {
 	dijkstraMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewDijkstra().Unlock(0)
 	})
+	dijkstraMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.Dijkstra
+		l.Unlock(0)
+	})
 	dijkstraMustPanic(t, "a negative id", func() {
 		locks.NewDijkstra().Lock(-1)
 	})

@@ -28,6 +28,10 @@ func TestDT2Misuse(t *testing.T) {
 	dt2MustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewDT2().Unlock(0)
 	})
+	dt2MustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.DT2
+		l.Unlock(0)
+	})
 	dt2MustPanic(t, "a negative id", func() {
 		locks.NewDT2().Lock(-1)
 	})

@@ -28,6 +28,10 @@ func TestEisenbergMcGuireMisuse(t *testing.T) {
 	eisenbergMcGuireMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewEisenbergMcGuire().Unlock(0)
 	})
+	eisenbergMcGuireMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.EisenbergMcGuire
+		l.Unlock(0)
+	})
 	eisenbergMcGuireMustPanic(t, "a negative id", func() {
 		locks.NewEisenbergMcGuire().Lock(-1)
 	})

@@ -28,6 +28,10 @@ func TestFilterMisuse(t *testing.T) {
 	filterMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewFilter().Unlock(0)
 	})
+	filterMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.Filter
+		l.Unlock(0)
+	})
 	filterMustPanic(t, "a negative id", func() {
 		locks.NewFilter().Lock(-1)
 	})

@@ -28,6 +28,10 @@ func TestHehnerShyamasundarMisuse(t *testing.T) {
 	hehnerShyamasundarMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewHehnerShyamasundar().Unlock(0)
 	})
+	hehnerShyamasundarMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.HehnerShyamasundar
+		l.Unlock(0)
+	})
 	hehnerShyamasundarMustPanic(t, "a negative id", func() {
 		locks.NewHehnerShyamasundar().Lock(-1)
 	})

@@ -28,6 +28,10 @@ func TestKesselsMisuse(t *testing.T) {
 	kesselsMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewKessels().Unlock(0)
 	})
+	kesselsMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.Kessels
+		l.Unlock(0)
+	})
 	kesselsMustPanic(t, "a negative id", func() {
 		locks.NewKessels().Lock(-1)
 	})

@@ -28,6 +28,10 @@ func TestKnuthMisuse(t *testing.T) {
 	knuthMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewKnuth().Unlock(0)
 	})
+	knuthMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.Knuth
+		l.Unlock(0)
+	})
 	knuthMustPanic(t, "a negative id", func() {
 		locks.NewKnuth().Lock(-1)
 	})

@@ -28,6 +28,10 @@ func TestLamportFastMisuse(t *testing.T) {
 	lamportFastMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewLamportFast().Unlock(0)
 	})
+	lamportFastMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.LamportFast
+		l.Unlock(0)
+	})
 	lamportFastMustPanic(t, "a negative id", func() {
 		locks.NewLamportFast().Lock(-1)
 	})

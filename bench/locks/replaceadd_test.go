@@ -29,6 +29,10 @@ func TestReplaceAddMisuse(t *testing.T) {
 	replaceAddMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewReplaceAdd().Unlock()
 	})
+	replaceAddMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.ReplaceAdd
+		l.Unlock()
+	})
 }
 
 // replaceAddMustPanic runs f and fails unless it panics with a lockgen message.

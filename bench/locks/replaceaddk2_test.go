@@ -29,6 +29,10 @@ func TestReplaceAddK2Misuse(t *testing.T) {
 	replaceAddK2MustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewReplaceAddK2().Unlock()
 	})
+	replaceAddK2MustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.ReplaceAddK2
+		l.Unlock()
+	})
 }
 
 // replaceAddK2MustPanic runs f and fails unless it panics with a lockgen message.

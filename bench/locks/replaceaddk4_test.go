@@ -29,6 +29,10 @@ func TestReplaceAddK4Misuse(t *testing.T) {
 	replaceAddK4MustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewReplaceAddK4().Unlock()
 	})
+	replaceAddK4MustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.ReplaceAddK4
+		l.Unlock()
+	})
 }
 
 // replaceAddK4MustPanic runs f and fails unless it panics with a lockgen message.

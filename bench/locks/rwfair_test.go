@@ -28,6 +28,10 @@ func TestRWFairMisuse(t *testing.T) {
 	rwFairMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewRWFair().Unlock()
 	})
+	rwFairMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.RWFair
+		l.Unlock()
+	})
 	rwFairMustPanic(t, "Unlock of a read-locked lock", func() {
 		l := locks.NewRWFair()
 		l.RLock()

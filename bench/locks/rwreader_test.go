@@ -28,6 +28,10 @@ func TestRWReaderMisuse(t *testing.T) {
 	rwReaderMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewRWReader().Unlock()
 	})
+	rwReaderMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.RWReader
+		l.Unlock()
+	})
 	rwReaderMustPanic(t, "Unlock of a read-locked lock", func() {
 		l := locks.NewRWReader()
 		l.RLock()

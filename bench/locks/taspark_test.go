@@ -29,6 +29,10 @@ func TestTASParkMisuse(t *testing.T) {
 	tasParkMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewTASPark().Unlock()
 	})
+	tasParkMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.TASPark
+		l.Unlock()
+	})
 }
 
 // tasParkMustPanic runs f and fails unless it panics with a lockgen message.

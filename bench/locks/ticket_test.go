@@ -29,6 +29,10 @@ func TestTicketMisuse(t *testing.T) {
 	ticketMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewTicket().Unlock()
 	})
+	ticketMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.Ticket
+		l.Unlock()
+	})
 }
 
 // ticketMustPanic runs f and fails unless it panics with a lockgen message.

@@ -29,6 +29,10 @@ func TestTTASMisuse(t *testing.T) {
 	ttasMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewTTAS().Unlock()
 	})
+	ttasMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.TTAS
+		l.Unlock()
+	})
 }
 
 // ttasMustPanic runs f and fails unless it panics with a lockgen message.

@@ -29,6 +29,10 @@ func TestTTASSpinMisuse(t *testing.T) {
 	ttasSpinMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewTTASSpin().Unlock()
 	})
+	ttasSpinMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.TTASSpin
+		l.Unlock()
+	})
 }
 
 // ttasSpinMustPanic runs f and fails unless it panics with a lockgen message.

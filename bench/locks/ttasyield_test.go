@@ -29,6 +29,10 @@ func TestTTASYieldMisuse(t *testing.T) {
 	ttasYieldMustPanic(t, "Unlock of an unlocked lock", func() {
 		locks.NewTTASYield().Unlock()
 	})
+	ttasYieldMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l locks.TTASYield
+		l.Unlock()
+	})
 }
 
 // ttasYieldMustPanic runs f and fails unless it panics with a lockgen message.

@@ -29,6 +29,10 @@ func TestAndersonMisuse(t *testing.T) {
 	andersonMustPanic(t, "Unlock of an unlocked lock", func() {
 		anderson.NewAnderson().Unlock()
 	})
+	andersonMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l anderson.Anderson
+		l.Unlock()
+	})
 }
 
 // andersonMustPanic runs f and fails unless it panics with a lockgen message.

@@ -28,6 +28,10 @@ func TestBakeryMisuse(t *testing.T) {
 	bakeryMustPanic(t, "Unlock of an unlocked lock", func() {
 		bakery.NewBakery().Unlock(0)
 	})
+	bakeryMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l bakery.Bakery
+		l.Unlock(0)
+	})
 	bakeryMustPanic(t, "a negative id", func() {
 		bakery.NewBakery().Lock(-1)
 	})

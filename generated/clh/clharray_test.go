@@ -28,6 +28,10 @@ func TestCLHArrayMisuse(t *testing.T) {
 	clhArrayMustPanic(t, "Unlock of an unlocked lock", func() {
 		clh.NewCLHArray().Unlock(0)
 	})
+	clhArrayMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l clh.CLHArray
+		l.Unlock(0)
+	})
 	clhArrayMustPanic(t, "a negative id", func() {
 		clh.NewCLHArray().Lock(-1)
 	})

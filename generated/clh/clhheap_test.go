@@ -29,6 +29,10 @@ func TestCLHHeapMisuse(t *testing.T) {
 	clhHeapMustPanic(t, "Unlock of an unlocked lock", func() {
 		clh.NewCLHHeap().Unlock()
 	})
+	clhHeapMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l clh.CLHHeap
+		l.Unlock()
+	})
 }
 
 // clhHeapMustPanic runs f and fails unless it panics with a lockgen message.

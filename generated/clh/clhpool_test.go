@@ -29,6 +29,10 @@ func TestCLHPoolMisuse(t *testing.T) {
 	clhPoolMustPanic(t, "Unlock of an unlocked lock", func() {
 		clh.NewCLHPool().Unlock()
 	})
+	clhPoolMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l clh.CLHPool
+		l.Unlock()
+	})
 }
 
 // clhPoolMustPanic runs f and fails unless it panics with a lockgen message.

@@ -28,6 +28,10 @@ func TestDeBruijnMisuse(t *testing.T) {
 	deBruijnMustPanic(t, "Unlock of an unlocked lock", func() {
 		debruijn.NewDeBruijn().Unlock(0)
 	})
+	deBruijnMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l debruijn.DeBruijn
+		l.Unlock(0)
+	})
 	deBruijnMustPanic(t, "a negative id", func() {
 		debruijn.NewDeBruijn().Lock(-1)
 	})

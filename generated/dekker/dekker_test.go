@@ -28,6 +28,10 @@ func TestDekkerMisuse(t *testing.T) {
 	dekkerMustPanic(t, "Unlock of an unlocked lock", func() {
 		dekker.NewDekker().Unlock(0)
 	})
+	dekkerMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l dekker.Dekker
+		l.Unlock(0)
+	})
 	dekkerMustPanic(t, "a negative id", func() {
 		dekker.NewDekker().Lock(-1)
 	})

@@ -28,6 +28,10 @@ func TestDoranThomasMisuse(t *testing.T) {
 	doranThomasMustPanic(t, "Unlock of an unlocked lock", func() {
 		dorantomas.NewDoranThomas().Unlock(0)
 	})
+	doranThomasMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l dorantomas.DoranThomas
+		l.Unlock(0)
+	})
 	doranThomasMustPanic(t, "a negative id", func() {
 		dorantomas.NewDoranThomas().Lock(-1)
 	})

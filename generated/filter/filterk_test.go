@@ -28,6 +28,10 @@ func TestFilterKMisuse(t *testing.T) {
 	filterKMustPanic(t, "Unlock of an unlocked lock", func() {
 		filter.NewFilterK().Unlock(0)
 	})
+	filterKMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l filter.FilterK
+		l.Unlock(0)
+	})
 	filterKMustPanic(t, "a negative id", func() {
 		filter.NewFilterK().Lock(-1)
 	})

@@ -25,6 +25,10 @@ func TestFischerMisuse(t *testing.T) {
 	fischerMustPanic(t, "Unlock of an unlocked lock", func() {
 		fischer.NewFischer().Unlock(0)
 	})
+	fischerMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l fischer.Fischer
+		l.Unlock(0)
+	})
 	fischerMustPanic(t, "a negative id", func() {
 		fischer.NewFischer().Lock(-1)
 	})

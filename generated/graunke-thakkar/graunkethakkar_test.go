@@ -28,6 +28,10 @@ func TestGraunkeThakkarMisuse(t *testing.T) {
 	graunkeThakkarMustPanic(t, "Unlock of an unlocked lock", func() {
 		graunkethakkar.NewGraunkeThakkar().Unlock(0)
 	})
+	graunkeThakkarMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l graunkethakkar.GraunkeThakkar
+		l.Unlock(0)
+	})
 	graunkeThakkarMustPanic(t, "a negative id", func() {
 		graunkethakkar.NewGraunkeThakkar().Lock(-1)
 	})

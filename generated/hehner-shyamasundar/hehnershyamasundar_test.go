@@ -28,6 +28,10 @@ func TestHehnerShyamasundarMisuse(t *testing.T) {
 	hehnerShyamasundarMustPanic(t, "Unlock of an unlocked lock", func() {
 		hehnershyamasundar.NewHehnerShyamasundar().Unlock(0)
 	})
+	hehnerShyamasundarMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l hehnershyamasundar.HehnerShyamasundar
+		l.Unlock(0)
+	})
 	hehnerShyamasundarMustPanic(t, "a negative id", func() {
 		hehnershyamasundar.NewHehnerShyamasundar().Lock(-1)
 	})

@@ -25,6 +25,10 @@ func TestHymanMisuse(t *testing.T) {
 	hymanMustPanic(t, "Unlock of an unlocked lock", func() {
 		hyman.NewHyman().Unlock(0)
 	})
+	hymanMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l hyman.Hyman
+		l.Unlock(0)
+	})
 	hymanMustPanic(t, "a negative id", func() {
 		hyman.NewHyman().Lock(-1)
 	})

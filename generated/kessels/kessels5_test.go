@@ -28,6 +28,10 @@ func TestKessels5Misuse(t *testing.T) {
 	kessels5MustPanic(t, "Unlock of an unlocked lock", func() {
 		kessels.NewKessels5().Unlock(0)
 	})
+	kessels5MustPanic(t, "Unlock of a zero-value lock", func() {
+		var l kessels.Kessels5
+		l.Unlock(0)
+	})
 	kessels5MustPanic(t, "a negative id", func() {
 		kessels.NewKessels5().Lock(-1)
 	})

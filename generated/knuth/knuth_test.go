@@ -28,6 +28,10 @@ func TestKnuthMisuse(t *testing.T) {
 	knuthMustPanic(t, "Unlock of an unlocked lock", func() {
 		knuth.NewKnuth().Unlock(0)
 	})
+	knuthMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l knuth.Knuth
+		l.Unlock(0)
+	})
 	knuthMustPanic(t, "a negative id", func() {
 		knuth.NewKnuth().Lock(-1)
 	})

@@ -28,6 +28,10 @@ func TestLamportFastMisuse(t *testing.T) {
 	lamportFastMustPanic(t, "Unlock of an unlocked lock", func() {
 		lamportfast.NewLamportFast().Unlock(0)
 	})
+	lamportFastMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l lamportfast.LamportFast
+		l.Unlock(0)
+	})
 	lamportFastMustPanic(t, "a negative id", func() {
 		lamportfast.NewLamportFast().Lock(-1)
 	})

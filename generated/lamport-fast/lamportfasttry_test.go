@@ -28,6 +28,10 @@ func TestLamportFastTryMisuse(t *testing.T) {
 	lamportFastTryMustPanic(t, "Unlock of an unlocked lock", func() {
 		lamportfast.NewLamportFastTry().Unlock(0)
 	})
+	lamportFastTryMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l lamportfast.LamportFastTry
+		l.Unlock(0)
+	})
 	lamportFastTryMustPanic(t, "a negative id", func() {
 		lamportfast.NewLamportFastTry().Lock(-1)
 	})

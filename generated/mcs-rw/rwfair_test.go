@@ -28,6 +28,10 @@ func TestRWFairMisuse(t *testing.T) {
 	rwFairMustPanic(t, "Unlock of an unlocked lock", func() {
 		mcsrw.NewRWFair().Unlock()
 	})
+	rwFairMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l mcsrw.RWFair
+		l.Unlock()
+	})
 	rwFairMustPanic(t, "Unlock of a read-locked lock", func() {
 		l := mcsrw.NewRWFair()
 		l.RLock()

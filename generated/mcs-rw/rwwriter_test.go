@@ -28,6 +28,10 @@ func TestRWWriterMisuse(t *testing.T) {
 	rwWriterMustPanic(t, "Unlock of an unlocked lock", func() {
 		mcsrw.NewRWWriter().Unlock()
 	})
+	rwWriterMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l mcsrw.RWWriter
+		l.Unlock()
+	})
 	rwWriterMustPanic(t, "Unlock of a read-locked lock", func() {
 		l := mcsrw.NewRWWriter()
 		l.RLock()

@@ -29,6 +29,10 @@ func TestMorrisMisuse(t *testing.T) {
 	morrisMustPanic(t, "Unlock of an unlocked lock", func() {
 		morris.NewMorris().Unlock()
 	})
+	morrisMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l morris.Morris
+		l.Unlock()
+	})
 }
 
 // morrisMustPanic runs f and fails unless it panics with a lockgen message.

@@ -28,6 +28,10 @@ func TestPetersonMisuse(t *testing.T) {
 	petersonMustPanic(t, "Unlock of an unlocked lock", func() {
 		peterson.NewPeterson().Unlock(0)
 	})
+	petersonMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l peterson.Peterson
+		l.Unlock(0)
+	})
 	petersonMustPanic(t, "a negative id", func() {
 		peterson.NewPeterson().Lock(-1)
 	})

@@ -29,6 +29,10 @@ func TestReplaceAddKMisuse(t *testing.T) {
 	replaceAddKMustPanic(t, "Unlock of an unlocked lock", func() {
 		replaceadd.NewReplaceAddK().Unlock()
 	})
+	replaceAddKMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l replaceadd.ReplaceAddK
+		l.Unlock()
+	})
 }
 
 // replaceAddKMustPanic runs f and fails unless it panics with a lockgen message.

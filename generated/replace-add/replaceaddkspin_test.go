@@ -29,6 +29,10 @@ func TestReplaceAddKSpinMisuse(t *testing.T) {
 	replaceAddKSpinMustPanic(t, "Unlock of an unlocked lock", func() {
 		replaceadd.NewReplaceAddKSpin().Unlock()
 	})
+	replaceAddKSpinMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l replaceadd.ReplaceAddKSpin
+		l.Unlock()
+	})
 }
 
 // replaceAddKSpinMustPanic runs f and fails unless it panics with a lockgen message.

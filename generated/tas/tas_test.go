@@ -29,6 +29,10 @@ func TestTASMisuse(t *testing.T) {
 	tasMustPanic(t, "Unlock of an unlocked lock", func() {
 		tas.NewTAS().Unlock()
 	})
+	tasMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l tas.TAS
+		l.Unlock()
+	})
 }
 
 // tasMustPanic runs f and fails unless it panics with a lockgen message.

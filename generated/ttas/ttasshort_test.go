@@ -29,6 +29,10 @@ func TestTTASShortMisuse(t *testing.T) {
 	ttasShortMustPanic(t, "Unlock of an unlocked lock", func() {
 		ttas.NewTTASShort().Unlock()
 	})
+	ttasShortMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l ttas.TTASShort
+		l.Unlock()
+	})
 }
 
 // ttasShortMustPanic runs f and fails unless it panics with a lockgen message.

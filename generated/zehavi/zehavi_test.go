@@ -28,6 +28,10 @@ func TestZehaviMisuse(t *testing.T) {
 	zehaviMustPanic(t, "Unlock of an unlocked lock", func() {
 		zehavi.NewZehavi().Unlock(0)
 	})
+	zehaviMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l zehavi.Zehavi
+		l.Unlock(0)
+	})
 	zehaviMustPanic(t, "a negative id", func() {
 		zehavi.NewZehavi().Lock(-1)
 	})

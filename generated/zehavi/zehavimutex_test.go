@@ -28,6 +28,10 @@ func TestZehaviMutexMisuse(t *testing.T) {
 	zehaviMutexMustPanic(t, "Unlock of an unlocked lock", func() {
 		zehavi.NewZehaviMutex().Unlock(0)
 	})
+	zehaviMutexMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l zehavi.ZehaviMutex
+		l.Unlock(0)
+	})
 	zehaviMutexMustPanic(t, "a negative id", func() {
 		zehavi.NewZehaviMutex().Lock(-1)
 	})

@@ -28,6 +28,10 @@ func TestZehaviSpinMisuse(t *testing.T) {
 	zehaviSpinMustPanic(t, "Unlock of an unlocked lock", func() {
 		zehavi.NewZehaviSpin().Unlock(0)
 	})
+	zehaviSpinMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l zehavi.ZehaviSpin
+		l.Unlock(0)
+	})
 	zehaviSpinMustPanic(t, "a negative id", func() {
 		zehavi.NewZehaviSpin().Lock(-1)
 	})

@@ -29,6 +29,10 @@ func TestCounterMisuse(t *testing.T) {
 	counterMustPanic(t, "Unlock of an unlocked lock", func() {
 		countlock.NewCounter().Unlock()
 	})
+	counterMustPanic(t, "Unlock of a zero-value lock", func() {
+		var l countlock.Counter
+		l.Unlock()
+	})
 }
 
 // counterMustPanic runs f and fails unless it panics with a lockgen message.
