@@ -270,7 +270,7 @@ func runOnce(s *Subject, wl Workload, g int, cfg Config, timing bool) (Run, []in
 		cut = math.MaxUint64
 	}
 	for i := range workers {
-		workers[i] = &Worker{ID: i, phase: &phase, steady: -1, joined: &joined, rng: uint64(i)*0x9E3779B97F4A7C15 + 1, readCut: cut,
+		workers[i] = &Worker{ID: i, phase: &phase, joined: &joined, rng: uint64(i)*0x9E3779B97F4A7C15 + 1, readCut: cut,
 			cs: iterations(wl.CS), out: iterations(wl.Outside), shared: &shared, timing: timing}
 		if timing {
 			workers[i].lat = make([]int64, 0, 1<<14)

@@ -137,7 +137,7 @@ func TestBareStepsSwapEachRegister(t *testing.T) {
 	for _, shape := range bareShapes() {
 		s := bareStepsSubject(shape)
 		b := s.New().(*bareStepsPassage)
-		w := &Worker{phase: new(atomic.Int32), steady: -1, joined: new(atomic.Int32), shared: new(int), ready: new(sync.WaitGroup), start: make(chan struct{})}
+		w := &Worker{phase: new(atomic.Int32), joined: new(atomic.Int32), shared: new(int), ready: new(sync.WaitGroup), start: make(chan struct{})}
 		w.ready.Add(1)
 		close(w.start)
 		// Passage 0 runs in the joining phase; stop before passage 1.

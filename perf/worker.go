@@ -15,7 +15,7 @@ type Worker struct {
 
 	phase   *atomic.Int32   // the run's: joining, measuring or stopped
 	seen    int32           // the phase this worker last saw
-	steady  int32           // the phase in which Next has nothing to do but count (-1: none yet)
+	steady  int32           // 1 + the phase in which Next has nothing to do but count (0: none yet)
 	joined  *atomic.Int32   // workers that finished a passage
 	started bool            // has passed the start barrier
 	ready   *sync.WaitGroup // the barrier: everyone's setup is done...
@@ -49,7 +49,7 @@ const (
 // (making a handle, say) is not measured.
 func (w *Worker) Next() bool {
 	// The common case, small enough to inline into a lock's loop.
-	if w.phase.Load() == w.steady {
+	if w.phase.Load()+1 == w.steady {
 		w.n++
 		return true
 	}
@@ -76,7 +76,7 @@ func (w *Worker) nextSlow() bool {
 	}
 	w.n++
 	if w.n >= 2 { // past the barrier and the first passage
-		w.steady = w.seen
+		w.steady = w.seen + 1
 	}
 	return true
 }
