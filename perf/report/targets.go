@@ -188,16 +188,16 @@ func straddles(lo, hi, bound float64) string {
 
 // atomicSteps says, for a lock whose uncontended passage misses its bound,
 // how many atomic writes and read-modify-writes that passage makes and how
-// many are on pointers, against sync.Mutex's, and what a passage of that
-// many bare integer steps, timed the same way in the same run, costs
-// against sync.Mutex's (perf.BareSteps): the floor for that many steps,
-// and whether the bound is reachable at all with them. The costs of
-// single operations in a loop are given but not added up, since a passage
-// overlaps its steps with other work. "" for a lock with no more, or no
-// dearer, steps than sync.Mutex's.
+// many are on pointers, against sync.Mutex's, and what a bare passage of
+// the same steps (as many, as many on pointers), timed the same way in
+// the same run, costs against sync.Mutex's (perf.BareSteps): the floor
+// for those steps, and whether the bound is reachable at all with them.
+// The costs of single operations in a loop are given but not added up,
+// since a passage overlaps its steps with other work. "" for a lock not
+// in the step table.
 func atomicSteps(x *Index, r *perf.Result, limit float64) string {
 	steps, ok := uncontendedSteps[r.Algorithm]
-	if !ok || (steps.Writes <= mutexSteps.Writes && steps.Pointer == 0) {
+	if !ok {
 		return ""
 	}
 	l := x.rep.Limits
