@@ -221,15 +221,23 @@ func zehaviFoundBy(executions string) string {
 	return "Explore's crash phase alone finds three holders in 30 s (execution " + executions + "; " + zehaviCrashHunt + ")"
 }
 
+// zehaviBitstateHunt is the longer hunt that kills the two mutants only
+// SPIN at n = 3 catches: a bitstate search (the exhaustive one needs about
+// 10 GB), past the mutation run's 1 GB and 1 minute.
+const zehaviBitstateHunt = "SPIN's bitstate search at n = 3 kills it: three processes in the 2-exclusion critical section " +
+	"(assertion g_ncs <= 2). The run took 24m46s on 2 cores, 2026-11-26: 15 minutes of the original's search, which " +
+	"found no violation, then both mutants at once (go run " +
+	"./verify/mutation/cmd/mutation -alg 'zehavi[kexclusion]' -only 'off-by-one-from\\+1@(2|7)$' -controls=false " +
+	"-layers spin -spin-sizes 3 -spin-bitstate -spin-hash 33 -spin-mem 6000 -spin-fold -spin-props mutual-exclusion " +
+	"-spin-timeout 15m -spin-timeout-larger 15m)"
+
 var zehaviKExclusionGaps = map[string]string{
 	"Acquire/swap@7,8": zehaviKOne("SPIN at n = 2 finds two processes in the critical section", zehaviFoundBy("1,397")),
 	"Acquire/off-by-one-from+1@7": zehaviKOne("SPIN at n = 2 finds two processes in the critical section",
-		"Explore's crash phase alone did not find it in 30 s either (16,523 executions; "+zehaviCrashHunt+"). What would "+
-			"catch it: SPIN's exhaustive search at n = 3 (the original takes 195 million states, about 10 GB, for mutual "+
-			"exclusion alone) or at n = 4"),
+		"Explore's crash phase alone did not find it in 30 s either (16,523 executions; "+zehaviCrashHunt+"). "+zehaviBitstateHunt),
 	"Acquire/off-by-one-from+1@2": zehaviKOne("SPIN at n = 2 finds two processes in the critical section",
 		"Explore-deep's crash phase did not find it either (2,275 executions in 20 s, the mutation run of 2026-11-26 14:59 UTC). "+
-			"What would catch it: SPIN at n = 3 with more memory than the run's 1 GB (its three n = 3 runs ran out)"),
+			zehaviBitstateHunt),
 	"Acquire/flip-lt@12#2": zehaviKOne("Explore finds two processes in the critical section with 3 goroutines", zehaviFoundBy("2,865")),
 	"Release/delete@14a":   zehaviKOne("Explore finds two processes in the critical section with 3 goroutines", zehaviFoundBy("14,059")),
 	"Acquire/delete@2": "wrong: without line 2 no process ever raises IGNORE, so line 11a.ii may trust an ORDERLT[q][i] " +
