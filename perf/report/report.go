@@ -65,17 +65,31 @@ func (x *Index) RatioTo(r *perf.Result, base string) Ratio {
 	if b == nil {
 		return Ratio{Med: math.NaN()}
 	}
-	n := min(len(r.Runs), len(b.Runs))
+	return pairedRatio(nsOf(b.Runs), nsOf(r.Runs), base)
+}
+
+// pairedRatio is num[i]/den[i] run by run (runs of the same round), as a
+// median with its spread; NaN without a pair whose den is positive.
+func pairedRatio(num, den []float64, base string) Ratio {
 	var rs []float64
-	for i := 0; i < n; i++ {
-		if r.Runs[i].NsPerPassage > 0 {
-			rs = append(rs, b.Runs[i].NsPerPassage/r.Runs[i].NsPerPassage)
+	for i := 0; i < min(len(num), len(den)); i++ {
+		if den[i] > 0 {
+			rs = append(rs, num[i]/den[i])
 		}
 	}
 	if len(rs) == 0 {
 		return Ratio{Med: math.NaN()}
 	}
 	return Ratio{Med: median(rs), Lo: slices.Min(rs), Hi: slices.Max(rs), Baseline: base}
+}
+
+// nsOf is the time per passage of each run.
+func nsOf(runs []perf.Run) []float64 {
+	out := make([]float64, len(runs))
+	for i, run := range runs {
+		out[i] = run.NsPerPassage
+	}
+	return out
 }
 
 // Ratio is r's throughput ratio to its own baseline.

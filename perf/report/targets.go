@@ -208,8 +208,8 @@ func atomicSteps(x *Index, r *perf.Result, limit float64) string {
 	if !ok || !okCheck {
 		return out
 	}
-	out += fmt.Sprintf("; a passage of %d bare atomic steps, %d on pointers, and nothing else, timed the same way, costs %s sync.Mutex's time (2 integer steps, as sync.Mutex makes: %.2f×)",
-		steps.Writes, steps.Pointer, floor, check.Med)
+	out += fmt.Sprintf("; a passage of %d bare atomic steps, %d on pointers, and nothing else, timed the same way, costs %s sync.Mutex's time (%d integer steps, as sync.Mutex makes: %.2f×)",
+		steps.Writes, steps.Pointer, floor, mutexSteps.Writes, check.Med)
 	if floor.Med > limit {
 		return out + fmt.Sprintf(": no passage of these steps meets %.1f× here", limit)
 	}
@@ -225,16 +225,8 @@ func (x *Index) bareSteps(n, p int) (Ratio, bool) {
 	if len(ns) == 0 || m == nil {
 		return Ratio{}, false
 	}
-	var rs []float64
-	for i := 0; i < min(len(ns), len(m.Runs)); i++ {
-		if m.Runs[i].NsPerPassage > 0 {
-			rs = append(rs, ns[i]/m.Runs[i].NsPerPassage)
-		}
-	}
-	if len(rs) == 0 {
-		return Ratio{}, false
-	}
-	return Ratio{Med: median(rs), Lo: slices.Min(rs), Hi: slices.Max(rs), Baseline: "sync.Mutex"}, true
+	r := pairedRatio(ns, nsOf(m.Runs), "sync.Mutex")
+	return r, !math.IsNaN(r.Med)
 }
 
 // locks returns the generated locks of a mode in a cell, those of the
