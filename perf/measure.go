@@ -202,9 +202,11 @@ func Measure(cfg Config, subjects []Subject) *Report {
 	}
 	// The bare-steps passages run at one goroutine on the first workload,
 	// interleaved with the locks' runs so that their figures pair up.
+	var shapes []BareSteps
 	var bare []Subject
 	if slices.Contains(cfg.Goroutines, 1) {
-		for _, shape := range bareShapes() {
+		shapes = bareShapes()
+		for _, shape := range shapes {
 			bare = append(bare, bareStepsSubject(shape))
 		}
 	}
@@ -218,9 +220,7 @@ func Measure(cfg Config, subjects []Subject) *Report {
 	}
 	progress("the machine's limits")
 	rep.Limits = MeasureLimits(cfg.Duration)
-	if len(bare) > 0 {
-		rep.Limits.BareSteps = bareShapes()
-	}
+	rep.Limits.BareSteps = shapes
 	// A warm-up run per cell, not recorded: the runtime's first parks of
 	// a run allocate (it keeps parked goroutines' records in caches a
 	// collection empties), which is not the lock's allocation.
