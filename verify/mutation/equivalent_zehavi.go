@@ -2,8 +2,8 @@ package mutation
 
 // Zehavi's k-exclusion: the survivors shown equivalent, for both of its
 // variants (k-exclusion and mutex), and the wrong ones the k-exclusion
-// variant's layers miss. Its other survivors are not reviewed yet: the
-// report lists them as unclassified.
+// variant's layers miss; equivalent_zehavi_mutex.go holds those equivalent
+// at k = 1 only.
 //
 // Notation: DISCOVER0[i][q] is the cell DISCOVER0[(i * n) + q], through
 // which i records that it discovered q (q revealed itself before i's line
@@ -129,7 +129,18 @@ const zehaviUnnormalised = "the same visible executions: the mutant may leave i'
 	"next 4d, which 4b precedes, and every read of DISCOVER1[i][q] follows a read of DISCOVER0 true in the same condition " +
 	"(q at 11a.ii and 11b, i at line 4 and 4f), so that DISCOVER1 is never read"
 
+// zehaviCompeteIgnore is why lines 1 and 2 may be swapped.
+const zehaviCompeteIgnore = "still correct: the mutant raises IGNORE[i][q] (line 2) for every q before COMPETE[i][q] " +
+	"(line 1). The paper's proofs use the two lines only through its Observations 1 and 2 (COMPETE[i][q] is true exactly " +
+	"from i's line 1 for q to its line 15, IGNORE[i][q] exactly from its line 2 to its line 8), which hold for the mutant " +
+	"as stated, and through both lines preceding the Label (line 3): Lemma 4 infers from a Label of i that started before " +
+	"some time that i had by then executed line 1 for q (case 1) or line 2 (case 3), and Lemma 6 that a non-faulty process " +
+	"waiting or in its remainder has IGNORE false. No proof uses the order of lines 1 and 2 themselves; the doorway still " +
+	"begins with the passage's first step, so FIFE (Lemma 5) means the same, and each register gets the same writes per " +
+	"passage (Lemma 7's count of remote references)"
+
 var zehaviEquivalences = map[string]string{
+	"Acquire/swap@1,2": zehaviCompeteIgnore,
 	"Acquire/swap@2,3": LocalCommute,
 	"Acquire/swap@8,9": "the same executions: line 9's loop only clears precede, a Step local that nothing reads " +
 		"before line 10 and that is all false there anyway (line 9's own equivalences), and each of the two loops sets its own loop " +
