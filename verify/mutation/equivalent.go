@@ -346,9 +346,10 @@ var Equivalences = map[string]string{
 }
 
 // CheckedOnly maps mutant IDs to why they are correct wherever they can be
-// checked (exhaustive searches at the sizes the layers run) although no
-// argument shows them correct for every size: no layer can kill them, yet
-// the scores count them as not equivalent.
+// checked (exhaustive searches at the sizes the layers run, or where none
+// finishes, the longest hunts recorded in the reason) although no argument
+// shows them correct for every size: no layer kills them, yet the scores
+// count them as not equivalent.
 var CheckedOnly = map[string]string{
 	"anonymous/Acquire/off-by-one-qfrom+1@15": anonEarlyRestart,
 	"anonymous/Acquire/off-by-one-qto-1@15":   anonEarlyRestart,

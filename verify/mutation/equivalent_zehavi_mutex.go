@@ -69,8 +69,21 @@ var zehaviMutexEquivalences = map[string]string{
 	"Acquire/delete@12#3":             zehaviNoGrantWrites,
 }
 
+// zehaviRevealFirstK2 is what is known of the same swap at k ≥ 2.
+const zehaviRevealFirstK2 = "not shown either way at k = 2: the mutant reveals i (line 5) before its discoveries (line " +
+	"4). At k = 1 it is equivalent (zehavi[mutex]/Acquire/swap@4,5). At k ≥ 2 the paper's proof of k-exclusion needs the " +
+	"original order in Lemma 4's case 4 (a process that entered on a grant: \"i executed line 5 and Scan_i in (Tc, I2)\", " +
+	"which makes the granter's line 5 later than the grantee's), and we found no other argument. No check here finds a " +
+	"violation, and none is exhaustive at k = 2 (n = 2 is trivial, SPIN at n = 3 runs out of memory): the mutation run's " +
+	"layers; Explore with 4 processes for 2 minutes without crashes (46,721 executions: random 4×2, PCT depth 6 4×3) and " +
+	"1 minute of its crash phase (23,490 executions); SPIN's bitstate search at n = 3 for 12 minutes, 2026-11-26 (go run " +
+	"./verify/mutation/cmd/mutation -alg 'zehavi[kexclusion]' -only 'swap@4,5$' -controls=false -layers spin " +
+	"-spin-sizes 3 -spin-bitstate -spin-hash 33 -spin-mem 6000 -spin-fold -spin-props mutual-exclusion -spin-timeout 12m " +
+	"-spin-timeout-larger 12m)"
+
 func init() {
 	for id, why := range zehaviMutexEquivalences {
 		Equivalences["zehavi[mutex]/"+id] = why
 	}
+	CheckedOnly["zehavi[kexclusion]/Acquire/swap@4,5"] = zehaviRevealFirstK2
 }
