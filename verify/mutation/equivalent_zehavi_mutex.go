@@ -2,8 +2,10 @@ package mutation
 
 // Zehavi's algorithm at k = 1 (zehavi[mutex]): the grant path (line 11b's
 // reads of ALLOW, line 12's writes) never fires, so its mutants are
-// equivalent there, and only there. Notation as in equivalent_zehavi.go:
-// i is the waiting process, q the one whose grant it reads.
+// equivalent there, and only there; the one whose equivalence at k = 1
+// rests on that fact alone is recorded at k = 2 with what was checked.
+// Notation as in equivalent_zehavi.go: i is the waiting process, q the one
+// whose grant it reads.
 
 // zehaviNoGrant proves that at k = 1 line 11b never finds a grant. It follows
 // the paper's own proof of k-exclusion (Lemma 4, case 4) and uses its
