@@ -76,12 +76,17 @@ const zehaviRevealFirstK2 = "not shown either way at k = 2: the mutant reveals i
 	"4). At k = 1 it is equivalent (zehavi[mutex]/Acquire/swap@4,5). At k ≥ 2 the paper's proof of k-exclusion needs the " +
 	"original order in Lemma 4's case 4 (a process that entered on a grant: \"i executed line 5 and Scan_i in (Tc, I2)\", " +
 	"which makes the granter's line 5 later than the grantee's), and we found no other argument. No check here finds a " +
-	"violation, and none is exhaustive at k = 2 (n = 2 is trivial, SPIN at n = 3 runs out of memory): the mutation run's " +
-	"layers; Explore with 4 processes for 2 minutes without crashes (46,721 executions: random 4×2, PCT depth 6 4×3) and " +
-	"1 minute of its crash phase (23,490 executions); SPIN's bitstate search at n = 3 for 12 minutes, 2026-11-26 (go run " +
-	"./verify/mutation/cmd/mutation -alg 'zehavi[kexclusion]' -only 'swap@4,5$' -controls=false -layers spin " +
-	"-spin-sizes 3 -spin-bitstate -spin-hash 33 -spin-mem 6000 -spin-fold -spin-props mutual-exclusion -spin-timeout 12m " +
-	"-spin-timeout-larger 12m)"
+	"violation, and none is exhaustive at k = 2 (n = 2 is trivial; at n = 3 SPIN's exhaustive search of the mutant runs " +
+	"out of 12 GB after 11 minutes, with -spin-passages 1 -spin-fold -spin-collapse, where the original's finishes in 8.5). " +
+	"Hunts of 2026-11-26, each " + zehaviHunt + " with: -layers explore -explore-budget 120s -explore-opts " +
+	"'verify.ExploreRandom(1000000);verify.ExplorePCT(1000000, 6);verify.ExploreDFSLimit(0);verify.ExploreCrashRuns(0);" +
+	"verify.ExplorePassages(3)' (46,721 executions, 4 processes); -layers explore -explore-budget 60s -explore-opts " +
+	"'verify.ExploreRandom(0);verify.ExplorePCT(0, 4);verify.ExploreDFSLimit(0);verify.ExploreCrashRuns(1000000)' " +
+	"(23,490 executions, one process crashing); -layers spin -spin-sizes 3 -spin-bitstate -spin-hash 33 -spin-mem 6000 " +
+	"-spin-fold -spin-props mutual-exclusion -spin-timeout 12m -spin-timeout-larger 12m (a bitstate search, 12 minutes)"
+
+// zehaviHunt is the start of the commands zehaviRevealFirstK2 cites.
+const zehaviHunt = "go run ./verify/mutation/cmd/mutation -alg 'zehavi[kexclusion]' -only 'swap@4,5$' -controls=false"
 
 func init() {
 	for id, why := range zehaviMutexEquivalences {
