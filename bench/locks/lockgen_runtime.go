@@ -75,8 +75,9 @@ func pause(string) {
 	}
 }
 
-// pauseIters sets pause's length: about 30 ns on the 2-core EPYC of the
-// project's CI (lockgen bench reports a wake-up at about 150 ns there).
+// pauseIters sets pause's length: about 17 ns on the 2-core EPYC of the
+// project's CI (BenchmarkPause), where a wake-up costs about 150 ns
+// (BenchmarkParkerHandoff/chan: 300 ns for two).
 const pauseIters = 8
 
 // pauseSink keeps pause's loop from being compiled away; its line is
@@ -100,8 +101,15 @@ const spinLimit = 1 << 30
 
 // spinBudget is how many pauses a waiter of the adaptive policy spends
 // before it parks: spinning costs the waiter's processor and pays only
-// while it is shorter than the handoff a wake-up would cost.
-const spinBudget = 64
+// while it is shorter than the handoff a wake-up would cost, so the budget
+// is one wake-up's worth of pauses (8 × 17 ns against 150 ns; see
+// pauseIters). It was 64 until lockgen bench showed the waits that
+// outlast a spin paying for all of it. Over 12 locks at 2, 8 and 64
+// goroutines on both workloads, 5 runs a cell, 8 moved 14 of 72 medians
+// beyond the earlier runs' spread and none the other way: at 64
+// goroutines, the reader-preference lock's passage (90% reads) went from
+// 20.9 to 13.8 ns and Lamport's fast lock's from 68.6 to 41.3 ns.
+const spinBudget = 8
 
 // maxSpinners is how many waiters of one lock may spin at once under the
 // adaptive policy: spinning is pointless once spinners and the holder

@@ -102,3 +102,13 @@ func TestReadyWaitersAllocatesUpFront(t *testing.T) {
 		t.Errorf("a round on ready waiters allocated %.1f times", n)
 	}
 }
+
+// BenchmarkPause times one pause, the unit of the adaptive policy's spin
+// budget (spinBudget), to set against BenchmarkParkerHandoff/chan, whose
+// every iteration is two wake-ups: go test -run '^$' -bench
+// 'Pause|ParkerHandoff/chan' -count 5 ./templates/golang/lockrt/.
+func BenchmarkPause(b *testing.B) {
+	for i := 0; i < b.N; i++ {
+		pause("")
+	}
+}
