@@ -311,7 +311,7 @@ func runOnce(s *Subject, wl Workload, g int, cfg Config, timing bool) (Run, []in
 	for i, w := range workers {
 		run.Passages += w.passages()
 		counts[i] = float64(w.passages())
-		lat = append(lat, w.lat...)
+		lat = append(lat, w.latencies()...)
 	}
 	if run.Passages > 0 {
 		run.NsPerPassage = float64(elapsed.Nanoseconds()) / float64(run.Passages)

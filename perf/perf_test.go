@@ -168,3 +168,40 @@ func TestBareStepsSwapEachRegister(t *testing.T) {
 		}
 	}
 }
+
+// TestStarvedWorkerCountsNothing: a worker that waits through the whole
+// measured window, as an unfair lock's starved goroutine does, counts no
+// passage and no latency in it, however many it made before the window
+// opened; one that saw the window counts only the passages it began in it.
+func TestStarvedWorkerCountsNothing(t *testing.T) {
+	phase := new(atomic.Int32)
+	mk := func() *Worker {
+		return &Worker{phase: phase, joined: new(atomic.Int32), started: true, timing: true}
+	}
+	passage := func(w *Worker) bool {
+		if !w.Next() {
+			return false
+		}
+		w.Enter(w.Begin())
+		return true
+	}
+	starved, running := mk(), mk()
+	for range 100 { // both make passages while the run joins
+		passage(starved)
+		passage(running)
+	}
+	phase.Store(measuring) // the starved one is stuck in its acquire from here on
+	for range 10 {
+		passage(running)
+	}
+	phase.Store(stopped)
+	if passage(starved) || passage(running) {
+		t.Fatal("Next went on after the run stopped")
+	}
+	if p, l := starved.passages(), starved.latencies(); p != 0 || len(l) != 0 {
+		t.Errorf("starved worker: %d passages, %d latencies in the window, want none", p, len(l))
+	}
+	if p, l := running.passages(), running.latencies(); p != 10 || len(l) != 10 {
+		t.Errorf("running worker: %d passages, %d latencies in the window, want 10", p, len(l))
+	}
+}
