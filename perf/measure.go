@@ -187,16 +187,18 @@ func Measure(cfg Config, subjects []Subject) *Report {
 			}
 		}
 	}
-	i := 0
-	for si := range subjects {
-		s := &subjects[si]
-		for _, w := range cfg.Workloads {
-			for _, g := range cfg.Goroutines {
-				if s.Procs > 0 && g > s.Procs {
-					continue
+	// A round runs the cells workload by workload and goroutine count by
+	// goroutine count, every subject's cell of the one before the next, so
+	// that the runs a ratio pairs (a lock's and its baseline's of the same
+	// round) are seconds apart at most, not a whole round: the machine's
+	// slow spells last seconds, and one that fell between the two runs of
+	// a pair moved an uncontended ratio by a third.
+	for _, w := range cfg.Workloads {
+		for _, g := range cfg.Goroutines {
+			for i := range rep.Results {
+				if r := &rep.Results[i]; r.Workload == w.Name && r.Goroutines == g {
+					cells = append(cells, cell{subjectNamed(subjects, r.Subject), w, g, r})
 				}
-				cells = append(cells, cell{s, w, g, &rep.Results[i]})
-				i++
 			}
 		}
 	}
@@ -233,16 +235,22 @@ func Measure(cfg Config, subjects []Subject) *Report {
 		runOnce(&bare[i], cfg.Workloads[0], 1, warm, false)
 	}
 	for k := 0; k < cfg.Count; k++ {
-		for _, c := range cells {
+		for ci, c := range cells {
 			progress(fmt.Sprintf("%s, %s, %s: run %d of %d", c.s.Name, goroutines(c.g), c.w.Name, k+1, cfg.Count))
 			run, _ := runOnce(c.s, c.w, c.g, cfg, false)
 			c.r.Runs = append(c.r.Runs, run)
-		}
-		for i := range bare {
-			progress(fmt.Sprintf("%s: run %d of %d", bare[i].Name, k+1, cfg.Count))
-			run, _ := runOnce(&bare[i], cfg.Workloads[0], 1, cfg, false)
-			b := &rep.Limits.BareSteps[i]
-			b.Ns = append(b.Ns, run.NsPerPassage)
+			groupEnds := ci+1 == len(cells) || cells[ci+1].g != c.g || cells[ci+1].w.Name != c.w.Name
+			if !groupEnds || c.g != 1 || c.w.Name != cfg.Workloads[0].Name {
+				continue
+			}
+			// The bare-steps passages, right after the locks' runs they
+			// pair with.
+			for i := range bare {
+				progress(fmt.Sprintf("%s: run %d of %d", bare[i].Name, k+1, cfg.Count))
+				run, _ := runOnce(&bare[i], cfg.Workloads[0], 1, cfg, false)
+				b := &rep.Limits.BareSteps[i]
+				b.Ns = append(b.Ns, run.NsPerPassage)
+			}
 		}
 	}
 	for _, c := range cells {
@@ -403,4 +411,14 @@ func goroutines(n int) string {
 		return "1 goroutine"
 	}
 	return fmt.Sprintf("%d goroutines", n)
+}
+
+// subjectNamed is the subject a result belongs to.
+func subjectNamed(subjects []Subject, name string) *Subject {
+	for i := range subjects {
+		if subjects[i].Name == name {
+			return &subjects[i]
+		}
+	}
+	panic("perf: no subject " + name)
 }
