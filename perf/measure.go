@@ -190,9 +190,9 @@ func Measure(cfg Config, subjects []Subject) *Report {
 	// A round runs the cells workload by workload and goroutine count by
 	// goroutine count, every subject's cell of the one before the next, so
 	// that the runs a ratio pairs (a lock's and its baseline's of the same
-	// round) are seconds apart at most, not a whole round: the machine's
-	// slow spells last seconds, and one that fell between the two runs of
-	// a pair moved an uncontended ratio by a third.
+	// round) are seconds apart at most, not a whole round (half a minute
+	// over the catalogue): a slow spell of the machine between them would
+	// weigh on one side of the ratio only.
 	for _, w := range cfg.Workloads {
 		for _, g := range cfg.Goroutines {
 			for i := range rep.Results {
