@@ -310,6 +310,15 @@ func runOnce(s *Subject, wl Workload, g int, cfg Config, timing bool) (Run, []in
 	time.Sleep(cfg.Duration)
 	phase.Store(stopped)
 	elapsed := time.Since(t0)
+	var open []int64
+	if timing {
+		now := int64(time.Since(epoch))
+		for _, w := range workers {
+			if d := w.openWait(now); d > 0 {
+				open = append(open, d)
+			}
+		}
+	}
 	finished.Wait()
 	runtime.ReadMemStats(&after)
 
@@ -321,6 +330,7 @@ func runOnce(s *Subject, wl Workload, g int, cfg Config, timing bool) (Run, []in
 		counts[i] = float64(w.passages())
 		lat = append(lat, w.latencies()...)
 	}
+	lat = append(lat, open...)
 	if run.Passages > 0 {
 		run.NsPerPassage = float64(elapsed.Nanoseconds()) / float64(run.Passages)
 		run.Allocs = float64(after.Mallocs-before.Mallocs) / float64(run.Passages)

@@ -205,3 +205,29 @@ func TestStarvedWorkerCountsNothing(t *testing.T) {
 		t.Errorf("running worker: %d passages, %d latencies in the window, want 10", p, len(l))
 	}
 }
+
+// TestOpenWaitCounts: an acquire still waiting when a timing run stops
+// counts with its wait so far, once: when it returns after the stop, its
+// wait is not recorded again; one that returned counts no open wait.
+func TestOpenWaitCounts(t *testing.T) {
+	phase := new(atomic.Int32)
+	phase.Store(measuring)
+	w := &Worker{phase: phase, joined: new(atomic.Int32), started: true, timing: true, seen: measuring}
+	w.Enter(w.Begin())
+	if d := w.openWait(int64(time.Since(epoch))); d != 0 {
+		t.Fatalf("open wait %d ns after the acquire returned, want none", d)
+	}
+	start := w.Begin() // stuck in this acquire
+	time.Sleep(2 * time.Millisecond)
+	phase.Store(stopped)
+	if d := w.openWait(int64(time.Since(epoch))); d < int64(2*time.Millisecond) {
+		t.Fatalf("open wait %v, want at least the 2ms it has waited", time.Duration(d))
+	}
+	w.Enter(start) // returns after the stop
+	if n := len(w.latencies()); n != 1 {
+		t.Fatalf("%d latencies, want 1: the wait that ended after the stop counted as open only", n)
+	}
+	if d := w.openWait(int64(time.Since(epoch))); d != 0 {
+		t.Fatalf("open wait %d ns after the acquire returned, want none", d)
+	}
+}

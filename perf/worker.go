@@ -28,6 +28,10 @@ type Worker struct {
 	shared  *int   // touched only inside the critical section
 	timing  bool   // this run records every acquisition's latency
 	lat     []int64
+	// acquiring is, in a timing run, when the acquire in flight began
+	// (Begin's clock; 0: none), for the wait of a goroutine still waiting
+	// when the run stops (openWait).
+	acquiring atomic.Int64
 }
 
 // epoch is the clock the latency runs read.
@@ -108,14 +112,33 @@ func (w *Worker) Begin() int64 {
 	if !w.timing {
 		return 0
 	}
-	return int64(time.Since(epoch))
+	t := int64(time.Since(epoch))
+	w.acquiring.Store(max(t, 1))
+	return t
 }
 
 // Enter is called once the acquire returned.
 func (w *Worker) Enter(t int64) {
 	if w.timing {
-		w.lat = append(w.lat, int64(time.Since(epoch))-t)
+		// An acquire that returns after the run stopped was counted as an
+		// open wait when it stopped.
+		if w.phase.Load() != stopped {
+			w.lat = append(w.lat, int64(time.Since(epoch))-t)
+		}
+		w.acquiring.Store(0)
 	}
+}
+
+// openWait is the wait so far, at clock now, of an acquire that had not
+// returned by then (0: none in flight). A goroutine an unfair lock starves
+// through a whole run never returns from its acquire inside the window;
+// its wait counts this way, as at least what it was when the run stopped,
+// or the lock's maximum wait would leave out exactly its longest waits.
+func (w *Worker) openWait(now int64) int64 {
+	if t := w.acquiring.Load(); t != 0 {
+		return max(now-t, 0)
+	}
+	return 0
 }
 
 // Critical is the critical section's work: a plain counter that only a
