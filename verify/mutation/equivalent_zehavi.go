@@ -1,9 +1,9 @@
 package mutation
 
 // Zehavi's k-exclusion: the survivors shown equivalent, for both of its
-// variants (k-exclusion and mutex), and the wrong ones the k-exclusion
-// variant's layers miss; equivalent_zehavi_mutex.go holds those equivalent
-// at k = 1 only.
+// variants (k-exclusion and mutex), the wrong ones the k-exclusion
+// variant's layers miss, and the one correct where checked at k = 2;
+// equivalent_zehavi_mutex.go holds those equivalent at k = 1 only.
 //
 // Notation: DISCOVER0[i][q] is the cell DISCOVER0[(i * n) + q], through
 // which i records that it discovered q (q revealed itself before i's line
@@ -259,6 +259,23 @@ var zehaviKExclusionGaps = map[string]string{
 		"in some runs and not in others. What would catch it every time: longer stress, or SPIN at n = 4",
 }
 
+// zehaviRevealFirstK2 is what is known of the same swap at k ≥ 2.
+const zehaviRevealFirstK2 = "not shown either way at k = 2: the mutant reveals i (line 5) before its discoveries (line " +
+	"4). At k = 1 it is equivalent (zehavi[mutex]/Acquire/swap@4,5). At k ≥ 2 the paper's proof of k-exclusion needs the " +
+	"original order in Lemma 4's case 4 (a process that entered on a grant: \"i executed line 5 and Scan_i in (Tc, I2)\", " +
+	"which makes the granter's line 5 later than the grantee's), and we found no other argument. No check here finds a " +
+	"violation, and none is exhaustive at k = 2 (n = 2 is trivial; at n = 3 SPIN's exhaustive search of the mutant runs " +
+	"out of 12 GB after 11 minutes, with -spin-passages 1 -spin-fold -spin-collapse, where the original's finishes in 8.5). " +
+	"Hunts of 2026-11-26, each " + zehaviHunt + " with: -layers explore -explore-budget 120s -explore-opts " +
+	"'verify.ExploreRandom(1000000);verify.ExplorePCT(1000000, 6);verify.ExploreDFSLimit(0);verify.ExploreCrashRuns(0);" +
+	"verify.ExplorePassages(3)' (46,721 executions, 4 processes); -layers explore -explore-budget 60s -explore-opts " +
+	"'verify.ExploreRandom(0);verify.ExplorePCT(0, 4);verify.ExploreDFSLimit(0);verify.ExploreCrashRuns(1000000)' " +
+	"(23,490 executions, one process crashing); -layers spin -spin-sizes 3 -spin-bitstate -spin-hash 33 -spin-mem 6000 " +
+	"-spin-fold -spin-props mutual-exclusion -spin-timeout 12m -spin-timeout-larger 12m (a bitstate search, 12 minutes)"
+
+// zehaviHunt is the start of the commands zehaviRevealFirstK2 cites.
+const zehaviHunt = "go run ./verify/mutation/cmd/mutation -alg 'zehavi[kexclusion]' -only 'swap@4,5$' -controls=false"
+
 func init() {
 	for _, variant := range []string{"zehavi[kexclusion]/", "zehavi[mutex]/"} {
 		for id, why := range zehaviEquivalences {
@@ -268,4 +285,5 @@ func init() {
 	for id, why := range zehaviKExclusionGaps {
 		Gaps["zehavi[kexclusion]/"+id] = why
 	}
+	CheckedOnly["zehavi[kexclusion]/Acquire/swap@4,5"] = zehaviRevealFirstK2
 }

@@ -2,10 +2,10 @@ package mutation
 
 // Zehavi's algorithm at k = 1 (zehavi[mutex]): the grant path (line 11b's
 // reads of ALLOW, line 12's writes) never fires, so its mutants are
-// equivalent there, and only there; the one whose equivalence at k = 1
-// rests on that fact alone is recorded at k = 2 with what was checked.
-// Notation as in equivalent_zehavi.go: i is the waiting process, q the one
-// whose grant it reads.
+// equivalent there, and only there (equivalent_zehavi.go records what was
+// checked of the one of them that is unresolved at k = 2). Notation as in
+// equivalent_zehavi.go: i is the waiting process, q the one whose grant it
+// reads.
 
 // zehaviNoGrant proves that at k = 1 line 11b never finds a grant. It follows
 // the paper's own proof of k-exclusion (Lemma 4, case 4) and uses its
@@ -71,26 +71,8 @@ var zehaviMutexEquivalences = map[string]string{
 	"Acquire/delete@12#3":             zehaviNoGrantWrites,
 }
 
-// zehaviRevealFirstK2 is what is known of the same swap at k ≥ 2.
-const zehaviRevealFirstK2 = "not shown either way at k = 2: the mutant reveals i (line 5) before its discoveries (line " +
-	"4). At k = 1 it is equivalent (zehavi[mutex]/Acquire/swap@4,5). At k ≥ 2 the paper's proof of k-exclusion needs the " +
-	"original order in Lemma 4's case 4 (a process that entered on a grant: \"i executed line 5 and Scan_i in (Tc, I2)\", " +
-	"which makes the granter's line 5 later than the grantee's), and we found no other argument. No check here finds a " +
-	"violation, and none is exhaustive at k = 2 (n = 2 is trivial; at n = 3 SPIN's exhaustive search of the mutant runs " +
-	"out of 12 GB after 11 minutes, with -spin-passages 1 -spin-fold -spin-collapse, where the original's finishes in 8.5). " +
-	"Hunts of 2026-11-26, each " + zehaviHunt + " with: -layers explore -explore-budget 120s -explore-opts " +
-	"'verify.ExploreRandom(1000000);verify.ExplorePCT(1000000, 6);verify.ExploreDFSLimit(0);verify.ExploreCrashRuns(0);" +
-	"verify.ExplorePassages(3)' (46,721 executions, 4 processes); -layers explore -explore-budget 60s -explore-opts " +
-	"'verify.ExploreRandom(0);verify.ExplorePCT(0, 4);verify.ExploreDFSLimit(0);verify.ExploreCrashRuns(1000000)' " +
-	"(23,490 executions, one process crashing); -layers spin -spin-sizes 3 -spin-bitstate -spin-hash 33 -spin-mem 6000 " +
-	"-spin-fold -spin-props mutual-exclusion -spin-timeout 12m -spin-timeout-larger 12m (a bitstate search, 12 minutes)"
-
-// zehaviHunt is the start of the commands zehaviRevealFirstK2 cites.
-const zehaviHunt = "go run ./verify/mutation/cmd/mutation -alg 'zehavi[kexclusion]' -only 'swap@4,5$' -controls=false"
-
 func init() {
 	for id, why := range zehaviMutexEquivalences {
 		Equivalences["zehavi[mutex]/"+id] = why
 	}
-	CheckedOnly["zehavi[kexclusion]/Acquire/swap@4,5"] = zehaviRevealFirstK2
 }
