@@ -1,6 +1,7 @@
 package perf
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"runtime"
@@ -169,23 +170,28 @@ func Measure(cfg Config, subjects []Subject) *Report {
 			Duration: cfg.Duration, Count: cfg.Count}}
 	calibrate()
 	type cell struct {
-		s *Subject
-		w Workload
-		g int
-		r *Result
+		s     *Subject
+		w     Workload
+		g     int
+		r     *Result
+		group int // its workload's and goroutine count's place in a round
 	}
 	var cells []cell
 	for i := range subjects {
 		s := &subjects[i]
-		for _, w := range cfg.Workloads {
-			for _, g := range cfg.Goroutines {
+		for wi, w := range cfg.Workloads {
+			for gi, g := range cfg.Goroutines {
 				if s.Procs > 0 && g > s.Procs {
 					continue
 				}
 				rep.Results = append(rep.Results, Result{Subject: s.Name, Algorithm: s.Algorithm, Wait: s.Wait, Mode: s.Mode, K: s.K,
 					Baseline: s.Baseline, FIFO: s.FIFO, Workload: w.Name, Goroutines: g})
+				cells = append(cells, cell{s: s, w: w, g: g, group: wi*len(cfg.Goroutines) + gi})
 			}
 		}
+	}
+	for i := range cells {
+		cells[i].r = &rep.Results[i]
 	}
 	// A round runs the cells workload by workload and goroutine count by
 	// goroutine count, every subject's cell of the one before the next, so
@@ -193,15 +199,7 @@ func Measure(cfg Config, subjects []Subject) *Report {
 	// round) are seconds apart at most, not a whole round (half a minute
 	// over the catalogue): a slow spell of the machine between them would
 	// weigh on one side of the ratio only.
-	for _, w := range cfg.Workloads {
-		for _, g := range cfg.Goroutines {
-			for i := range rep.Results {
-				if r := &rep.Results[i]; r.Workload == w.Name && r.Goroutines == g {
-					cells = append(cells, cell{subjectNamed(subjects, r.Subject), w, g, r})
-				}
-			}
-		}
-	}
+	slices.SortStableFunc(cells, func(a, b cell) int { return cmp.Compare(a.group, b.group) })
 	// The bare-steps passages run at one goroutine on the first workload,
 	// interleaved with the locks' runs so that their figures pair up.
 	var shapes []BareSteps
@@ -212,6 +210,7 @@ func Measure(cfg Config, subjects []Subject) *Report {
 			bare = append(bare, bareStepsSubject(shape))
 		}
 	}
+	bareGroup := slices.Index(cfg.Goroutines, 1) // the first workload's group at one goroutine
 	total := len(cells)*(cfg.Count+1) + len(bare)*cfg.Count + 1
 	done := 0
 	progress := func(what string) {
@@ -239,12 +238,11 @@ func Measure(cfg Config, subjects []Subject) *Report {
 			progress(fmt.Sprintf("%s, %s, %s: run %d of %d", c.s.Name, goroutines(c.g), c.w.Name, k+1, cfg.Count))
 			run, _ := runOnce(c.s, c.w, c.g, cfg, false)
 			c.r.Runs = append(c.r.Runs, run)
-			groupEnds := ci+1 == len(cells) || cells[ci+1].g != c.g || cells[ci+1].w.Name != c.w.Name
-			if !groupEnds || c.g != 1 || c.w.Name != cfg.Workloads[0].Name {
+			if c.group != bareGroup || ci+1 < len(cells) && cells[ci+1].group == bareGroup {
 				continue
 			}
 			// The bare-steps passages, right after the locks' runs they
-			// pair with.
+			// pair with: the first workload's at one goroutine.
 			for i := range bare {
 				progress(fmt.Sprintf("%s: run %d of %d", bare[i].Name, k+1, cfg.Count))
 				run, _ := runOnce(&bare[i], cfg.Workloads[0], 1, cfg, false)
@@ -421,14 +419,4 @@ func goroutines(n int) string {
 		return "1 goroutine"
 	}
 	return fmt.Sprintf("%d goroutines", n)
-}
-
-// subjectNamed is the subject a result belongs to.
-func subjectNamed(subjects []Subject, name string) *Subject {
-	for i := range subjects {
-		if subjects[i].Name == name {
-			return &subjects[i]
-		}
-	}
-	panic("perf: no subject " + name)
 }

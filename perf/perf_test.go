@@ -3,6 +3,8 @@ package perf
 import (
 	"math"
 	"runtime"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -229,5 +231,36 @@ func TestOpenWaitCounts(t *testing.T) {
 	}
 	if d := w.openWait(int64(time.Since(epoch))); d != 0 {
 		t.Fatalf("open wait %d ns after the acquire returned, want none", d)
+	}
+}
+
+// TestRoundsRunCellGroupsInTurn: a round runs every subject's cell of one
+// workload and goroutine count before the next group, so that a ratio's
+// two runs are close in time, and the bare-step passages right after the
+// one-goroutine cells of the first workload, which they pair with.
+func TestRoundsRunCellGroupsInTurn(t *testing.T) {
+	subjects := Baselines(mode.Mutex, 0)
+	var runs []string
+	Measure(Config{Goroutines: []int{1, 2}, Duration: time.Millisecond, Count: 1,
+		Progress: func(_, _ int, what string) {
+			if strings.HasSuffix(what, ": run 1 of 1") {
+				runs = append(runs, strings.TrimSuffix(what, ": run 1 of 1"))
+			}
+		}}, subjects)
+	var want []string
+	for _, w := range DefaultWorkloads() {
+		for _, g := range []int{1, 2} {
+			for _, s := range subjects {
+				want = append(want, s.Name+", "+goroutines(g)+", "+w.Name)
+			}
+			if g == 1 && w.Name == DefaultWorkloads()[0].Name {
+				for _, shape := range bareShapes() {
+					want = append(want, bareStepsSubject(shape).Name)
+				}
+			}
+		}
+	}
+	if !slices.Equal(runs, want) {
+		t.Errorf("runs in the order\n%s\nwant\n%s", strings.Join(runs, "\n"), strings.Join(want, "\n"))
 	}
 }
