@@ -85,13 +85,16 @@ func TestWorkloadsTakeTime(t *testing.T) {
 	if fastest < 700*time.Nanosecond || fastest > 10*time.Microsecond {
 		t.Fatalf("1 µs of work took %v at the fastest of 500", fastest)
 	}
-	// And Measure puts it between passages.
+	// And Measure puts it between passages. The bound is half of the
+	// work, not most of it: the fastest empty run is a noisy floor (under
+	// -race beside other packages' tests, all three of an earlier version
+	// once ran 300 ns slow), and a spin left out would add nothing at all.
 	s := Baselines(mode.Mutex, 0)[:1]
-	rep := Measure(Config{Goroutines: []int{1}, Duration: 30 * time.Millisecond, Count: 3,
+	rep := Measure(Config{Goroutines: []int{1}, Duration: 30 * time.Millisecond, Count: 5,
 		Workloads: []Workload{{Name: "empty"}, {Name: "1us", Outside: time.Microsecond}}}, s)
 	_, empty, _ := rep.Results[0].Median(func(r Run) float64 { return r.NsPerPassage })
 	_, work, _ := rep.Results[1].Median(func(r Run) float64 { return r.NsPerPassage })
-	if work < empty+700 {
+	if work < empty+500 || work > empty+10_000 {
 		t.Fatalf("fastest runs: empty %.0f ns, with 1 µs outside %.0f ns per passage", empty, work)
 	}
 }
