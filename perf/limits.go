@@ -1,6 +1,9 @@
 package perf
 
 import (
+	"runtime"
+	"slices"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -25,6 +28,16 @@ type Limits struct {
 	// atomic read-modify-write of the same word, as in a
 	// test-and-test-and-set: a read then a swap, less a swap alone.
 	ReadBeforeRMWNs float64
+	// Stalls are, one per round of latency runs, the longest time a
+	// goroutine that waits for nothing went without running: GOMAXPROCS
+	// goroutines read the clock in a loop for a run's length, one per
+	// processor, and the longest gap between two reads is kept. Whatever
+	// takes a processor away (the operating system, the hypervisor, the
+	// runtime) can take it from a lock's holder as well, and every waiter
+	// then waits that long: a floor under any lock's maximum wait here,
+	// and more so under a FIFO lock's, which a stalled waiter near the
+	// head of its queue holds up too.
+	Stalls []time.Duration
 	// BareSteps are passages of 2 to 6 atomic steps, up to 3 of them on
 	// pointers, and nothing else, timed like the locks (the floor of an
 	// uncontended passage; see BareSteps). Measured only when a run has
@@ -126,4 +139,25 @@ func atomicPointer(d time.Duration) float64 {
 			limitSinkPtr.Swap(limitNodes[i&1])
 		}
 	})
+}
+
+// stall is the longest time one of GOMAXPROCS clock-reading goroutines
+// went without running, over d.
+func stall(d time.Duration) time.Duration {
+	gaps := make([]time.Duration, runtime.GOMAXPROCS(0))
+	var wg sync.WaitGroup
+	for i := range gaps {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			start := time.Now()
+			for last := start; last.Sub(start) < d; {
+				now := time.Now()
+				gaps[i] = max(gaps[i], now.Sub(last))
+				last = now
+			}
+		}()
+	}
+	wg.Wait()
+	return slices.Max(gaps)
 }

@@ -44,6 +44,7 @@ type Config struct {
 	ReadFraction float64       // reader/writer locks: the share of passages that read
 	Duration     time.Duration // of each run
 	Count        int           // repetitions of every throughput run
+	LatencyCount int           // timed runs per cell (default: Count, at most 3)
 	// Progress, if set, is told what runs next.
 	Progress func(done, total int, what string) `json:"-"`
 }
@@ -64,6 +65,9 @@ func (c *Config) defaults() {
 	if c.Count <= 0 {
 		c.Count = 5
 	}
+	if c.LatencyCount <= 0 {
+		c.LatencyCount = min(c.Count, 3)
+	}
 }
 
 // Run is one throughput run's figures.
@@ -78,13 +82,27 @@ type Run struct {
 	GCs uint32
 }
 
-// Latency is the distribution of acquisition times of one latency run,
-// in which every acquire is timed.
+// Latency is the distribution of acquisition times over a cell's latency
+// runs, in which every acquire is timed.
 type Latency struct {
-	P50, P99, Max time.Duration
-	Samples       int
+	P50, P99 time.Duration // over every latency run's acquires
+	// Max is the median of the runs' longest waits, and Maxes those waits
+	// run by run: one run's longest wait is a single sample of a rare
+	// event (a processor taken away from the holder for milliseconds; see
+	// Limits.Stalls), and a comparison of two needs their spread.
+	Max     time.Duration
+	Maxes   []time.Duration
+	Samples int
 	// Quantiles are 101 evenly spaced quantiles (0%..100%), for plots.
 	Quantiles []time.Duration
+}
+
+// MaxRange is the least and the greatest of the runs' longest waits.
+func (l Latency) MaxRange() (lo, hi time.Duration) {
+	if len(l.Maxes) == 0 {
+		return l.Max, l.Max
+	}
+	return slices.Min(l.Maxes), slices.Max(l.Maxes)
 }
 
 // Result is one subject at one goroutine count and workload.
@@ -156,18 +174,21 @@ type ReportConfig struct {
 	ReadFraction float64
 	Duration     time.Duration
 	Count        int
+	LatencyCount int
 }
 
 // Measure runs every subject at every goroutine count and workload: Count
 // throughput runs each (interleaved, so that drift in the machine's speed
-// falls on every subject alike), then one latency run. It also measures
-// the machine's limits (Limits).
+// falls on every subject alike), then LatencyCount latency runs, likewise
+// interleaved. It also measures the machine's limits (Limits), and before
+// each round of latency runs how long the machine stalls a goroutine that
+// waits for nothing (Limits.Stalls).
 func Measure(cfg Config, subjects []Subject) *Report {
 	cfg.defaults()
 	rep := &Report{Started: time.Now(), GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		GOMAXPROCS: runtime.GOMAXPROCS(0), NumCPU: runtime.NumCPU(),
 		Config: ReportConfig{Goroutines: cfg.Goroutines, Workloads: cfg.Workloads, ReadFraction: cfg.ReadFraction,
-			Duration: cfg.Duration, Count: cfg.Count}}
+			Duration: cfg.Duration, Count: cfg.Count, LatencyCount: cfg.LatencyCount}}
 	calibrate()
 	type cell struct {
 		s     *Subject
@@ -211,7 +232,7 @@ func Measure(cfg Config, subjects []Subject) *Report {
 		}
 	}
 	bareGroup := slices.Index(cfg.Goroutines, 1) // the first workload's group at one goroutine
-	total := len(cells)*(cfg.Count+1) + len(bare)*cfg.Count + 1
+	total := len(cells)*(cfg.Count+cfg.LatencyCount) + len(bare)*cfg.Count + cfg.LatencyCount + 1
 	done := 0
 	progress := func(what string) {
 		if cfg.Progress != nil {
@@ -251,10 +272,19 @@ func Measure(cfg Config, subjects []Subject) *Report {
 			}
 		}
 	}
-	for _, c := range cells {
-		progress(fmt.Sprintf("%s, %s, %s: latency", c.s.Name, goroutines(c.g), c.w.Name))
-		_, lat := runOnce(c.s, c.w, c.g, cfg, true)
-		c.r.Latency = latencyOf(lat)
+	hists := make([]histogram, len(cells))
+	for k := 0; k < cfg.LatencyCount; k++ {
+		progress(fmt.Sprintf("the machine's stalls, before latency round %d of %d", k+1, cfg.LatencyCount))
+		rep.Limits.Stalls = append(rep.Limits.Stalls, stall(cfg.Duration))
+		for ci, c := range cells {
+			progress(fmt.Sprintf("%s, %s, %s: latency run %d of %d", c.s.Name, goroutines(c.g), c.w.Name, k+1, cfg.LatencyCount))
+			_, lat := runOnce(c.s, c.w, c.g, cfg, true)
+			hists[ci].merge(lat)
+			c.r.Latency.Maxes = append(c.r.Latency.Maxes, time.Duration(lat.max))
+		}
+	}
+	for ci, c := range cells {
+		c.r.Latency = latencyOf(&hists[ci], c.r.Latency.Maxes)
 	}
 	if cfg.Progress != nil {
 		cfg.Progress(total, total, "done")
@@ -266,7 +296,7 @@ func Measure(cfg Config, subjects []Subject) *Report {
 // runOnce runs g goroutines on a fresh lock: it waits until each has
 // finished a passage (at most cfg.Duration), then measures for
 // cfg.Duration.
-func runOnce(s *Subject, wl Workload, g int, cfg Config, timing bool) (Run, []int64) {
+func runOnce(s *Subject, wl Workload, g int, cfg Config, timing bool) (Run, *histogram) {
 	l := s.New()
 	var phase, joined atomic.Int32
 	shared := 0
@@ -279,7 +309,7 @@ func runOnce(s *Subject, wl Workload, g int, cfg Config, timing bool) (Run, []in
 		workers[i] = &Worker{ID: i, phase: &phase, joined: &joined, rng: uint64(i)*0x9E3779B97F4A7C15 + 1, readCut: cut,
 			cs: iterations(wl.CS), out: iterations(wl.Outside), shared: &shared, timing: timing}
 		if timing {
-			workers[i].lat = make([]int64, 0, 1<<14)
+			workers[i].lat = new(histogram)
 		}
 	}
 	var ready, finished sync.WaitGroup
@@ -308,12 +338,13 @@ func runOnce(s *Subject, wl Workload, g int, cfg Config, timing bool) (Run, []in
 	time.Sleep(cfg.Duration)
 	phase.Store(stopped)
 	elapsed := time.Since(t0)
-	var open []int64
+	var lat *histogram
 	if timing {
+		lat = new(histogram)
 		now := int64(time.Since(epoch))
 		for _, w := range workers {
 			if d := w.openWait(now); d > 0 {
-				open = append(open, d)
+				lat.add(d)
 			}
 		}
 	}
@@ -322,13 +353,13 @@ func runOnce(s *Subject, wl Workload, g int, cfg Config, timing bool) (Run, []in
 
 	var run Run
 	counts := make([]float64, g)
-	var lat []int64
 	for i, w := range workers {
 		run.Passages += w.passages()
 		counts[i] = float64(w.passages())
-		lat = append(lat, w.latencies()...)
+		if h := w.latencies(); h != nil {
+			lat.merge(h)
+		}
 	}
-	lat = append(lat, open...)
 	if run.Passages > 0 {
 		run.NsPerPassage = float64(elapsed.Nanoseconds()) / float64(run.Passages)
 		run.Allocs = float64(after.Mallocs-before.Mallocs) / float64(run.Passages)
@@ -338,17 +369,26 @@ func runOnce(s *Subject, wl Workload, g int, cfg Config, timing bool) (Run, []in
 	return run, lat
 }
 
-func latencyOf(lat []int64) Latency {
-	if len(lat) == 0 {
+// latencyOf summarises a cell's latency runs: their acquires in h, and
+// each run's longest wait.
+func latencyOf(h *histogram, maxes []time.Duration) Latency {
+	if h.n == 0 {
 		return Latency{}
 	}
-	slices.Sort(lat)
-	q := func(p float64) time.Duration { return time.Duration(lat[int(p*float64(len(lat)-1))]) }
-	out := Latency{P50: q(0.5), P99: q(0.99), Max: time.Duration(lat[len(lat)-1]), Samples: len(lat)}
+	out := Latency{P50: h.quantile(0.5), P99: h.quantile(0.99), Max: time.Duration(median(durations(maxes))),
+		Maxes: maxes, Samples: int(h.n)}
 	for i := 0; i <= 100; i++ {
-		out.Quantiles = append(out.Quantiles, q(float64(i)/100))
+		out.Quantiles = append(out.Quantiles, h.quantile(float64(i)/100))
 	}
 	return out
+}
+
+func durations(ds []time.Duration) []float64 {
+	xs := make([]float64, len(ds))
+	for i, d := range ds {
+		xs[i] = float64(d)
+	}
+	return xs
 }
 
 // jain is Jain's fairness index of xs: (Σx)² / (n·Σx²), 1 when all are

@@ -181,7 +181,7 @@ func TestBareStepsSwapEachRegister(t *testing.T) {
 func TestStarvedWorkerCountsNothing(t *testing.T) {
 	phase := new(atomic.Int32)
 	mk := func() *Worker {
-		return &Worker{phase: phase, joined: new(atomic.Int32), started: true, timing: true}
+		return &Worker{phase: phase, joined: new(atomic.Int32), started: true, timing: true, lat: new(histogram)}
 	}
 	passage := func(w *Worker) bool {
 		if !w.Next() {
@@ -203,11 +203,11 @@ func TestStarvedWorkerCountsNothing(t *testing.T) {
 	if passage(starved) || passage(running) {
 		t.Fatal("Next went on after the run stopped")
 	}
-	if p, l := starved.passages(), starved.latencies(); p != 0 || len(l) != 0 {
-		t.Errorf("starved worker: %d passages, %d latencies in the window, want none", p, len(l))
+	if p, l := starved.passages(), starved.latencies(); p != 0 || l != nil {
+		t.Errorf("starved worker: %d passages, latencies %v in the window, want none", p, l)
 	}
-	if p, l := running.passages(), running.latencies(); p != 10 || len(l) != 10 {
-		t.Errorf("running worker: %d passages, %d latencies in the window, want 10", p, len(l))
+	if p, l := running.passages(), running.latencies(); p != 10 || l.n != 10 {
+		t.Errorf("running worker: %d passages, %d latencies in the window, want 10", p, l.n)
 	}
 }
 
@@ -217,7 +217,7 @@ func TestStarvedWorkerCountsNothing(t *testing.T) {
 func TestOpenWaitCounts(t *testing.T) {
 	phase := new(atomic.Int32)
 	phase.Store(measuring)
-	w := &Worker{phase: phase, joined: new(atomic.Int32), started: true, timing: true, seen: measuring}
+	w := &Worker{phase: phase, joined: new(atomic.Int32), started: true, timing: true, seen: measuring, lat: new(histogram)}
 	w.Enter(w.Begin())
 	if d := w.openWait(int64(time.Since(epoch))); d != 0 {
 		t.Fatalf("open wait %d ns after the acquire returned, want none", d)
@@ -229,7 +229,7 @@ func TestOpenWaitCounts(t *testing.T) {
 		t.Fatalf("open wait %v, want at least the 2ms it has waited", time.Duration(d))
 	}
 	w.Enter(start) // returns after the stop
-	if n := len(w.latencies()); n != 1 {
+	if n := w.latencies().n; n != 1 {
 		t.Fatalf("%d latencies, want 1: the wait that ended after the stop counted as open only", n)
 	}
 	if d := w.openWait(int64(time.Since(epoch))); d != 0 {
@@ -265,5 +265,26 @@ func TestRoundsRunCellGroupsInTurn(t *testing.T) {
 	}
 	if !slices.Equal(runs, want) {
 		t.Errorf("runs in the order\n%s\nwant\n%s", strings.Join(runs, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestLatencyRunsRepeat: each cell gets LatencyCount latency runs (Count,
+// at most 3, by default), its Max is the median of their longest waits,
+// and each round of them is preceded by a measure of the machine's stall.
+func TestLatencyRunsRepeat(t *testing.T) {
+	rep := Measure(Config{Goroutines: []int{2}, Duration: 2 * time.Millisecond, Count: 4,
+		Workloads: []Workload{{Name: "empty"}}}, Baselines(mode.Mutex, 0))
+	if n := len(rep.Limits.Stalls); n != 3 {
+		t.Errorf("%d stall measures, want 3", n)
+	}
+	for _, r := range rep.Results {
+		l := r.Latency
+		if len(l.Maxes) != 3 || l.Samples == 0 {
+			t.Fatalf("%s: %d latency runs, %d samples; want 3 runs", r.Subject, len(l.Maxes), l.Samples)
+		}
+		s := slices.Sorted(slices.Values(l.Maxes))
+		if l.Max != s[1] || l.Quantiles[100] != s[2] || l.P50 > l.P99 || l.P99 > s[2] {
+			t.Errorf("%s: max %v, p50 %v, p99 %v, quantile 100 %v from runs' maxima %v", r.Subject, l.Max, l.P50, l.P99, l.Quantiles[100], l.Maxes)
+		}
 	}
 }

@@ -27,7 +27,7 @@ type Worker struct {
 	cs, out int    // spin iterations inside and outside the critical section
 	shared  *int   // touched only inside the critical section
 	timing  bool   // this run records every acquisition's latency
-	lat     []int64
+	lat     *histogram
 	// acquiring is, in a timing run, when the acquire in flight began
 	// (Begin's clock; 0: none), for the wait of a goroutine still waiting
 	// when the run stops (openWait).
@@ -76,7 +76,9 @@ func (w *Worker) nextSlow() bool {
 			return false
 		}
 		w.seen, w.mark = p, w.n
-		w.lat = w.lat[:0]
+		if w.lat != nil {
+			w.lat.reset()
+		}
 	}
 	w.n++
 	if w.n >= 2 { // past the barrier and the first passage
@@ -99,8 +101,9 @@ func (w *Worker) passages() int64 {
 	return w.n - w.mark
 }
 
-// latencies are the worker's acquisition times in the measured window.
-func (w *Worker) latencies() []int64 {
+// latencies are the worker's acquisition times in the measured window
+// (nil if it never saw the window open).
+func (w *Worker) latencies() *histogram {
 	if w.seen != measuring {
 		return nil
 	}
@@ -123,7 +126,7 @@ func (w *Worker) Enter(t int64) {
 		// An acquire that returns after the run stopped was counted as an
 		// open wait when it stopped.
 		if w.phase.Load() != stopped {
-			w.lat = append(w.lat, int64(time.Since(epoch))-t)
+			w.lat.add(int64(time.Since(epoch)) - t)
 		}
 		w.acquiring.Store(0)
 	}

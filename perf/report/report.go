@@ -152,6 +152,15 @@ func dur(d time.Duration) string {
 	return fmt.Sprintf("%.2fms", float64(d.Nanoseconds())/1e6)
 }
 
+// durs lists durations, comma-separated.
+func durs(ds []time.Duration) string {
+	out := make([]string, len(ds))
+	for i, d := range ds {
+		out[i] = dur(d)
+	}
+	return strings.Join(out, ", ")
+}
+
 // subjects lists the report's subjects in order, baselines first within
 // each mode.
 func subjects(rep *perf.Report, m mode.Mode) []string {
@@ -193,11 +202,15 @@ func Markdown(w io.Writer, rep *perf.Report, command string, plots []Plot, targe
 		command, rep.Started.UTC().Format("2006-01-02 15:04 UTC"), rep.Elapsed.Round(time.Second), rep.GOOS, rep.GOARCH,
 		rep.NumCPU, rep.GOMAXPROCS, rep.GoVersion)
 	c := rep.Config
-	fmt.Fprintf(w, "Every cell is %d runs of %s each (a run's window opens once every goroutine has finished a passage, so that goroutines the scheduler has not run yet do not count as starved), interleaved across locks so that drift in the machine's speed falls on all alike (a round runs every lock's cell of one workload and goroutine count, baselines first, before the next, so that the two runs a ratio pairs are seconds apart); a ratio is the baseline's time per passage over the lock's, run by run against the baseline's run of the same round: median [minimum–maximum]. Above 1 the lock is faster. Goroutines: %s. Workloads: %s. Reader/writer locks read on %.0f%% of passages. Latency (time to acquire: p50, p99, max) comes from one more run per cell that times every acquire, which adds two clock reads outside the critical section; an acquire still waiting when that run ends counts with its wait so far, so that a goroutine starved through the whole run shows in the maximum. Jain's index is over the goroutines' passage counts (1: all equal). Allocations are per passage, the median of the runs in which no garbage collection ran (after one, the runtime refills the caches it emptied, such as parked goroutines' records: a few allocations that are not the lock's), or of every run if each had one: a lock's own allocations recur in every run, the runtime's one-off ones land in one.\n\n",
-		c.Count, c.Duration, joinInts(c.Goroutines), workloads(c.Workloads), 100*c.ReadFraction)
+	fmt.Fprintf(w, "Every cell is %d runs of %s each (a run's window opens once every goroutine has finished a passage, so that goroutines the scheduler has not run yet do not count as starved), interleaved across locks so that drift in the machine's speed falls on all alike (a round runs every lock's cell of one workload and goroutine count, baselines first, before the next, so that the two runs a ratio pairs are seconds apart); a ratio is the baseline's time per passage over the lock's, run by run against the baseline's run of the same round: median [minimum–maximum]. Above 1 the lock is faster. Goroutines: %s. Workloads: %s. Reader/writer locks read on %.0f%% of passages. Latency (time to acquire: p50, p99, max) comes from %d more runs per cell that time every acquire, which adds two clock reads outside the critical section, into a histogram allocated before the run (quantiles within 3%%); an acquire still waiting when a run ends counts with its wait so far, so that a goroutine starved through the whole run shows in the maximum. p50 and p99 are over all those runs' acquires; max is the median of the runs' longest waits, each a single sample of a rare event (see the machine's stalls below). Jain's index is over the goroutines' passage counts (1: all equal). Allocations are per passage, the median of the runs in which no garbage collection ran (after one, the runtime refills the caches it emptied, such as parked goroutines' records: a few allocations that are not the lock's), or of every run if each had one: a lock's own allocations recur in every run, the runtime's one-off ones land in one.\n\n",
+		c.Count, c.Duration, joinInts(c.Goroutines), workloads(c.Workloads), 100*c.ReadFraction, c.LatencyCount)
 	l := rep.Limits
 	fmt.Fprintf(w, "## This machine's limits\n\nMeasured in the same run: one goroutine wake-up %s (half a channel ping-pong); one cache-line transfer between processors %s (half a round trip of two goroutines alternately writing one word); one atomic integer swap %.1fns, one atomic pointer swap %.1fns (a call carrying the GC write barrier); an atomic read of a word just before a read-modify-write of it %.1fns (a read then a swap, less a swap: the test of a test-and-test-and-set). sync.Mutex's uncontended passage is two integer read-modify-writes; a FIFO handoff to a goroutine that sleeps costs a wake-up, and one to a goroutine spinning on another processor a cache-line transfer.\n\n",
 		dur(l.WakeUp), dur(l.CacheLine), l.AtomicIntNs, l.AtomicPointerNs, l.ReadBeforeRMWNs)
+	if len(l.Stalls) > 0 {
+		fmt.Fprintf(w, "Before each round of latency runs, %d goroutines (one per processor) read the clock in a loop for %s, waiting for nothing: the longest gap between two reads, round by round, was %s. Whatever takes a processor away here (the operating system, the hypervisor, the runtime) can take it from a lock's holder, and every waiter then waits as long: a floor under any lock's maximum wait on this machine, and under a FIFO lock's more so, since a stalled waiter near the head of its queue holds up those behind it.\n\n",
+			rep.GOMAXPROCS, c.Duration, durs(l.Stalls))
+	}
 	if len(l.BareSteps) > 0 {
 		bareStepsTable(w, x, c.Workloads[0].Name)
 	}

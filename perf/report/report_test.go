@@ -261,3 +261,34 @@ func TestBareStepsGrid(t *testing.T) {
 		t.Errorf("no grid %q in\n%s", want, b.String())
 	}
 }
+
+// The FIFO targets compare the medians of the latency runs' longest
+// waits, and a miss whose runs overlap sync.Mutex's says so.
+func TestMaxWaitJudgesMedians(t *testing.T) {
+	ms := func(xs ...int) perf.Latency {
+		var l perf.Latency
+		for _, x := range xs {
+			l.Maxes = append(l.Maxes, time.Duration(x)*time.Millisecond)
+		}
+		l.Max = l.Maxes[1] // the median of three, given in order
+		return l
+	}
+	for _, tc := range []struct {
+		lock, mutex perf.Latency
+		met         bool
+		noise       bool
+	}{
+		{ms(1, 2, 9), ms(1, 3, 4), true, false},  // a worse worst run, a better median
+		{ms(1, 4, 5), ms(1, 3, 4), false, true},  // worse, overlapping
+		{ms(5, 6, 7), ms(1, 3, 4), false, false}, // worse in every run
+	} {
+		x := NewIndex(&perf.Report{Limits: perf.Limits{Stalls: []time.Duration{4 * time.Millisecond}}})
+		got, met := x.maxWait(&perf.Result{Latency: tc.lock}, &perf.Result{Latency: tc.mutex})
+		if met != tc.met || strings.Contains(got, "within this run's noise") != tc.noise {
+			t.Errorf("%v against %v: met %v, %q", tc.lock.Maxes, tc.mutex.Maxes, met, got)
+		}
+		if !met && !strings.Contains(got, "for up to 4.00ms") {
+			t.Errorf("%q does not give the machine's stall", got)
+		}
+	}
+}
