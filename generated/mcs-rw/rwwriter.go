@@ -55,7 +55,7 @@ type rwWriterState struct{}
 //	preference = "writer"
 //	trylock = false
 //
-// Use NewRWWriter; a *RWWriter is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewRWWriter; a *RWWriter is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. In Go, line R3's first check uses the value line R2's fetch&add left in RCF (the interleaving in which no step comes between them); later checks read it. Hot registers are padded to 64 bytes.
 type RWWriter struct {
 	_             [64]byte
 	wreq          intReg // WREQ: write_requests
@@ -209,6 +209,7 @@ func (l *RWWriter) RLock() {
 		l.rAcquireSlow1()
 	} else {
 		// R2: fetch&add(RCF, RC_INCR)
+		var afterR2 int64
 		{
 			var delta int64 = 2
 			prevVal := l.rcf.fetchAdd("R2", delta)
@@ -217,9 +218,10 @@ func (l *RWWriter) RLock() {
 					l.rcfSleepers.wake("R2", prevVal+delta)
 				}
 			}
+			afterR2 = prevVal + delta
 		}
 		// R3: await (RCF mod 2) = 0
-		if !((l.rcf.load("R3") % 2) == 0) {
+		if !((afterR2 % 2) == 0) {
 			l.rAcquireSlow2()
 		}
 	}
@@ -245,6 +247,7 @@ func (l *RWWriter) rAcquireSlow1() {
 	}
 	w0.end("R1")
 	// R2: fetch&add(RCF, RC_INCR)
+	var afterR2 int64
 	{
 		var delta int64 = 2
 		prevVal := l.rcf.fetchAdd("R2", delta)
@@ -253,9 +256,10 @@ func (l *RWWriter) rAcquireSlow1() {
 				l.rcfSleepers.wake("R2", prevVal+delta)
 			}
 		}
+		afterR2 = prevVal + delta
 	}
 	// R3: await (RCF mod 2) = 0
-	if !((l.rcf.load("R3") % 2) == 0) {
+	if !((afterR2 % 2) == 0) {
 		w0.begin("R3", &l.rcfSleepers, &l.spinners, waitAdaptive, 0, 0, 2, waitKeyed)
 		for {
 			if !w0.spin("R3") {

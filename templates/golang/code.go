@@ -148,7 +148,11 @@ func (g *gen) lowerNode(n *node) []jen.Code {
 			jen.Id(v).Op("++"),
 		).Block(body...))
 	case ir.Await:
-		out = append(out, jen.If(jen.Op("!").Parens(g.expr(s.Cond, lbl))).Block(g.awaitWait(n)...))
+		check := g.expr(s.Cond, lbl)
+		if fu := g.fusions[n.id]; fu != nil && fu.await == n {
+			check = g.fusedCheck(fu, s.Cond, lbl) // its fetch&add was lowered just before, in this continuation
+		}
+		out = append(out, jen.If(jen.Op("!").Parens(check)).Block(g.awaitWait(n)...))
 	case ir.Succeed:
 		out = append(out, g.disarmAll(lbl)...)
 		if g.op.try {

@@ -27,15 +27,22 @@ type fusion struct {
 	local      string // the Go local holding the register's value after add
 }
 
-// analyseFusions finds the pairs in each operation's inline prefix: the
-// statements before its first wait, which the fast path lowers once, in
-// order, in the public method.
+// analyseFusions finds the pairs in each operation's inline prefix: its
+// accesses and awaits up to anything else, which the fast path lowers
+// once, in order, in the public method (an await whose first check holds
+// goes on inline, as in a writer-preference reader's "await WREQ = WCOMP;
+// fetch&add(RCF, RC_INCR); await RCF mod 2 = 0"). A pair past an await
+// is lowered in that await's continuation too, where the await's first
+// check uses the fetch&add's value the same way.
 func (g *gen) analyseFusions() {
 	g.fusions = map[int]*fusion{}
 	for _, op := range g.ops {
 		ns := op.nodes
 		for i := 0; i+1 < len(ns); i++ {
 			n, m := ns[i], ns[i+1]
+			if _, ok := n.s.(ir.Await); ok && n.id != g.doorwayNode {
+				continue
+			}
 			if !inlineAccess(n.s) {
 				break
 			}

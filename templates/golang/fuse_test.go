@@ -10,17 +10,22 @@ import (
 
 // TestFusedChecks checks where an await's first check takes the value of
 // the fetch&add before it: the reader of the MCS reader-preference lock
-// (fetch&add on L, then await on L), and not the ticket lock, whose await
-// reads another register than the one its fetch&add wrote.
+// (fetch&add on L, then await on L), the writer-preference one's (the
+// same pair after an await: R3 after R2, inline and in R1's continuation
+// alike), and not the ticket lock, whose await reads another register
+// than the one its fetch&add wrote.
 func TestFusedChecks(t *testing.T) {
 	cases := []struct {
 		alg   string
 		m     mode.Mode
 		pref  templates.Preference
 		fused bool
+		check string // the fused check, once per place the pair is lowered
+		count int
 	}{
-		{"mcs-rw", mode.RW, templates.ReaderPref, true},
-		{"ticket", mode.Mutex, "", false},
+		{"mcs-rw", mode.RW, templates.ReaderPref, true, "if !((afterR1 % 2) == 0) {", 1},
+		{"mcs-rw", mode.RW, templates.WriterPref, true, "if !((afterR2 % 2) == 0) {", 2},
+		{"ticket", mode.Mutex, "", false, "", 0},
 	}
 	for _, tc := range cases {
 		e, _ := templates.Lookup(tc.alg)
@@ -39,8 +44,8 @@ func TestFusedChecks(t *testing.T) {
 		if fused != tc.fused {
 			t.Errorf("%s: fused check %v, want %v", tc.alg, fused, tc.fused)
 		}
-		if tc.fused && !strings.Contains(src, "if !((afterR1 % 2) == 0) {") {
-			t.Errorf("%s: R2's inline check does not use R1's result:\n%s", tc.alg, src)
+		if n := strings.Count(src, tc.check); tc.fused && n != tc.count {
+			t.Errorf("%s %s: %q %d times, want %d:\n%s", tc.alg, tc.pref, tc.check, n, tc.count, src)
 		}
 	}
 }
