@@ -264,8 +264,10 @@ const zehaviRevealFirstK2 = "not shown either way at k = 2: the mutant reveals i
 	"4). At k = 1 it is equivalent (zehavi[mutex]/Acquire/swap@4,5). At k ≥ 2 the paper's proof of k-exclusion needs the " +
 	"original order in Lemma 4's case 4 (a process that entered on a grant: \"i executed line 5 and Scan_i in (Tc, I2)\", " +
 	"which makes the granter's line 5 later than the grantee's), and we found no other argument. No check here finds a " +
-	"violation, and none is exhaustive at k = 2 (n = 2 is trivial; at n = 3 SPIN's exhaustive search of the mutant runs " +
-	"out of 12 GB after 11 minutes, with -spin-passages 1 -spin-fold -spin-collapse, where the original's finishes in 8.5). " +
+	"violation. The only exhaustive one is bounded: SPIN's search at n = 3 (n = 2 is trivial) with one passage per process " +
+	"passes k-exclusion at k = 2, in 20.8 minutes where the original's takes 10.2 (2026-11-27: " + zehaviHunt + " -layers spin " +
+	"-spin-sizes 3 -spin-passages 1 -spin-fold -spin-collapse -spin-mem 19000 -spin-props mutual-exclusion -spin-timeout 40m " +
+	"-spin-timeout-larger 40m; with 12 GB it had run out of memory after 11 minutes); more passages or n = 4 do not fit here. " +
 	"Hunts of 2026-11-26, each " + zehaviHunt + " with: -layers explore -explore-budget 120s -explore-opts " +
 	"'verify.ExploreRandom(1000000);verify.ExplorePCT(1000000, 6);verify.ExploreDFSLimit(0);verify.ExploreCrashRuns(0);" +
 	"verify.ExplorePassages(3)' (46,721 executions, 4 processes); -layers explore -explore-budget 60s -explore-opts " +
