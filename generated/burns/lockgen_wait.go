@@ -227,6 +227,27 @@ func (q *soloq) wakeSlow(l string) {
 	}
 }
 
+// ticketq is the queue of a register each of whose waiters waits for a
+// value no other waiter waits for, a ticket (await NOW = my). The waiter
+// for ticket t sleeps on slot t mod ticketSlots, a solo queue, and a write
+// of v wakes slot v's sleeper (slot): a release hands over to its one
+// successor with a load and a CAS of that slot. A waitq's writer takes the
+// list's lock word, which every waiter queuing itself takes too, so a
+// release could wait for a waiter whose thread the system had stopped
+// while it held that word. A needless wake (a slot's sleeper holding
+// another ticket of the same slot) only makes it check again; with more
+// than ticketSlots waiters, a second one on a slot polls.
+type ticketq struct {
+	slots [ticketSlots]soloq
+}
+
+const ticketSlots = 64
+
+// slot is the solo queue the waiter for ticket key sleeps on, and the one
+// a write of key wakes (the generated code calls slot(v).wake: one load of
+// the slot when nobody sleeps there, small enough to inline).
+func (q *ticketq) slot(key int64) *soloq { return &q.slots[uint64(key)%ticketSlots] }
+
 // waiter is one process's side of a wait. Processes with state of their
 // own (ids, handles, caller nodes) keep theirs there; the others take one
 // from a pool for the slow path.

@@ -60,9 +60,9 @@ type RWWriter struct {
 	_             [64]byte
 	wreq          intReg // WREQ: write_requests
 	_             [56]byte
-	wcomp         intReg // WCOMP: write_completions
-	wcompSleepers waitq  // processes waiting on WCOMP
-	_             [24]byte
+	wcomp         intReg  // WCOMP: write_completions
+	wcompSleepers ticketq // processes waiting on WCOMP
+	_             [56]byte
 	rcf           intReg // RCF: rdr_cnt_and_flag: readers × RC_INCR + writer flag
 	rcfSleepers   waitq  // processes waiting on RCF
 	_             [24]byte
@@ -112,7 +112,7 @@ func (l *RWWriter) acquireSlow1(prev int64) {
 	var ok bool
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("W2", &l.wcompSleepers, &l.spinners, waitAdaptive, 0, prev, 0, waitKeyed|waitUniqueKey)
+	w0.beginSolo("W2", l.wcompSleepers.slot(prev), &l.spinners, waitAdaptive, 0)
 	for {
 		if !w0.spin("W2") {
 			w0.prepare("W2")
@@ -196,7 +196,7 @@ func (l *RWWriter) Unlock() {
 		var delta int64 = 1
 		prevVal := l.wcomp.fetchAdd("W5", delta)
 		if delta != 0 {
-			l.wcompSleepers.wake("W5", prevVal+delta)
+			l.wcompSleepers.slot(prevVal+delta).wake("W5", prevVal+delta)
 			l.sleepers.wake("W5", 0)
 		}
 	}

@@ -312,6 +312,13 @@ func (g *gen) wakes(targets []wakeTarget, t ir.Type, val *jen.Statement, runtime
 			}
 		}
 		wake := tg.q.Clone().Dot("wake").Call(jen.Lit(lbl), key)
+		if tg.ticket {
+			slot := key
+			if g.c.WaitControl == "wrong-ticket-slot" {
+				slot = jen.Add(key).Op("+").Lit(1)
+			}
+			wake = tg.q.Clone().Dot("slot").Call(slot).Dot("wake").Call(jen.Lit(lbl), key)
+		}
 		if len(tg.guards) == 0 || !runtimeVal {
 			out = append(out, wake)
 			continue

@@ -29,6 +29,9 @@ import (
 //     value against the wrong constant key before waking (a reader's
 //     release that never wakes the writer waiting for the count to reach
 //     0);
+//   - wrong-ticket-slot: a write of v wakes the sleeper of ticket v+1
+//     instead of v's (a ticket lock's release that wakes the wrong
+//     successor);
 //   - stale-fused-check: an await's first check, fused with the
 //     fetch&add before it, sees the register as 0 instead of the value the
 //     fetch&add left (a reader that never notices the writer inside). Not
@@ -54,6 +57,7 @@ func TestWaitingLayerControls(t *testing.T) {
 		{"skip-wake", "skip-wake", "", []string{"ticket", "mcs", "tas"}, park, mode.Mutex, "", false},
 		{"keep-the-wake", "keep-the-wake", "", []string{"tas", "ttas", "replace-add"}, park, mode.Mutex, "", false},
 		{"wrong-key-guard", "", "wrong-key-guard", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false},
+		{"wrong-ticket-slot", "", "wrong-ticket-slot", []string{"ticket"}, park, mode.Mutex, "", false},
 		{"stale-fused-check", "", "stale-fused-check", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, true},
 	}
 	for _, tc := range cases {

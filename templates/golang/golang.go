@@ -44,7 +44,8 @@ type Config struct {
 	// release that skips the wake it owes, planted in the generated code
 	// rather than the runtime); "stale-fused-check" gives an await's
 	// first check, fused with the fetch&add before it (fuse.go), 0 for the
-	// register's value. "" lowers correctly.
+	// register's value; "wrong-ticket-slot" makes a write of v wake the
+	// sleeper of ticket v+1's slot instead of v's. "" lowers correctly.
 	WaitControl string
 
 	SpecPath string // as recorded in the header (relative to the output directory)
@@ -102,6 +103,7 @@ type gen struct {
 	fieldQ       map[string]map[string]string // record -> field -> its queue's field, for waits on one field
 	lockQ        bool                         // the lock carries a queue
 	sharedQ      map[string]bool              // queues (queueID) some wait on which may not use a soloq
+	ticketQ      map[string]bool              // register queues (queueID) whose every wait is for a ticket: ticketq
 	boundInWaits map[string]bool              // quantifier and loop variables
 	waitDepth    int                          // waiters a process needs at once (nested waits)
 
@@ -416,7 +418,7 @@ var goReserved = map[string]bool{
 	"l": true, "st": true, "id": true, "spins": true, "tok": true, "h": true, "nd": true,
 	"len": true, "cap": true, "new": true, "nil": true, "true": true, "false": true,
 	"max": true, "min": true, "delay": true, "prevVal": true, "newVal": true, "pause": true, "yield": true, "doorway": true,
-	"entered": true, "casOK": true, "delta": true, "b2i": true, "sleepers": true, "waiters": true, "getWaiter": true, "putWaiter": true, "readyWaiters": true, "soloq": true, "waitq": true,
+	"entered": true, "casOK": true, "delta": true, "b2i": true, "sleepers": true, "waiters": true, "getWaiter": true, "putWaiter": true, "readyWaiters": true, "soloq": true, "waitq": true, "ticketq": true,
 }
 
 // generatedLocal matches the locals the lowering numbers by nesting depth.
@@ -457,11 +459,13 @@ func regSize(t ir.Type) int {
 	return 8
 }
 
-// waitqSize and soloqSize are the sizes of lockrt's waitq (a word, two
-// pointers and a count) and soloq (a pointer).
+// waitqSize, soloqSize and ticketqSize are the sizes of lockrt's waitq
+// (a word, two pointers and a count), soloq (a pointer) and ticketq
+// (ticketSlots, 64, soloqs).
 const (
-	waitqSize = 32
-	soloqSize = 8
+	waitqSize   = 32
+	soloqSize   = 8
+	ticketqSize = 64 * soloqSize
 )
 
 func padBytes(pad, used int) int {

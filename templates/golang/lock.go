@@ -189,9 +189,11 @@ func (g *gen) types(f *jen.File) {
 			lk = append(lk, jen.Id(name).Add(g.regType(s.Type)).Comment(fieldDoc(s.Name, s.Doc)))
 			if q, ok := g.regQ[s.Name]; ok {
 				// Beside its register: a writer's look at the queue hits the
-				// cache line its write just took.
-				lk = append(lk, jen.Id(q).Id("waitq").Comment("processes waiting on "+s.Name))
-				sz += waitqSize
+				// cache line its write just took (a ticket queue's slot is
+				// on a line of its own, which only its one waiter writes).
+				typ, size := g.queueType("reg:" + s.Name)
+				lk = append(lk, jen.Id(q).Id(typ).Comment("processes waiting on "+s.Name))
+				sz += size
 			}
 			lk = append(lk, padField(padBytes(pad, sz))...)
 			continue

@@ -27,6 +27,10 @@ import (
 //     a field's) whose next step is a swap, CAS or fetch&add on what it
 //     read is exclusive: woken, it competes to consume what the write made
 //     available, so a write wakes one such waiter;
+//   - a register whose every wait is for a ticket (keyed by a value only
+//     fetch&add results are assigned to, neither exclusive nor mod
+//     anything) gets a ticketq: the waiter for ticket t sleeps alone on
+//     slot t mod 64, and a write of v wakes slot v, taking no lock;
 //   - a write wakes a queue only if the value it writes can end one of the
 //     queue's waits: statically, where the value and the condition are
 //     constants (a test-and-set swapping BUSY in wakes nobody, nor does an
@@ -88,9 +92,18 @@ func (s *waitSite) queueID() string {
 	return "lock"
 }
 
+// ticket reports whether s waits for a ticket: a value of its register
+// that no other waiter waits for (await NOW = my), and nothing else.
+func (s *waitSite) ticket() bool {
+	return s.kind == domReg && s.keyed() && s.unique && s.mod == nil && !s.excl
+}
+
 // queueType is the runtime type of the queue named id (a queueID) and its
 // size.
 func (g *gen) queueType(id string) (string, int) {
+	if g.ticketQ[id] {
+		return "ticketq", ticketqSize
+	}
 	if g.sharedQ[id] {
 		return "waitq", waitqSize
 	}
@@ -136,9 +149,16 @@ func (g *gen) analyseWaits() {
 	}
 	g.fieldQ = map[string]map[string]string{}
 	g.sharedQ = map[string]bool{}
+	g.ticketQ = map[string]bool{}
+	notTicket := map[string]bool{}
 	for _, s := range g.sites {
 		if !s.solo() {
 			g.sharedQ[s.queueID()] = true
+		}
+		if s.ticket() {
+			g.ticketQ[s.queueID()] = true
+		} else {
+			notTicket[s.queueID()] = true
 		}
 		switch s.kind {
 		case domReg:
@@ -162,6 +182,9 @@ func (g *gen) analyseWaits() {
 		case domLock:
 			g.lockQ = true
 		}
+	}
+	for id := range notTicket {
+		delete(g.ticketQ, id)
 	}
 	for rec, fields := range g.fieldQ {
 		used := map[string]bool{"sleepers": true}
@@ -479,6 +502,7 @@ type wakeTarget struct {
 	q      *jen.Statement
 	keyed  bool
 	guards []keyGuard // nil: wake whatever the value
+	ticket bool       // q is a ticketq: wake the slot of the value written
 }
 
 // keyGuard is one constant key a wait ends on: the value itself, or the
@@ -548,7 +572,7 @@ func (g *gen) wakeTargets(loc ir.Loc, val, delta ir.Expr) []wakeTarget {
 	var out []wakeTarget
 	for _, id := range order {
 		a := found[id]
-		out = append(out, wakeTarget{q: a.q, keyed: a.keyed, guards: impliedDropped(a.guards)})
+		out = append(out, wakeTarget{q: a.q, keyed: a.keyed, guards: impliedDropped(a.guards), ticket: g.ticketQ[id]})
 	}
 	return out
 }
@@ -713,6 +737,11 @@ func (g *gen) beginCall(w *jen.Statement, lbl string, s *waitSite) jen.Code {
 	var mod jen.Code = jen.Lit(0)
 	if s.keyed() && s.mod != nil && g.c.Wait.Parks() {
 		mod = g.expr(s.mod, lbl)
+	}
+	if g.c.Wait.Parks() && g.ticketQ[s.queueID()] {
+		// Its own slot of the register's ticket queue, a solo queue.
+		slot := jen.Id("l").Dot(g.regQ[s.name]).Dot("slot").Call(key)
+		return w.Clone().Dot("beginSolo").Call(jen.Lit(lbl), slot, g.spinnersRef(), jen.Id(g.waitKind()), jen.Lit(g.c.Spin))
 	}
 	if g.c.Wait.Parks() && !g.sharedQ[s.queueID()] {
 		return w.Clone().Dot("beginSolo").Call(jen.Lit(lbl), g.queueOf(s), g.spinnersRef(), jen.Id(g.waitKind()), jen.Lit(g.c.Spin))

@@ -47,9 +47,9 @@ type Counter struct {
 	_           [64]byte
 	next        intReg // NEXT: the next ticket to hand out
 	_           [56]byte
-	now         intReg // NOW: the ticket being served
-	nowSleepers waitq  // processes waiting on NOW
-	_           [24]byte
+	now         intReg  // NOW: the ticket being served
+	nowSleepers ticketq // processes waiting on NOW
+	_           [56]byte
 	spinners    intReg // waiters spinning now (the adaptive policy caps them)
 	_           [56]byte
 	held        bool // locked (misuse checks; written inside the critical section)
@@ -78,7 +78,7 @@ func (l *Counter) Lock() {
 func (l *Counter) acquireSlow1(my int64) {
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("T2", &l.nowSleepers, &l.spinners, waitAdaptive, 0, my, 0, waitKeyed|waitUniqueKey)
+	w0.beginSolo("T2", l.nowSleepers.slot(my), &l.spinners, waitAdaptive, 0)
 	for {
 		if !w0.spin("T2") {
 			w0.prepare("T2")
@@ -105,6 +105,6 @@ func (l *Counter) Unlock() {
 	{
 		var newVal int64 = l.now.load("T3") + 1
 		l.now.store("T3", newVal)
-		l.nowSleepers.wake("T3", newVal)
+		l.nowSleepers.slot(newVal).wake("T3", newVal)
 	}
 }

@@ -438,3 +438,51 @@ func TestSoloCancelAbsorbsTheWake(t *testing.T) {
 		t.Fatal("a cancelled sleeper is still in the slot")
 	}
 }
+
+// TestTicketSlots: the waiter for ticket t sleeps on slot t mod
+// ticketSlots; a write of another ticket's value leaves it asleep, a
+// write of t wakes it, and so may a write of t + ticketSlots (the same
+// slot: a needless wake, after which it checks again).
+func TestTicketSlots(t *testing.T) {
+	var q ticketq
+	var sp intReg
+	sleep := func(w *waiter, ticket int64) chan struct{} {
+		woke := make(chan struct{})
+		go func() {
+			w.beginSolo("", q.slot(ticket), &sp, waitPark, 0)
+			w.prepare("")
+			w.park("")
+			w.end("")
+			close(woke)
+		}()
+		deadline := time.Now().Add(5 * time.Second)
+		for q.slot(ticket).w.load("") != w {
+			if time.Now().After(deadline) {
+				t.Fatalf("the waiter for ticket %d never took its slot", ticket)
+			}
+			time.Sleep(100 * time.Microsecond)
+		}
+		return woke
+	}
+	var a, b waiter
+	wokeA := sleep(&a, 5)
+	wokeB := sleep(&b, 6)
+	q.slot(4).wake("", 4)
+	q.slot(7).wake("", 7)
+	select {
+	case <-wokeA:
+		t.Fatal("ticket 5 woke on writes of 4 and 7")
+	case <-wokeB:
+		t.Fatal("ticket 6 woke on writes of 4 and 7")
+	case <-time.After(20 * time.Millisecond):
+	}
+	q.slot(5).wake("", 5)
+	<-wokeA
+	q.slot(6+ticketSlots).wake("", 6+ticketSlots)
+	<-wokeB
+	for i := range q.slots {
+		if q.slots[i].w.load("") != nil {
+			t.Fatalf("slot %d still holds a waiter", i)
+		}
+	}
+}
