@@ -6,8 +6,8 @@ import (
 )
 
 // histogram counts latencies in log-linear buckets (as HdrHistogram
-// does): exact below 2^histBits ns, then 2^histBits buckets per power of
-// two, so that a quantile read from it is within 1/2^histBits (3%) of
+// does): exact below 2·2^histBits ns (64), then 2^histBits buckets per
+// power of two, so that a quantile read from it is within 1/2^histBits (3%) of
 // the sample's value. A latency run records every acquire; keeping
 // samples in a slice grew it to megabytes per run, and the collections
 // its growth set off (up to 7 in one 100 ms run) stretched the very tails

@@ -150,12 +150,14 @@ func stall(d time.Duration) time.Duration {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			var gap time.Duration // local: the two goroutines share gaps' cache line
 			start := time.Now()
 			for last := start; last.Sub(start) < d; {
 				now := time.Now()
-				gaps[i] = max(gaps[i], now.Sub(last))
+				gap = max(gap, now.Sub(last))
 				last = now
 			}
+			gaps[i] = gap
 		}()
 	}
 	wg.Wait()

@@ -273,6 +273,7 @@ func Measure(cfg Config, subjects []Subject) *Report {
 		}
 	}
 	hists := make([]histogram, len(cells))
+	maxes := make([][]time.Duration, len(cells))
 	for k := 0; k < cfg.LatencyCount; k++ {
 		progress(fmt.Sprintf("the machine's stalls, before latency round %d of %d", k+1, cfg.LatencyCount))
 		rep.Limits.Stalls = append(rep.Limits.Stalls, stall(cfg.Duration))
@@ -280,11 +281,11 @@ func Measure(cfg Config, subjects []Subject) *Report {
 			progress(fmt.Sprintf("%s, %s, %s: latency run %d of %d", c.s.Name, goroutines(c.g), c.w.Name, k+1, cfg.LatencyCount))
 			_, lat := runOnce(c.s, c.w, c.g, cfg, true)
 			hists[ci].merge(lat)
-			c.r.Latency.Maxes = append(c.r.Latency.Maxes, time.Duration(lat.max))
+			maxes[ci] = append(maxes[ci], time.Duration(lat.max))
 		}
 	}
 	for ci, c := range cells {
-		c.r.Latency = latencyOf(&hists[ci], c.r.Latency.Maxes)
+		c.r.Latency = latencyOf(&hists[ci], maxes[ci])
 	}
 	if cfg.Progress != nil {
 		cfg.Progress(total, total, "done")
