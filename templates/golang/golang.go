@@ -103,7 +103,7 @@ type gen struct {
 	fieldQ       map[string]map[string]string // record -> field -> its queue's field, for waits on one field
 	lockQ        bool                         // the lock carries a queue
 	sharedQ      map[string]bool              // queues (queueID) some wait on which may not use a soloq
-	ticketQ      map[string]bool              // register queues (queueID) whose every wait is for a ticket: ticketq
+	ticketQ      map[string]bool              // per queue (queueID): every wait on it is for a ticket, so it is a ticketq
 	boundInWaits map[string]bool              // quantifier and loop variables
 	waitDepth    int                          // waiters a process needs at once (nested waits)
 

@@ -150,15 +150,12 @@ func (g *gen) analyseWaits() {
 	g.fieldQ = map[string]map[string]string{}
 	g.sharedQ = map[string]bool{}
 	g.ticketQ = map[string]bool{}
-	notTicket := map[string]bool{}
 	for _, s := range g.sites {
 		if !s.solo() {
 			g.sharedQ[s.queueID()] = true
 		}
-		if s.ticket() {
-			g.ticketQ[s.queueID()] = true
-		} else {
-			notTicket[s.queueID()] = true
+		if isTicket, seen := g.ticketQ[s.queueID()]; isTicket || !seen {
+			g.ticketQ[s.queueID()] = s.ticket() // a ticketq only if every wait on it is for a ticket
 		}
 		switch s.kind {
 		case domReg:
@@ -182,9 +179,6 @@ func (g *gen) analyseWaits() {
 		case domLock:
 			g.lockQ = true
 		}
-	}
-	for id := range notTicket {
-		delete(g.ticketQ, id)
 	}
 	for rec, fields := range g.fieldQ {
 		used := map[string]bool{"sleepers": true}
