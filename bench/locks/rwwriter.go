@@ -187,7 +187,9 @@ func (l *RWWriter) Unlock() {
 		prevVal := l.rcf.fetchAdd("W4", delta)
 		if delta != 0 {
 			if (prevVal+delta)%int64(2) == int64(0) {
-				l.rcfSleepers.wake("W4", prevVal+delta)
+				if l.rcfSleepers.mustWake("W4") {
+					l.rcfSleepers.wakeSlow("W4", prevVal+delta)
+				}
 			}
 		}
 	}
@@ -215,7 +217,9 @@ func (l *RWWriter) RLock() {
 			prevVal := l.rcf.fetchAdd("R2", delta)
 			if delta != 0 {
 				if prevVal+delta == int64(0) {
-					l.rcfSleepers.wake("R2", prevVal+delta)
+					if l.rcfSleepers.mustWake("R2") {
+						l.rcfSleepers.wakeSlow("R2", prevVal+delta)
+					}
 				}
 			}
 			afterR2 = prevVal + delta
@@ -253,7 +257,9 @@ func (l *RWWriter) rAcquireSlow1() {
 		prevVal := l.rcf.fetchAdd("R2", delta)
 		if delta != 0 {
 			if prevVal+delta == int64(0) {
-				l.rcfSleepers.wake("R2", prevVal+delta)
+				if l.rcfSleepers.mustWake("R2") {
+					l.rcfSleepers.wakeSlow("R2", prevVal+delta)
+				}
 			}
 		}
 		afterR2 = prevVal + delta
@@ -309,7 +315,9 @@ func (l *RWWriter) RUnlock() {
 		prev = prevVal
 		if delta != 0 {
 			if prevVal+delta == int64(0) {
-				l.rcfSleepers.wake("R4", prevVal+delta)
+				if l.rcfSleepers.mustWake("R4") {
+					l.rcfSleepers.wakeSlow("R4", prevVal+delta)
+				}
 			}
 		}
 	}

@@ -118,7 +118,9 @@ func (l *RWReader) Unlock() {
 		prevVal := l.l.fetchAdd("W2", delta)
 		if delta != 0 {
 			if (prevVal+delta)%int64(2) == int64(0) {
-				l.lSleepers.wake("W2", prevVal+delta)
+				if l.lSleepers.mustWake("W2") {
+					l.lSleepers.wakeSlow("W2", prevVal+delta)
+				}
 			}
 		}
 	}
@@ -133,7 +135,9 @@ func (l *RWReader) RLock() {
 		prevVal := l.l.fetchAdd("R1", delta)
 		if delta != 0 {
 			if prevVal+delta == int64(0) {
-				l.lSleepers.wake("R1", prevVal+delta)
+				if l.lSleepers.mustWake("R1") {
+					l.lSleepers.wakeSlow("R1", prevVal+delta)
+				}
 			}
 		}
 		afterR1 = prevVal + delta
@@ -175,7 +179,9 @@ func (l *RWReader) RUnlock() {
 		prev = prevVal
 		if delta != 0 {
 			if prevVal+delta == int64(0) {
-				l.lSleepers.wake("R3", prevVal+delta)
+				if l.lSleepers.mustWake("R3") {
+					l.lSleepers.wakeSlow("R3", prevVal+delta)
+				}
 			}
 		}
 	}

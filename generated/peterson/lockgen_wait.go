@@ -75,15 +75,12 @@ const (
 	qSleepers   int64 = qExclusive - qSleeper
 	qExclusives int64 = qAwake - qExclusive
 	qAwakeMask  int64 = ^(qAwake - 1)
-	// qWake is what makes a writer look at the list: someone queued, or
-	// the list locked by a waiter that may be queuing.
-	qWake = qLocked | qSleepers | qExclusives
 )
 
 // waitq is the queue of the waiters sleeping until a write to the
 // registers it covers. The zero value is an empty queue.
 type waitq struct {
-	state      intReg // qLocked | sleepers*qSleeper | awake*qAwake
+	state      intReg // qLocked | sleepers*qSleeper | exclusives*qExclusive | awake*qAwake
 	head, tail *waiter
 	// shared counts the queued waiters whose key is not their own alone
 	// (guarded by the lock bit): while it is 0, a keyed wake stops at its
@@ -91,23 +88,49 @@ type waitq struct {
 	shared int32
 }
 
+// When a write must look at the list: when someone sleeps whom it may
+// enable. Exclusive sleepers need no wake while an exclusive waiter is
+// awake: that one will see the write. A waiter holding the lock bit to
+// queue itself needs none either: it checks its condition after it is
+// counted, so after any write whose writer found it uncounted.
+//
+// On a queue whose waiters are all exclusive, or none is (every queue but
+// a reader/writer lock's), the awake count is 0 whenever a non-exclusive
+// waiter is counted, so the test is one comparison: someone counted, and
+// none awake (wake). A queue with both kinds (a reader/writer lock's
+// writers and readers) needs both tests (mustWake): readers asleep while a
+// writer is awake must still be woken.
+
 // wake is called after a write of val to a register this queue covers (for
 // reference and boolean registers, val is 0 or 1, or 0 when no waiter is
-// keyed). It costs one load of a word beside the register when nobody
-// sleeps.
+// keyed), on a queue whose waiters are all exclusive or none is. It costs
+// one load of a word beside the register when nobody sleeps, and when
+// only exclusive waiters sleep with one awake.
 func (q *waitq) wake(l string, val int64) {
-	if q.state.load(l)&qWake != 0 {
+	// Someone counted (s >= qSleeper) and no exclusive waiter awake
+	// (s < qAwake), the lock bit aside.
+	if uint64(q.state.load(l)-qSleeper) < uint64(qAwake-qSleeper) {
 		q.wakeSlow(l, val) // control skip-wake:
 	}
 }
 
+// mustWake is the test of wake for a queue with waiters of both kinds: the
+// generated code calls wakeSlow when it holds (the two tests and the call
+// would not inline as one method).
+func (q *waitq) mustWake(l string) bool {
+	return mixedWakeNeeded(q.state.load(l)) // control skip-wake: return false
+}
+
+// mixedWakeNeeded is mustWake's test: a non-exclusive waiter counted, or
+// an exclusive one with none awake.
+func mixedWakeNeeded(s int64) bool {
+	return s&qSleepers != 0 || s&qExclusives != 0 && s&qAwakeMask == 0
+}
+
 // wakeSlow takes off the list every waiter the write may satisfy (at most
 // one exclusive one, and none while an exclusive one is awake) and unparks
-// them after releasing the list.
+// them after releasing the list. wake or mustWake has seen reason to.
 func (q *waitq) wakeSlow(l string, val int64) {
-	if s := q.state.load(l); s&(qLocked|qSleepers) == 0 && s&qAwakeMask != 0 {
-		return // only exclusive sleepers, and an awake one will see the write
-	}
 	s := q.lock(l)
 	exclDone := s&qAwakeMask != 0
 	others := s&qSleepers != 0

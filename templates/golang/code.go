@@ -312,6 +312,10 @@ func (g *gen) wakes(targets []wakeTarget, t ir.Type, val *jen.Statement, runtime
 			}
 		}
 		wake := tg.q.Clone().Dot("wake").Call(jen.Lit(lbl), key)
+		if tg.mixed && g.c.WaitControl != "one-kind-wake" {
+			wake = jen.If(tg.q.Clone().Dot("mustWake").Call(jen.Lit(lbl))).Block(
+				tg.q.Clone().Dot("wakeSlow").Call(jen.Lit(lbl), key))
+		}
 		if tg.ticket {
 			slot := key
 			if g.c.WaitControl == "wrong-ticket-slot" {

@@ -21,10 +21,15 @@ import (
 //   - check-before-announce: an await checks its condition, then queues
 //     and sleeps without checking again (the classic lost wake-up);
 //   - skip-wake: a write that may enable a sleeper wakes nobody (a release
-//     that skips the wake it owes);
+//     that skips the wake it owes), on queues of one kind of waiter (wake)
+//     and on a reader/writer lock's queue of writers and readers
+//     (mustWake);
 //   - keep-the-wake: a woken exclusive waiter leaves its wait still
 //     counted awake, so later writes, trusting it to see them, wake none
 //     of the others (a wake handed to a waiter that no longer needs it);
+//   - one-kind-wake: a reader/writer lock's queue of writers and readers
+//     woken with the test made for queues of one kind, which takes an
+//     awake writer to stand in for sleeping readers too;
 //   - wrong-key-guard: a fetch&add that may enable a sleeper tests its
 //     value against the wrong constant key before waking (a reader's
 //     release that never wakes the writer waiting for the count to reach
@@ -55,6 +60,8 @@ func TestWaitingLayerControls(t *testing.T) {
 		{"correct-rw", "", "", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false},
 		{"check-before-announce", "", "check-before-announce", []string{"ticket", "mcs", "clh", "ttas"}, park, mode.Mutex, "", false},
 		{"skip-wake", "skip-wake", "", []string{"ticket", "mcs", "tas"}, park, mode.Mutex, "", false},
+		{"skip-wake-rw", "skip-wake", "", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false},
+		{"one-kind-wake", "", "one-kind-wake", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false},
 		{"keep-the-wake", "keep-the-wake", "", []string{"tas", "ttas", "replace-add"}, park, mode.Mutex, "", false},
 		{"wrong-key-guard", "", "wrong-key-guard", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false},
 		{"wrong-ticket-slot", "", "wrong-ticket-slot", []string{"ticket"}, park, mode.Mutex, "", false},

@@ -45,7 +45,10 @@ type Config struct {
 	// rather than the runtime); "stale-fused-check" gives an await's
 	// first check, fused with the fetch&add before it (fuse.go), 0 for the
 	// register's value; "wrong-ticket-slot" makes a write of v wake the
-	// sleeper of ticket v+1's slot instead of v's. "" lowers correctly.
+	// sleeper of ticket v+1's slot instead of v's; "one-kind-wake" wakes
+	// a queue of exclusive waiters and others with the test made for
+	// queues of one kind (waitq.wake instead of mustWake). "" lowers
+	// correctly.
 	WaitControl string
 
 	SpecPath string // as recorded in the header (relative to the output directory)
@@ -104,6 +107,7 @@ type gen struct {
 	lockQ        bool                         // the lock carries a queue
 	sharedQ      map[string]bool              // queues (queueID) some wait on which may not use a soloq
 	ticketQ      map[string]bool              // per queue (queueID): every wait on it is for a ticket, so it is a ticketq
+	mixedQ       map[string]bool              // queues (queueID) with exclusive waits and others: a write tests with mustWake
 	boundInWaits map[string]bool              // quantifier and loop variables
 	waitDepth    int                          // waiters a process needs at once (nested waits)
 

@@ -150,7 +150,14 @@ func (g *gen) analyseWaits() {
 	g.fieldQ = map[string]map[string]string{}
 	g.sharedQ = map[string]bool{}
 	g.ticketQ = map[string]bool{}
+	g.mixedQ = map[string]bool{}
+	excl := map[string]map[bool]bool{} // queueID -> which kinds of wait it holds
 	for _, s := range g.sites {
+		if excl[s.queueID()] == nil {
+			excl[s.queueID()] = map[bool]bool{}
+		}
+		excl[s.queueID()][s.excl] = true
+		g.mixedQ[s.queueID()] = len(excl[s.queueID()]) == 2
 		if !s.solo() {
 			g.sharedQ[s.queueID()] = true
 		}
@@ -497,6 +504,7 @@ type wakeTarget struct {
 	keyed  bool
 	guards []keyGuard // nil: wake whatever the value
 	ticket bool       // q is a ticketq: wake the slot of the value written
+	mixed  bool       // q holds exclusive waits and others: test with mustWake
 }
 
 // keyGuard is one constant key a wait ends on: the value itself, or the
@@ -516,13 +524,14 @@ func (g *gen) wakeTargets(loc ir.Loc, val, delta ir.Expr) []wakeTarget {
 		keyed     bool
 		guards    []keyGuard
 		unguarded bool
+		mixed     bool
 	}
 	var order []string
 	found := map[string]*acc{}
 	add := func(id string, q func() *jen.Statement, s *waitSite) {
 		a := found[id]
 		if a == nil {
-			a = &acc{q: q()}
+			a = &acc{q: q(), mixed: g.mixedQ[s.queueID()]}
 			found[id] = a
 			order = append(order, id)
 		}
@@ -566,7 +575,7 @@ func (g *gen) wakeTargets(loc ir.Loc, val, delta ir.Expr) []wakeTarget {
 	var out []wakeTarget
 	for _, id := range order {
 		a := found[id]
-		out = append(out, wakeTarget{q: a.q, keyed: a.keyed, guards: impliedDropped(a.guards), ticket: g.ticketQ[id]})
+		out = append(out, wakeTarget{q: a.q, keyed: a.keyed, guards: impliedDropped(a.guards), ticket: g.ticketQ[id], mixed: a.mixed})
 	}
 	return out
 }

@@ -183,6 +183,68 @@ func TestExclusiveWakeWakesOne(t *testing.T) {
 	}
 }
 
+// TestMixedQueueWakesOthersPastAnAwakeExclusive: on a queue holding
+// exclusive waiters and others (a reader/writer lock's writers and
+// readers), an awake exclusive waiter stands in for the exclusive sleepers
+// only: a sleeping reader is still owed its wake. mustWake says so where
+// wake's one comparison, made for queues of one kind, would not.
+func TestMixedQueueWakesOthersPastAnAwakeExclusive(t *testing.T) {
+	var q waitq
+	done := make(chan int64, 2)
+	ws := make([]waiter, 2)
+	go sleeper(&q, &ws[0], 0, false, true, done)  // a writer
+	go sleeper(&q, &ws[1], 1, false, false, done) // a reader
+	queued(t, &q, 2)
+	var awake waiter
+	var sp intReg
+	awake.begin("", &q, &sp, waitPark, 0, 0, 0, waitExclusive)
+	if !q.mustWake("") {
+		t.Fatalf("mustWake false with a reader asleep (state %#x)", q.state.load(""))
+	}
+	q.wakeSlow("", 0)
+	if k := <-done; k != 1 {
+		t.Fatalf("woke the sleeper keyed %d, want the reader (1)", k)
+	}
+	queued(t, &q, 1)
+	if q.mustWake("") {
+		t.Fatalf("mustWake true with only an exclusive asleep and one awake (state %#x)", q.state.load(""))
+	}
+	awake.end("")
+	if !q.mustWake("") {
+		t.Fatalf("mustWake false with an exclusive asleep and none awake (state %#x)", q.state.load(""))
+	}
+	q.wakeSlow("", 0)
+	if k := <-done; k != 0 {
+		t.Fatalf("woke the sleeper keyed %d, want the writer (0)", k)
+	}
+}
+
+// TestWakeIgnoresTheLockBit: a waiter holding the list's lock bit to queue
+// itself is not counted yet, and a write owes it nothing (it checks its
+// condition once counted): wake returns without waiting for the lock bit,
+// and mustWake says no.
+func TestWakeIgnoresTheLockBit(t *testing.T) {
+	var q waitq
+	q.lock("")
+	if q.mustWake("") {
+		t.Fatalf("mustWake true with nobody counted (state %#x)", q.state.load(""))
+	}
+	returned := make(chan struct{})
+	go func() {
+		q.wake("", 0) // wakeSlow would spin on the lock bit held here
+		close(returned)
+	}()
+	select {
+	case <-returned:
+	case <-time.After(5 * time.Second):
+		t.Fatal("wake waited for the lock bit of a list nobody is counted on")
+	}
+	q.state.fetchAdd("", qSleeper)
+	if !q.mustWake("") {
+		t.Fatalf("mustWake false with a sleeper counted (state %#x)", q.state.load(""))
+	}
+}
+
 // TestCancelAbsorbsTheToken: a waiter whose check succeeds after a writer
 // took it off the list absorbs the writer's token, so its next wait
 // sleeps instead of returning at once.
