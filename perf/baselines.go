@@ -15,7 +15,7 @@ import (
 func Baselines(m mode.Mode, k int) []Subject {
 	switch {
 	case m.Readers():
-		return []Subject{baseRWMutex(), baseRBMutex()}
+		return []Subject{baseRWMutex(), baseRBMutex(), baseRWMutexCalled()}
 	case m.TakesK():
 		return []Subject{baseSemaphore(k)}
 	}
@@ -44,6 +44,20 @@ func baseRBMutex() Subject {
 	return Subject{Name: "xsync.RBMutex", Mode: mode.RW, Baseline: true,
 		New: func() any { return xsync.NewRBMutex() },
 		Run: runRBMutex}
+}
+
+// RWMutexCalled names sync.RWMutex called through functions that do not
+// inline: sync.RWMutex's RLock and RUnlock inline into the caller's loop,
+// a generated reader/writer lock's do not (their wakes and the calls to
+// their slow paths put them over the inliner's budget), so the two calls
+// of a read passage are a cost only the generated lock pays. This
+// baseline pays them too, and measures their share in the same run.
+const RWMutexCalled = "sync.RWMutex, called"
+
+func baseRWMutexCalled() Subject {
+	return Subject{Name: RWMutexCalled, Mode: mode.RW, Baseline: true,
+		New: func() any { return new(sync.RWMutex) },
+		Run: runRWMutexCalled}
 }
 
 func baseSemaphore(k int) Subject {
@@ -104,6 +118,37 @@ func runRWMutex(l any, w *Worker) {
 		w.Outside()
 	}
 }
+
+func runRWMutexCalled(l any, w *Worker) {
+	mu := l.(*sync.RWMutex)
+	for w.Next() {
+		t := w.Begin()
+		if w.Read() {
+			rlockCalled(mu)
+			w.Enter(t)
+			w.Shared()
+			runlockCalled(mu)
+		} else {
+			lockCalled(mu)
+			w.Enter(t)
+			w.Critical()
+			unlockCalled(mu)
+		}
+		w.Outside()
+	}
+}
+
+//go:noinline
+func rlockCalled(mu *sync.RWMutex) { mu.RLock() }
+
+//go:noinline
+func runlockCalled(mu *sync.RWMutex) { mu.RUnlock() }
+
+//go:noinline
+func lockCalled(mu *sync.RWMutex) { mu.Lock() }
+
+//go:noinline
+func unlockCalled(mu *sync.RWMutex) { mu.Unlock() }
 
 func runRBMutex(l any, w *Worker) {
 	mu := l.(*xsync.RBMutex)

@@ -1,7 +1,8 @@
 // Package perf measures locks the way `lockgen bench` reports them: each
 // lock next to the right baselines in the same run (sync.Mutex and a fair
 // channel-queue lock for mutual exclusion, sync.RWMutex and xsync's RBMutex
-// for reader/writer locks, x/sync/semaphore for k-exclusion), at several
+// for reader/writer locks, with sync.RWMutex also called through functions
+// that do not inline, x/sync/semaphore for k-exclusion), at several
 // goroutine counts and workloads, repeated, with throughput, acquisition
 // latency, fairness (Jain's index) and allocations per passage.
 //

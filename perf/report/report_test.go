@@ -163,6 +163,38 @@ func TestRWTargetPerWorkload(t *testing.T) {
 	}
 }
 
+// A missed reader/writer target says what the calls cost: sync.RWMutex
+// called through functions that do not inline, against sync.RWMutex, and
+// the lock against that; a met one says nothing more.
+func TestRWMissGivesTheCallsShare(t *testing.T) {
+	rep := synthetic(map[string]float64{"sync.RWMutex": 10, perf.RWMutexCalled: 12, "RW": 12.5},
+		map[string]perf.Result{
+			"sync.RWMutex":     {Mode: mode.RW, Baseline: true},
+			perf.RWMutexCalled: {Mode: mode.RW, Baseline: true},
+			"RW":               {Mode: mode.RW, Algorithm: "mcs-rw", Wait: DefaultWait},
+		})
+	var seen int
+	for _, tg := range Targets(rep) {
+		if !strings.HasPrefix(tg.What, "reader/writer") {
+			continue
+		}
+		seen++
+		want := "sync.RWMutex called through functions that do not inline, as a generated lock's methods are called: 0.83× [0.83–0.83] sync.RWMutex's throughput, and RW against it 0.96× [0.96–0.96]"
+		if tg.Met || !strings.Contains(tg.Measured, want) {
+			t.Errorf("%+v\nwant it to contain %q", tg, want)
+		}
+	}
+	if seen == 0 {
+		t.Error("no reader/writer target")
+	}
+	rep = againstBaseline(mode.RW, "sync.RWMutex", 10, "RW", "mcs-rw", 8)
+	for _, tg := range Targets(rep) {
+		if strings.HasPrefix(tg.What, "reader/writer") && (!tg.Met || strings.Contains(tg.Measured, "called")) {
+			t.Errorf("met target %+v: want no calls' share", tg)
+		}
+	}
+}
+
 // The k-exclusion target is judged per k on the best lock: a slow
 // read/write algorithm beside a fast one does not fail it, and it names the
 // lock that met it; a k with only slow locks is not met.
