@@ -3,6 +3,7 @@ package verify
 import (
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,16 +14,25 @@ import (
 // DefaultExploreCrashRuns is the number of executions of the crash phase.
 const DefaultExploreCrashRuns = 1000
 
-// ExploreCrashes adds a crash phase to Explore: random executions in each
-// of which m goroutines crash (sched.Proc.Crash: they stop for good) at
-// points drawn from the execution's seed: inside the critical section, at
-// the end of a doorway, at a wait, or after a random access of a passage
-// (inside the critical section only, unless the subject claims
-// CrashAnywhere).
+// ExploreCrashes adds a crash phase to Explore: executions in each of
+// which m goroutines crash (sched.Proc.Crash: they stop for good).
 // Every other goroutine must still finish its passages: a deadlock among
 // them, or no progress, fails the execution, with the crashes in its
 // trace. A subject's CrashTolerance sets m by default; 0 turns the phase
 // off. The phase runs max(goroutines, m+2) goroutines (capped by Procs).
+//
+// Executions alternate between two plans. Even ones crash the victims at
+// points drawn from the execution's seed (inside the critical section,
+// at the end of a doorway, at a wait, or after a random access of a
+// passage; inside the critical section only, unless the subject claims
+// CrashAnywhere) under the random scheduler. Odd ones hold: every victim
+// crashes on entering the critical section in its first passage, and PCT
+// schedules the rest. With k − 1 slots of a k-exclusion lock held for
+// good, one more holder is a violation: the check becomes mutual
+// exclusion among the others, which PCT's few priority changes find as
+// they find a mutex's. Zehavi's mutants that skip process 0 in the
+// doorway's loops (lines 2 and 7) or flip line 12's tie-break were found
+// only by long hunts under the seeded plans alone.
 func ExploreCrashes(m int) ExploreOption {
 	return func(c *exploreConfig) { c.crashes, c.crashesSet = m, true }
 }
@@ -50,25 +60,40 @@ type crashPoint struct {
 
 // crashPlan is an execution's crashes: victim goroutine -> its point.
 type crashPlan struct {
-	m        int
-	seed     uint64
-	inCSOnly bool // every crash inside the critical section
-	points   map[int]crashPoint
+	m      int
+	seed   uint64
+	where  crashWhere
+	points map[int]crashPoint
 }
+
+// crashWhere is what a plan draws its points from.
+type crashWhere uint8
+
+const (
+	crashAnywhere crashWhere = iota // any kind of point, any passage
+	crashCSOnly                     // inside the critical section, any passage
+	crashHold                       // inside the critical section, first passage
+)
+
+// crashTokens are the plans' names in replay tokens, by crashWhere.
+var crashTokens = [...]string{crashAnywhere: "crash", crashCSOnly: "crashcs", crashHold: "crashhold"}
 
 // maxCrashAccess bounds the access after which a crashAtAccess happens
 // (small, so that most passages reach it).
 const maxCrashAccess = 4
 
-// newCrashPlan draws m victims among g goroutines and a point for each
-// (inside the critical section only, if inCSOnly).
-func newCrashPlan(m int, seed uint64, inCSOnly bool, g, p int) *crashPlan {
+// newCrashPlan draws m victims among g goroutines, of p passages each, and
+// a point for each, from where.
+func newCrashPlan(m int, seed uint64, where crashWhere, g, p int) *crashPlan {
 	r := rand.New(rand.NewPCG(seed, seed^0x435241534821))
-	plan := &crashPlan{m: m, seed: seed, inCSOnly: inCSOnly, points: map[int]crashPoint{}}
+	plan := &crashPlan{m: m, seed: seed, where: where, points: map[int]crashPoint{}}
 	for _, v := range r.Perm(g)[:min(m, g-1)] {
 		pt := crashPoint{at: crashAt(r.IntN(int(crashKinds))), passage: r.IntN(p), access: 1 + r.IntN(maxCrashAccess)}
-		if inCSOnly {
+		switch where {
+		case crashCSOnly:
 			pt.at = crashInCS
+		case crashHold:
+			pt.at, pt.passage = crashInCS, 0
 		}
 		plan.points[v] = pt
 	}
@@ -76,28 +101,29 @@ func newCrashPlan(m int, seed uint64, inCSOnly bool, g, p int) *crashPlan {
 }
 
 // token is the plan's part of a replay token: "crash=M,SEED", or
-// "crashcs=M,SEED" when the crashes are inside the critical section.
+// "crashcs=M,SEED" when the crashes are inside the critical section, or
+// "crashhold=M,SEED" when inside it on the first passage.
 func (c *crashPlan) token() string {
-	if c.inCSOnly {
-		return fmt.Sprintf("crashcs=%d,%d", c.m, c.seed)
-	}
-	return fmt.Sprintf("crash=%d,%d", c.m, c.seed)
+	return fmt.Sprintf("%s=%d,%d", crashTokens[c.where], c.m, c.seed)
 }
 
-func parseCrashToken(s string) (m int, seed uint64, inCSOnly bool, err error) {
-	inCSOnly = strings.HasPrefix(s, "crashcs=")
-	s = strings.TrimPrefix(strings.TrimPrefix(s, "crashcs="), "crash=")
-	ms, ss, ok := strings.Cut(s, ",")
+func parseCrashToken(s string) (m int, seed uint64, where crashWhere, err error) {
+	name, rest, _ := strings.Cut(s, "=")
+	w := slices.Index(crashTokens[:], name)
+	if w < 0 {
+		return 0, 0, 0, fmt.Errorf("bad crash plan %q", s)
+	}
+	ms, ss, ok := strings.Cut(rest, ",")
 	if !ok {
-		return 0, 0, false, fmt.Errorf("bad crash plan %q", s)
+		return 0, 0, 0, fmt.Errorf("bad crash plan %q", s)
 	}
 	if m, err = strconv.Atoi(ms); err != nil || m < 1 {
-		return 0, 0, false, fmt.Errorf("bad crash count %q", ms)
+		return 0, 0, 0, fmt.Errorf("bad crash count %q", ms)
 	}
 	if seed, err = strconv.ParseUint(ss, 10, 64); err != nil {
-		return 0, 0, false, fmt.Errorf("bad crash seed %q", ss)
+		return 0, 0, 0, fmt.Errorf("bad crash seed %q", ss)
 	}
-	return m, seed, inCSOnly, nil
+	return m, seed, crashWhere(w), nil
 }
 
 // crashes is the explorer's number of crashes per execution.
@@ -124,14 +150,25 @@ func (e *explorer) crash(deadline time.Time) bool {
 	ph := e.addPhase(ExplorePhase{Strategy: name, Goroutines: g, Passages: p, Bound: -1})
 	start := time.Now()
 	defer func() { e.plan = nil }()
+	seeded := crashAnywhere
+	if !e.s.CrashAnywhere {
+		seeded = crashCSOnly
+	}
 	for i := 0; i < e.cfg.crashRuns; i++ {
 		if !deadline.IsZero() && time.Now().After(deadline) {
 			ph.Stopped = "budget"
 			break
 		}
 		seed := sched.Seed(e.cfg.seed^0x4352, i)
-		e.plan = newCrashPlan(m, seed, !e.s.CrashAnywhere, g, p)
-		c := sched.NewRandom(seed)
+		var c interface {
+			sched.Chooser
+			Token() string
+		}
+		if i%2 == 0 {
+			e.plan, c = newCrashPlan(m, seed, seeded, g, p), sched.NewRandom(seed)
+		} else {
+			e.plan, c = newCrashPlan(m, seed, crashHold, g, p), sched.NewPCT(seed, g, holdPCTDepth, max(e.kSteps, 16))
+		}
 		res := e.run(c, g, p)
 		e.account(ph, res, start)
 		if res.Failure != nil || res.Accesses == 0 {
@@ -143,6 +180,10 @@ func (e *explorer) crash(deadline time.Time) bool {
 	}
 	return true
 }
+
+// holdPCTDepth is the PCT depth of the hold executions: a mutex's
+// violations need few priority changes.
+const holdPCTDepth = 3
 
 // crashTrigger crashes goroutine g at event ev if its planned point is
 // reached. passage is g's current passage, accesses its accesses in it.

@@ -82,6 +82,39 @@ func TestStressCrashes(t *testing.T) {
 		verify.StressPassages(100000), verify.StressStall(300*time.Millisecond), verify.StressTimeout(2*time.Second))
 }
 
+// TestExploreCrashHold: the crash phase's hold executions crash their
+// victims inside the critical section on their first passage and schedule
+// the rest with PCT; with K − 1 slots so held, LastSlotRace's second
+// arrival at the last slot is a violation, and the failure's token (a
+// crashhold plan with a PCT schedule) replays it. The seed is one whose
+// first failure comes from a hold execution (seeds 1, 4, 5 and 7 to 10 of
+// the first ten; the others' come from the seeded plans).
+func TestExploreCrashHold(t *testing.T) {
+	race := idLock("last-slot race", 0, func() *testlocks.LastSlotRace { return &testlocks.LastSlotRace{K: 2} }).
+		WithK(2).WithCrashTolerance(1, true)
+	rep, err := verify.RunExplore(race, crashOnly(1, verify.ExploreCrashRuns(400))...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := rep.Failure
+	if f == nil {
+		t.Fatalf("the crash phase missed LastSlotRace's third holder: %s", rep.String())
+	}
+	if !strings.Contains(f.Token, "/crashhold=1,") || !strings.Contains(f.Token, "/pct:") {
+		t.Fatalf("the failure does not come from a hold execution: token %s", f.Token)
+	}
+	if !strings.Contains(f.Trace, "inside the critical section, passage 1") || !strings.Contains(f.Message, "at most 2 allowed") {
+		t.Errorf("the failure does not show a holder crashed inside on its first passage, or too many holders:\nmessage %s\n%s", f.Message, f.Trace)
+	}
+	again, err := verify.RunExplore(race, verify.ExploreReplay(f.Token))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Failure == nil || again.Failure.Trace != f.Trace {
+		t.Errorf("replay of %s gave another execution: %v", f.Token, again.Failure)
+	}
+}
+
 // TestExploreKExclusionSizing: a k-exclusion lock's random and crash
 // executions run 2 passages and its PCT executions 3, and asking for more
 // passages deepens PCT only (explore-deep's ExplorePassages(4) keeps the

@@ -564,7 +564,8 @@ func (e *explorer) dfs(deadline time.Time) bool {
 
 // Tokens: "lg1/<goroutines>x<passages>/<max steps>/<chooser token>", the
 // chooser's token preceded by "crash=M,SEED/" when goroutines crash
-// ("crashcs=M,SEED/" when only inside the critical section).
+// ("crashcs=M,SEED/" when only inside the critical section,
+// "crashhold=M,SEED/" when inside it on their first passage).
 
 func (e *explorer) token(g, p int, chooser string) string {
 	return fmt.Sprintf("lg1/%dx%d/%d/%s", g, p, e.cfg.maxSteps, chooser)
@@ -593,18 +594,18 @@ func parseExploreToken(tok string) (g, p, maxSteps int, c sched.Chooser, err err
 }
 
 // splitCrash separates a token's crash plan, if any, from the rest.
-func splitCrash(tok string) (rest string, m int, seed uint64, inCSOnly bool, err error) {
+func splitCrash(tok string) (rest string, m int, seed uint64, where crashWhere, err error) {
 	f := strings.SplitN(tok, "/", 5)
 	if len(f) < 5 || !strings.HasPrefix(f[3], "crash") {
-		return tok, 0, 0, false, nil
+		return tok, 0, 0, 0, nil
 	}
-	m, seed, inCSOnly, err = parseCrashToken(f[3])
-	return strings.Join([]string{f[0], f[1], f[2], f[4]}, "/"), m, seed, inCSOnly, err
+	m, seed, where, err = parseCrashToken(f[3])
+	return strings.Join([]string{f[0], f[1], f[2], f[4]}, "/"), m, seed, where, err
 }
 
 func (e *explorer) replay(tok string) {
 	e.t.Helper()
-	rest, m, crashSeed, inCSOnly, err := splitCrash(tok)
+	rest, m, crashSeed, where, err := splitCrash(tok)
 	if err != nil {
 		e.t.Fatalf("verify.Explore: replay token %q: %v", tok, err)
 	}
@@ -613,7 +614,7 @@ func (e *explorer) replay(tok string) {
 		e.t.Fatalf("verify.Explore: replay token %q: %v", tok, err)
 	}
 	if m > 0 {
-		e.plan = newCrashPlan(m, crashSeed, inCSOnly, g, p)
+		e.plan = newCrashPlan(m, crashSeed, where, g, p)
 		defer func() { e.plan = nil }()
 	}
 	if e.s.Procs > 0 && g > e.s.Procs {

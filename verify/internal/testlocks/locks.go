@@ -268,3 +268,32 @@ func (l *GuardedK) Lock(int) {
 
 // Unlock releases.
 func (l *GuardedK) Unlock(int) { l.count.fetchAdd("G5", -1) }
+
+// LastSlotRace admits up to K holders, but takes the last slot with a test
+// and then a separate write: two processes that both find K − 1 holders
+// both enter. A negative control for the crash phase's hold executions,
+// which keep K − 1 crashed holders inside from their first passage so that
+// every later arrival races for the last slot.
+type LastSlotRace struct {
+	count intReg
+	K     int64
+}
+
+// Lock acquires.
+func (l *LastSlotRace) Lock(int) {
+	for {
+		switch c := l.count.load("L1"); {
+		case c < l.K-1:
+			if l.count.cas("L2", c, c+1) {
+				return
+			}
+		case c == l.K-1:
+			l.count.store("L3", l.K) // the bug: not a CAS
+			return
+		}
+		pause("L4")
+	}
+}
+
+// Unlock releases.
+func (l *LastSlotRace) Unlock(int) { l.count.fetchAdd("L5", -1) }
