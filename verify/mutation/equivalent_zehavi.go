@@ -249,11 +249,15 @@ var zehaviKExclusionGaps = map[string]string{
 	"Acquire/off-by-one-from+1@2": zehaviKOne("SPIN at n = 2 finds two processes in the critical section",
 		"Explore-deep's crash phase did not find it either (2,275 executions in 20 s, the mutation run of 2026-11-26 14:59 UTC). "+
 			zehaviBitstateHunt),
-	"Acquire/flip-lt@12#2": zehaviKOne("Explore finds two processes in the critical section with 3 goroutines", zehaviFoundBy("2,865")),
+	"Acquire/flip-lt@12#2": zehaviKOne("Explore finds two processes in the critical section with 3 goroutines", zehaviFoundBy("2,865")+
+		". Since the crash phase's hold executions (verify/crash.go), explore-deep kills it within the mutation run's 20 s "+
+		"(the rerun of 2026-11-27 05:45 UTC, and go run ./verify/mutation/cmd/mutation -alg 'zehavi[kexclusion]' "+
+		"-only 'flip-lt@12#2$' -controls=false -layers explore,explore-deep: crash execution 1,706, a hold execution)"),
 	"Release/delete@14a":   zehaviKOne("Explore finds two processes in the critical section with 3 goroutines", zehaviFoundBy("14,059")),
 	"Acquire/delete@2": "wrong: without line 2 no process ever raises IGNORE, so line 11a.ii may trust an ORDERLT[q][i] " +
 		"that q has not yet written in this passage (line 7) and stop waiting for q. The mutation run's Explore kills it in most runs and missed it " +
-		"in one; " + zehaviFoundBy("1,394"),
+		"in two (2026-11-26 14:59 UTC, and the rerun of 2026-11-27 05:45 UTC, whose crash phase gave half its executions to " +
+		"hold plans); " + zehaviFoundBy("1,394"),
 	"Acquire/flip-eq@12": "wrong: Stress (300 passages per goroutine, 4 goroutines) once found three holders in the " +
 		"2-exclusion critical section (a mutation run of 2026-11-26) and let it pass in the next, and Explore kills it " +
 		"in some runs and not in others. What would catch it every time: longer stress, or SPIN at n = 4",
