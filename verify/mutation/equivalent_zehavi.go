@@ -253,7 +253,7 @@ var zehaviKExclusionGaps = map[string]string{
 		". Since the crash phase's hold executions (verify/crash.go), explore-deep kills it within the mutation run's 20 s "+
 		"(the rerun of 2026-11-27 05:45 UTC, and go run ./verify/mutation/cmd/mutation -alg 'zehavi[kexclusion]' "+
 		"-only 'flip-lt@12#2$' -controls=false -layers explore,explore-deep: crash execution 1,706, a hold execution)"),
-	"Release/delete@14a":   zehaviKOne("Explore finds two processes in the critical section with 3 goroutines", zehaviFoundBy("14,059")),
+	"Release/delete@14a": zehaviKOne("Explore finds two processes in the critical section with 3 goroutines", zehaviFoundBy("14,059")),
 	"Acquire/delete@2": "wrong: without line 2 no process ever raises IGNORE, so line 11a.ii may trust an ORDERLT[q][i] " +
 		"that q has not yet written in this passage (line 7) and stop waiting for q. The mutation run's Explore kills it in most runs and missed it " +
 		"in two (2026-11-26 14:59 UTC, and the rerun of 2026-11-27 05:45 UTC, whose crash phase gave half its executions to " +
