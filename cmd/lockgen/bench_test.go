@@ -46,7 +46,7 @@ func TestBenchFromAUserModule(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("bench = %d\n%s", code, stderr)
 	}
-	for _, want := range []string{"sync.Mutex", "fair chan queue", "sync.RWMutex", "xsync.RBMutex", "semaphore.Weighted(2)", "Ticket", "Sem", "RW"} {
+	for _, want := range []string{"sync.Mutex", "fair chan queue", "sync.RWMutex", "xsync.RBMutex", "sync.RWMutex, called", "semaphore.Weighted(2)", "Ticket", "Sem", "RW"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("the table lacks %s:\n%s", want, stdout)
 		}
@@ -64,7 +64,7 @@ func TestBenchFromAUserModule(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if want := 8 * 2 * 2; len(rep.Results) != want { // subjects × goroutine counts × workloads
+	if want := 9 * 2 * 2; len(rep.Results) != want { // subjects × goroutine counts × workloads
 		t.Errorf("%d results, want %d", len(rep.Results), want)
 	}
 	md, err := os.ReadFile(reportFile)
