@@ -160,14 +160,11 @@ func (e *explorer) crash(deadline time.Time) bool {
 			break
 		}
 		seed := sched.Seed(e.cfg.seed^0x4352, i)
-		var c interface {
-			sched.Chooser
-			Token() string
-		}
+		var c tokenChooser
 		if i%2 == 0 {
 			e.plan, c = newCrashPlan(m, seed, seeded, g, p), sched.NewRandom(seed)
 		} else {
-			e.plan, c = newCrashPlan(m, seed, crashHold, g, p), sched.NewPCT(seed, g, holdPCTDepth, max(e.kSteps, 16))
+			e.plan, c = newCrashPlan(m, seed, crashHold, g, p), e.newPCT(seed, g, holdPCTDepth)
 		}
 		res := e.run(c, g, p)
 		e.account(ph, res, start)

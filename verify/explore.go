@@ -487,7 +487,7 @@ func (e *explorer) account(ph *ExplorePhase, res *sched.Result, start time.Time)
 // seeded runs the executions of a seeded strategy; it returns false if one
 // failed.
 func (e *explorer) seeded(name string, runs, passages int, salt uint64, deadline time.Time,
-	choose func(seed uint64, g int) sched.Chooser) bool {
+	choose func(seed uint64, g int) tokenChooser) bool {
 	e.t.Helper()
 	g, p := e.size(e.cfg.goroutines), max(passages, 1)
 	ph := e.addPhase(ExplorePhase{Strategy: name, Goroutines: g, Passages: p, Bound: -1})
@@ -503,7 +503,7 @@ func (e *explorer) seeded(name string, runs, passages int, salt uint64, deadline
 		if res.Failure != nil || res.Accesses == 0 {
 			ph.Stopped = "failure"
 			e.report(res, fmt.Sprintf("%s, execution %d of %d", name, i+1, runs),
-				e.token(g, p, c.(interface{ Token() string }).Token()))
+				e.token(g, p, c.Token()))
 			return false
 		}
 	}
@@ -512,7 +512,7 @@ func (e *explorer) seeded(name string, runs, passages int, salt uint64, deadline
 
 func (e *explorer) random(deadline time.Time) bool {
 	e.t.Helper()
-	return e.seeded("random", e.cfg.randomRuns, e.cfg.short(), 0x52414e44, deadline, func(seed uint64, _ int) sched.Chooser {
+	return e.seeded("random", e.cfg.randomRuns, e.cfg.short(), 0x52414e44, deadline, func(seed uint64, _ int) tokenChooser {
 		return sched.NewRandom(seed)
 	})
 }
@@ -520,10 +520,21 @@ func (e *explorer) random(deadline time.Time) bool {
 func (e *explorer) pct(deadline time.Time) bool {
 	e.t.Helper()
 	d := max(e.cfg.pctDepth, 1)
-	return e.seeded(fmt.Sprintf("pct(d=%d)", d), e.cfg.pctRuns, e.cfg.passages, 0x504354, deadline, func(seed uint64, g int) sched.Chooser {
-		// k estimates the steps of an execution from those run so far.
-		return sched.NewPCT(seed, g, d, max(e.kSteps, 16))
+	return e.seeded(fmt.Sprintf("pct(d=%d)", d), e.cfg.pctRuns, e.cfg.passages, 0x504354, deadline, func(seed uint64, g int) tokenChooser {
+		return e.newPCT(seed, g, d)
 	})
+}
+
+// tokenChooser is a chooser whose execution a replay token names.
+type tokenChooser interface {
+	sched.Chooser
+	Token() string
+}
+
+// newPCT is a PCT chooser of depth d for one execution of g goroutines,
+// its step count estimated from the executions run so far.
+func (e *explorer) newPCT(seed uint64, g, d int) *sched.PCT {
+	return sched.NewPCT(seed, g, d, max(e.kSteps, 16))
 }
 
 func (e *explorer) dfs(deadline time.Time) bool {

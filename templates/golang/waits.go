@@ -151,18 +151,19 @@ func (g *gen) analyseWaits() {
 	g.sharedQ = map[string]bool{}
 	g.ticketQ = map[string]bool{}
 	g.mixedQ = map[string]bool{}
-	excl := map[string]map[bool]bool{} // queueID -> which kinds of wait it holds
+	firstExcl := map[string]bool{} // queueID -> whether its first wait is exclusive
 	for _, s := range g.sites {
-		if excl[s.queueID()] == nil {
-			excl[s.queueID()] = map[bool]bool{}
+		id := s.queueID()
+		if excl, seen := firstExcl[id]; !seen {
+			firstExcl[id] = s.excl
+		} else if excl != s.excl {
+			g.mixedQ[id] = true
 		}
-		excl[s.queueID()][s.excl] = true
-		g.mixedQ[s.queueID()] = len(excl[s.queueID()]) == 2
 		if !s.solo() {
-			g.sharedQ[s.queueID()] = true
+			g.sharedQ[id] = true
 		}
-		if isTicket, seen := g.ticketQ[s.queueID()]; isTicket || !seen {
-			g.ticketQ[s.queueID()] = s.ticket() // a ticketq only if every wait on it is for a ticket
+		if isTicket, seen := g.ticketQ[id]; isTicket || !seen {
+			g.ticketQ[id] = s.ticket() // a ticketq only if every wait on it is for a ticket
 		}
 		switch s.kind {
 		case domReg:
