@@ -110,6 +110,7 @@ type Result struct {
 	Subject    string
 	Algorithm  string
 	Wait       string
+	Nodes      string `json:",omitempty"`
 	Mode       mode.Mode
 	K          int
 	Baseline   bool
@@ -205,7 +206,7 @@ func Measure(cfg Config, subjects []Subject) *Report {
 				if s.Procs > 0 && g > s.Procs {
 					continue
 				}
-				rep.Results = append(rep.Results, Result{Subject: s.Name, Algorithm: s.Algorithm, Wait: s.Wait, Mode: s.Mode, K: s.K,
+				rep.Results = append(rep.Results, Result{Subject: s.Name, Algorithm: s.Algorithm, Wait: s.Wait, Nodes: s.Nodes, Mode: s.Mode, K: s.K,
 					Baseline: s.Baseline, FIFO: s.FIFO, Workload: w.Name, Goroutines: g})
 				cells = append(cells, cell{s: s, w: w, g: g, group: wi*len(cfg.Goroutines) + gi})
 			}

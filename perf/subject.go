@@ -12,10 +12,11 @@ type Subject struct {
 	Procs    int
 	FIFO     bool // claims first-come, first-served order
 	Baseline bool // a standard lock the others are compared with
-	// Algorithm is the catalogue algorithm and Wait the lock's wait policy,
-	// for the report ("" for baselines).
+	// Algorithm is the catalogue algorithm, Wait the lock's wait policy
+	// and Nodes its node policy, for the report ("" for baselines).
 	Algorithm string
 	Wait      string
+	Nodes     string
 	// New makes a fresh lock for one run; Run is one goroutine's loop on
 	// it (see Worker).
 	New func() any

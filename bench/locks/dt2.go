@@ -11,10 +11,10 @@ const (
 
 // dt2QNode is the algorithm's QNode record.
 type dt2QNode struct {
-	next   refReg[dt2QNode]     // next: the successor's QNode, once it has linked itself (line 7)
-	local  refReg[dt2LocalNode] // local: the owner's q_p, through which the predecessor signals it (line 14)
-	status intReg               // status: ZERO, or the owner's id once it has released (line 11)
-	pid    intReg               // pid: the owner's id (line 2)
+	next   intReg // next: the successor's QNode, once it has linked itself (line 7)
+	local  intReg // local: the owner's q_p, through which the predecessor signals it (line 14)
+	status intReg // status: ZERO, or the owner's id once it has released (line 11)
+	pid    intReg // pid: the owner's id (line 2)
 	_      [32]byte
 }
 
@@ -27,8 +27,8 @@ type dt2LocalNode struct {
 
 // dt2State is what a process keeps between and across its passages.
 type dt2State struct {
-	qnode   *dt2QNode       // qnode (kept across passages): q_p.qnode: node_p at first, then the predecessor's QNode of the last passage
-	pred    *dt2QNode       // pred (kept from acquire to release): the predecessor's QNode, taken over at line 15
+	qnode   int64           // qnode (kept across passages): q_p.qnode: node_p at first, then the predecessor's QNode of the last passage
+	pred    int64           // pred (kept from acquire to release): the predecessor's QNode, taken over at line 15
 	node    [1]dt2QNode     // node: node_p, the QNode p starts with
 	node0   [1]dt2QNode     // node0: a spare in node_0's initial state, used as node_0 if p is the first to swap
 	q       [1]dt2LocalNode // q: q_p, local to p
@@ -96,6 +96,7 @@ type dt2Proc struct {
 //   - Multi-reference statements are split into single accesses, as section 4.2 prescribes: line 7 writes pred.next, and line 14 reads q_p.qnode.next, then its local, then writes locked, each a separate step labelled 14.
 //   - Lines 2–5 read the field first and write only if it differs. Nobody else can write those fields between the read and the write: pid and local are written only by the node's holder (lines 2, 3); status is ZERO already when the node is taken over at line 15 (whichever of the two CASes on it succeeded, this process's at line 9 or the predecessor's at line 13, wrote ZERO, and the other then fails), so line 4 never writes; q_p.locked is cleared by a predecessor (line 14) only before this process's await of the passage in which it was the successor ends. In an uncontended passage the node is one of the process's own two, so all four already hold their values: four of the passage's seven atomic stores are saved.
 //   - Each lock has its own per-process records, so the recycling across L locks that gives the paper's O(L+n) space does not happen: space is O(n) per lock.
+//   - References to records are ids, not addresses: record j of process i's records is i·(records per process) + j + 1, and ⊥ is 0. The registers holding references are integer registers, whose swap and CAS are single instructions; Go's atomic pointer operations are runtime calls that carry the garbage collector's write barrier. The records live in the lock, so an id names the same record as long as the lock lives.
 //
 // Generated for this spec:
 //
@@ -113,7 +114,7 @@ type dt2Proc struct {
 // Use NewDT2; process id (0 <= id < DT2Procs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type DT2 struct {
 	_        [64]byte
-	t        refReg[dt2QNode] // T: the tail of the queue (⊥ stands for &node_0 until the first swap)
+	t        intReg // T: the tail of the queue (⊥ stands for &node_0 until the first swap)
 	_        [56]byte
 	spinners intReg // waiters spinning now (the adaptive policy caps them)
 	_        [56]byte
@@ -127,6 +128,21 @@ func NewDT2() *DT2 {
 		readyWaiters(l.procs[i].waiters[:])
 	}
 	return l
+}
+
+// recordQNode is the QNode record that id r names: of process (r-1) / 2, record (r-1) mod 2 of node[0..0], node0[1..1] (references are ids; ⊥ is 0).
+func (l *DT2) recordQNode(r int64) *dt2QNode {
+	i := uint64(r - 1)
+	p, j := &l.procs[i/2], i%2
+	if j < 1 {
+		return &p.node[j]
+	}
+	return &p.node0[j-1]
+}
+
+// recordLocalNode is the LocalNode record that id r names: process r-1's q[0] (references are ids; ⊥ is 0).
+func (l *DT2) recordLocalNode(r int64) *dt2LocalNode {
+	return &l.procs[uint64(r-1)].q[0]
 }
 
 // proc returns process id's state, checking the id (small enough to inline).
@@ -143,56 +159,56 @@ func (l *DT2) Lock(id int) {
 	if st.held {
 		panic("lockgen: DT2.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	var myq *dt2LocalNode
+	var myq int64
 	var predPid int64
 	var ok bool
 	// myq := &q_i[0]
-	myq = (&st.q[0])
+	myq = (int64(id) + 1)
 	// 0: if qnode = ⊥ then
-	if st.qnode == nil {
+	if st.qnode == 0 {
 		// 0: qnode := &node_i[0]
-		st.qnode = (&st.node[0])
+		st.qnode = (int64(id)*2 + 1)
 	}
 	// 1: qnode.next := ⊥
-	st.qnode.next.store("1", nil)
+	l.recordQNode(st.qnode).next.store("1", 0)
 	// 2: if qnode.pid ≠ (i + 1) then
-	if st.qnode.pid.load("2") != (int64(id) + 1) {
+	if l.recordQNode(st.qnode).pid.load("2") != (int64(id) + 1) {
 		// 2: qnode.pid := i + 1
-		st.qnode.pid.store("2", int64(id)+1)
+		l.recordQNode(st.qnode).pid.store("2", int64(id)+1)
 	}
 	// 3: if qnode.local ≠ myq then
-	if st.qnode.local.load("3") != myq {
+	if l.recordQNode(st.qnode).local.load("3") != myq {
 		// 3: qnode.local := myq
-		st.qnode.local.store("3", myq)
+		l.recordQNode(st.qnode).local.store("3", myq)
 	}
 	// 4: if qnode.status ≠ ZERO then
-	if st.qnode.status.load("4") != 0 {
+	if l.recordQNode(st.qnode).status.load("4") != 0 {
 		// 4: qnode.status := ZERO
-		st.qnode.status.store("4", 0)
+		l.recordQNode(st.qnode).status.store("4", 0)
 	}
 	// 5: if myq.locked ≠ true then
-	if myq.locked.load("5") != true {
+	if l.recordLocalNode(myq).locked.load("5") != true {
 		// 5: myq.locked := true
-		myq.locked.store("5", true)
+		l.recordLocalNode(myq).locked.store("5", true)
 	}
 	// 6: pred := FAS(T, qnode)
 	st.pred = l.t.swap("6", st.qnode)
 	doorway("6")
 	// if pred = ⊥ then
-	if st.pred == nil {
+	if st.pred == 0 {
 		// pred := &node0_i[0]
-		st.pred = (&st.node0[0])
+		st.pred = (int64(id)*2 + 2)
 	}
 	// 7: pred.next := qnode
-	st.pred.next.store("7", st.qnode)
+	l.recordQNode(st.pred).next.store("7", st.qnode)
 	// 8: predPid := pred.pid
-	predPid = st.pred.pid.load("8")
+	predPid = l.recordQNode(st.pred).pid.load("8")
 	// 9: ok := CAS(pred.status, predPid, ZERO)
-	ok = st.pred.status.cas("9", predPid, 0)
+	ok = l.recordQNode(st.pred).status.cas("9", predPid, 0)
 	// 9: if ¬ok then
 	if !ok {
 		// 10: await myq.locked ≠ true
-		if !(myq.locked.load("10") != true) {
+		if !(l.recordLocalNode(myq).locked.load("10") != true) {
 			l.acquireSlow1(st, myq)
 		}
 	}
@@ -200,18 +216,18 @@ func (l *DT2) Lock(id int) {
 }
 
 // acquireSlow1 continues acquire where its inline path had to wait.
-func (l *DT2) acquireSlow1(st *dt2State, myq *dt2LocalNode) {
-	st.waiters[0].beginSolo("10", &myq.lockedSleepers, &l.spinners, waitAdaptive, 0)
+func (l *DT2) acquireSlow1(st *dt2State, myq int64) {
+	st.waiters[0].beginSolo("10", &l.recordLocalNode(myq).lockedSleepers, &l.spinners, waitAdaptive, 0)
 	for {
 		if !st.waiters[0].spin("10") {
 			st.waiters[0].prepare("10")
-			if myq.locked.load("10") != true {
+			if l.recordLocalNode(myq).locked.load("10") != true {
 				st.waiters[0].cancel("10")
 				break
 			}
 			st.waiters[0].park("10")
 		}
-		if myq.locked.load("10") != true {
+		if l.recordLocalNode(myq).locked.load("10") != true {
 			break
 		}
 	}
@@ -225,26 +241,26 @@ func (l *DT2) Unlock(id int) {
 		panic("lockgen: DT2.Unlock(" + strconv.Itoa(id) + "): not held")
 	}
 	st.held = false
-	var succ *dt2QNode
-	var succLocal *dt2LocalNode
+	var succ int64
+	var succLocal int64
 	var ok bool
 	// 11: qnode.status := i + 1
-	st.qnode.status.store("11", int64(id)+1)
+	l.recordQNode(st.qnode).status.store("11", int64(id)+1)
 	// 12: if qnode.next ≠ ⊥ then
-	if st.qnode.next.load("12") != nil {
+	if l.recordQNode(st.qnode).next.load("12") != 0 {
 		// 13: ok := CAS(qnode.status, i + 1, ZERO)
-		ok = st.qnode.status.cas("13", int64(id)+1, 0)
+		ok = l.recordQNode(st.qnode).status.cas("13", int64(id)+1, 0)
 		// 13: if ok then
 		if ok {
 			// 14: succ := qnode.next
-			succ = st.qnode.next.load("14")
+			succ = l.recordQNode(st.qnode).next.load("14")
 			// 14: succLocal := succ.local
-			succLocal = succ.local.load("14")
+			succLocal = l.recordQNode(succ).local.load("14")
 			// 14: succLocal.locked := false
 			{
 				var newVal bool = false
-				succLocal.locked.store("14", newVal)
-				succLocal.lockedSleepers.wake("14", 0)
+				l.recordLocalNode(succLocal).locked.store("14", newVal)
+				l.recordLocalNode(succLocal).lockedSleepers.wake("14", 0)
 			}
 		}
 	}

@@ -18,8 +18,8 @@ type clhArrayQNode struct {
 
 // clhArrayState is what a process keeps between and across its passages.
 type clhArrayState struct {
-	mynode  *clhArrayQNode   // mynode (kept across passages): the node this process enqueues: NODE[0] at first, then the predecessor's of the last passage
-	pred    *clhArrayQNode   // pred (kept from acquire to release): the predecessor's node
+	mynode  int64            // mynode (kept across passages): the node this process enqueues: NODE[0] at first, then the predecessor's of the last passage
+	pred    int64            // pred (kept from acquire to release): the predecessor's node
 	node    [2]clhArrayQNode // NODE: NODE[0], the node a process starts with; NODE[1], the spare that becomes the dummy if this process is the first to swap
 	waiters [1]waiter        // this process's side of its waits
 	held    bool             // holds the lock (misuse checks)
@@ -68,6 +68,7 @@ type clhArrayProc struct {
 //   - mynode starts at ⊥ and line 0 (ours) points it at the process's own NODE[0] on its first passage, instead of initialising it before the first passage.
 //   - With nodes = "caller" the caller's node carries mynode and two records: its first passage enqueues the node's own NODE[0], later passages through the same node enqueue the record taken over at line 6 (which may sit in another caller's node). A node must not be copied or reset while the lock is in use, since its records may still be in the queue after Unlock returns.
 //   - With nodes = "heap" or "pool" each passage takes a fresh node (line 1) and line 6's takeover ends with the passage: the predecessor's node is unreferenced once its successor has seen it unlocked, so the garbage collector reclaims it (heap) or release returns it to the pool (pool). The node a process leaves in the queue is freed by its successor in turn.
+//   - References to records are ids, not addresses: record j of process i's records is i·(records per process) + j + 1, and ⊥ is 0. The registers holding references are integer registers, whose swap and CAS are single instructions; Go's atomic pointer operations are runtime calls that carry the garbage collector's write barrier. The records live in the lock, so an id names the same record as long as the lock lives.
 //
 // Generated for this spec:
 //
@@ -85,7 +86,7 @@ type clhArrayProc struct {
 // Use NewCLHArray; process id (0 <= id < CLHArrayProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type CLHArray struct {
 	_        [64]byte
-	tail     refReg[clhArrayQNode] // TAIL: the last node of the queue (⊥ until the first swap)
+	tail     intReg // TAIL: the last node of the queue (⊥ until the first swap)
 	_        [56]byte
 	spinners intReg // waiters spinning now (the adaptive policy caps them)
 	_        [56]byte
@@ -99,6 +100,13 @@ func NewCLHArray() *CLHArray {
 		readyWaiters(l.procs[i].waiters[:])
 	}
 	return l
+}
+
+// recordQNode is the QNode record that id r names: of process (r-1) / 2, record (r-1) mod 2 of node[0..1] (references are ids; ⊥ is 0).
+func (l *CLHArray) recordQNode(r int64) *clhArrayQNode {
+	i := uint64(r - 1)
+	p, j := &l.procs[i/2], i%2
+	return &p.node[j]
 }
 
 // proc returns process id's state, checking the id (small enough to inline).
@@ -116,22 +124,22 @@ func (l *CLHArray) Lock(id int) {
 		panic("lockgen: CLHArray.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
 	// 0: if mynode = ⊥ then
-	if st.mynode == nil {
+	if st.mynode == 0 {
 		// 0: mynode := &NODE_i[0]
-		st.mynode = (&st.node[0])
+		st.mynode = (int64(id)*2 + 1)
 	}
 	// 1: mynode.locked := true
-	st.mynode.locked.store("1", true)
+	l.recordQNode(st.mynode).locked.store("1", true)
 	// 2: pred := FAS(TAIL, mynode)
 	st.pred = l.tail.swap("2", st.mynode)
 	doorway("2")
 	// 3: if pred = ⊥ then
-	if st.pred == nil {
+	if st.pred == 0 {
 		// 3: pred := &NODE_i[1]
-		st.pred = (&st.node[1])
+		st.pred = (int64(id)*2 + 2)
 	}
 	// 4: await pred.locked = false
-	if !(st.pred.locked.load("4") == false) {
+	if !(l.recordQNode(st.pred).locked.load("4") == false) {
 		l.acquireSlow1(st)
 	}
 	st.held = true
@@ -139,17 +147,17 @@ func (l *CLHArray) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *CLHArray) acquireSlow1(st *clhArrayState) {
-	st.waiters[0].beginSolo("4", &st.pred.lockedSleepers, &l.spinners, waitAdaptive, 0)
+	st.waiters[0].beginSolo("4", &l.recordQNode(st.pred).lockedSleepers, &l.spinners, waitAdaptive, 0)
 	for {
 		if !st.waiters[0].spin("4") {
 			st.waiters[0].prepare("4")
-			if st.pred.locked.load("4") == false {
+			if l.recordQNode(st.pred).locked.load("4") == false {
 				st.waiters[0].cancel("4")
 				break
 			}
 			st.waiters[0].park("4")
 		}
-		if st.pred.locked.load("4") == false {
+		if l.recordQNode(st.pred).locked.load("4") == false {
 			break
 		}
 	}
@@ -166,8 +174,8 @@ func (l *CLHArray) Unlock(id int) {
 	// 5: mynode.locked := false
 	{
 		var newVal bool = false
-		st.mynode.locked.store("5", newVal)
-		st.mynode.lockedSleepers.wake("5", b2i(newVal))
+		l.recordQNode(st.mynode).locked.store("5", newVal)
+		l.recordQNode(st.mynode).lockedSleepers.wake("5", b2i(newVal))
 	}
 	// 6: mynode := pred
 	st.mynode = st.pred

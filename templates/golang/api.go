@@ -3,6 +3,7 @@ package golang
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/dave/jennifer/jen"
@@ -344,9 +345,13 @@ func (g *gen) typeDoc() string {
 			fmt.Fprintf(&b, "\t  %s\n", strings.TrimRight(line, " "))
 		}
 	}
-	if len(e.Deviations) > 0 {
+	devs := e.Deviations
+	if g.recIDs != nil {
+		devs = append(slices.Clip(devs), idDeviation)
+	}
+	if len(devs) > 0 {
 		b.WriteString("\nDeviations from the paper:\n")
-		for _, d := range e.Deviations {
+		for _, d := range devs {
 			fmt.Fprintf(&b, "  - %s\n", d)
 		}
 	}

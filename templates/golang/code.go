@@ -528,7 +528,7 @@ func (g *gen) loc(l ir.Loc, lbl string) *jen.Statement {
 		}
 		return r
 	case ir.Fld:
-		return g.expr(l.Ref, lbl).Dot(goIdent(l.Name))
+		return g.deref(g.expr(l.Ref, lbl), g.a.RefRecord(l.Ref)).Dot(goIdent(l.Name))
 	}
 	panic(fmt.Sprintf("golang: unknown location %T", l))
 }
@@ -540,6 +540,9 @@ func (g *gen) expr(e ir.Expr, lbl string) *jen.Statement {
 	case ir.BoolConst:
 		return jen.Lit(e.V)
 	case ir.Nil:
+		if g.recIDs != nil {
+			return jen.Lit(0)
+		}
 		return jen.Nil()
 	case ir.Param:
 		switch {
@@ -615,6 +618,8 @@ var goOp = map[ir.Op]string{
 func (g *gen) mine(m ir.Mine, lbl string) *jen.Statement {
 	rec := g.a.ProcRecs(m.Name).Rec
 	switch {
+	case g.recIDs != nil:
+		return jen.Parens(g.recordID(rec, m.Name, jen.Id("id"), m.Index, lbl))
 	case g.api != apiLocker:
 		// Parenthesised: the reference may be followed by a field (&st.q[0].next would take the field's address).
 		return jen.Parens(jen.Op("&").Id("st").Dot(goIdent(m.Name)).Index(g.expr(m.Index, lbl)))

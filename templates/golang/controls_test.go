@@ -40,7 +40,12 @@ import (
 //   - stale-fused-check: an await's first check, fused with the
 //     fetch&add before it, sees the register as 0 instead of the value the
 //     fetch&add left (a reader that never notices the writer inside). Not
-//     a lost wake-up: Explore must find the violation, whatever its kind.
+//     a lost wake-up: Explore must find the violation, whatever its kind;
+//   - shared-record-ids: in a lock whose references are ids (nodes =
+//     "array"), every process names process 0's records, so processes
+//     share queue nodes. Not a waiting-layer bug but one in the id
+//     numbering beside it: Explore must find the violation, whatever its
+//     kind.
 func TestWaitingLayerControls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a package per control: skipped in -short")
@@ -54,18 +59,21 @@ func TestWaitingLayerControls(t *testing.T) {
 		mode          mode.Mode
 		pref          templates.Preference // for mode.RW
 		anyFailure    bool                 // Explore must find a violation of any kind, not a deadlock
+		nodes         templates.NodePolicy // "": each algorithm's default
 	}{
-		{"correct", "", "", []string{"ticket", "mcs", "clh", "tas", "ttas", "replace-add"}, park, mode.Mutex, "", false},
-		{"correct-adaptive", "", "", []string{"ticket", "mcs", "tas", "replace-add"}, templates.Adaptive, mode.Mutex, "", false},
-		{"correct-rw", "", "", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false},
-		{"check-before-announce", "", "check-before-announce", []string{"ticket", "mcs", "clh", "ttas"}, park, mode.Mutex, "", false},
-		{"skip-wake", "skip-wake", "", []string{"ticket", "mcs", "tas"}, park, mode.Mutex, "", false},
-		{"skip-wake-rw", "skip-wake", "", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false},
-		{"one-kind-wake", "", "one-kind-wake", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false},
-		{"keep-the-wake", "keep-the-wake", "", []string{"tas", "ttas", "replace-add"}, park, mode.Mutex, "", false},
-		{"wrong-key-guard", "", "wrong-key-guard", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false},
-		{"wrong-ticket-slot", "", "wrong-ticket-slot", []string{"ticket"}, park, mode.Mutex, "", false},
-		{"stale-fused-check", "", "stale-fused-check", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, true},
+		{"correct", "", "", []string{"ticket", "mcs", "clh", "tas", "ttas", "replace-add"}, park, mode.Mutex, "", false, ""},
+		{"correct-adaptive", "", "", []string{"ticket", "mcs", "tas", "replace-add"}, templates.Adaptive, mode.Mutex, "", false, ""},
+		{"correct-rw", "", "", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false, ""},
+		{"check-before-announce", "", "check-before-announce", []string{"ticket", "mcs", "clh", "ttas"}, park, mode.Mutex, "", false, ""},
+		{"skip-wake", "skip-wake", "", []string{"ticket", "mcs", "tas"}, park, mode.Mutex, "", false, ""},
+		{"skip-wake-rw", "skip-wake", "", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false, ""},
+		{"one-kind-wake", "", "one-kind-wake", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false, ""},
+		{"keep-the-wake", "keep-the-wake", "", []string{"tas", "ttas", "replace-add"}, park, mode.Mutex, "", false, ""},
+		{"wrong-key-guard", "", "wrong-key-guard", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false, ""},
+		{"wrong-ticket-slot", "", "wrong-ticket-slot", []string{"ticket"}, park, mode.Mutex, "", false, ""},
+		{"stale-fused-check", "", "stale-fused-check", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, true, ""},
+		{"correct-ids", "", "", []string{"mcs", "clh", "dvir-taubenfeld-1", "dvir-taubenfeld-2"}, park, mode.Mutex, "", false, templates.Array},
+		{"shared-record-ids", "", "shared-record-ids", []string{"mcs", "clh", "dvir-taubenfeld-1", "dvir-taubenfeld-2"}, park, mode.Mutex, "", true, templates.Array},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
@@ -79,11 +87,15 @@ func TestWaitingLayerControls(t *testing.T) {
 				if !ok {
 					t.Fatalf("no algorithm %s", alg)
 				}
+				nodes := e.DefaultNodes
+				if tc.nodes != "" {
+					nodes = tc.nodes
+				}
 				c := Config{
 					Name: fmt.Sprintf("L%d", i), Package: pkg, ImportPath: importPath,
 					Entry: e, Alg: e.MustDef(templates.Options{Mode: tc.mode, Preference: tc.pref}), Mode: tc.mode, Preference: tc.pref,
-					Nodes: e.DefaultNodes, Padding: 64, Wait: tc.wait, Spin: 16, WaitControl: tc.code,
-					Params:   e.SmallParams(tc.mode, e.DefaultNodes),
+					Nodes: nodes, Padding: 64, Wait: tc.wait, Spin: 16, WaitControl: tc.code,
+					Params:   e.SmallParams(tc.mode, nodes),
 					SpecPath: "control", SpecHash: "0", SpecEcho: tc.name,
 				}
 				lock, err := Lock(c)

@@ -47,8 +47,9 @@ type Config struct {
 	// register's value; "wrong-ticket-slot" makes a write of v wake the
 	// sleeper of ticket v+1's slot instead of v's; "one-kind-wake" wakes
 	// a queue of exclusive waiters and others with the test made for
-	// queues of one kind (waitq.wake instead of mustWake). "" lowers
-	// correctly.
+	// queues of one kind (waitq.wake instead of mustWake);
+	// "shared-record-ids" gives every process process 0's record ids
+	// (ids.go), so that processes share queue nodes. "" lowers correctly.
 	WaitControl string
 
 	SpecPath string // as recorded in the header (relative to the output directory)
@@ -116,6 +117,7 @@ type gen struct {
 
 	stateLocals []ir.Local // Passage and Process locals, in declaration order
 	fieldNames  map[string]string
+	recIDs      map[string]recID // records named by ids instead of pointers (ids.go); nil: by pointers
 
 	// Per-operation context.
 	op        opInfo
@@ -141,6 +143,7 @@ func newGen(c *Config) (*gen, error) {
 		return nil, err
 	}
 	g.nameFields()
+	g.recIDs = g.numberRecords()
 	next := 0
 	for _, op := range c.Alg.Ops() {
 		if !g.wants(op.Name) {
@@ -441,6 +444,9 @@ func (g *gen) goType(t ir.Type) jen.Code {
 	case ir.Bool:
 		return jen.Bool()
 	}
+	if g.recIDs != nil {
+		return jen.Int64()
+	}
 	return jen.Op("*").Id(g.recType(t.Rec))
 }
 
@@ -450,6 +456,9 @@ func (g *gen) regType(t ir.Type) jen.Code {
 		return jen.Id("intReg")
 	case ir.Bool:
 		return jen.Id("boolReg")
+	}
+	if g.recIDs != nil {
+		return jen.Id("intReg")
 	}
 	return jen.Id("refReg").Types(jen.Id(g.recType(t.Rec)))
 }

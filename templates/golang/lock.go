@@ -22,6 +22,7 @@ func Lock(c Config) (File, error) {
 	g.consts(f)
 	g.types(f)
 	g.constructors(f)
+	g.recordFuncs(f)
 	if err := g.methods(f); err != nil {
 		return File{}, err
 	}
@@ -414,6 +415,9 @@ func (g *gen) initState(st *jen.Statement) []jen.Code {
 			continue
 		}
 		switch {
+		case l.InitMine != nil && g.recIDs != nil:
+			// Only the id API numbers records, and setup runs this in a loop over process i.
+			out = append(out, st.Clone().Dot(goIdent(l.Name)).Op("=").Add(g.recordID(g.a.ProcRecs(l.InitMine.Name).Rec, l.InitMine.Name, jen.Id("i"), l.InitMine.Index, "")))
 		case l.InitMine != nil:
 			out = append(out, st.Clone().Dot(goIdent(l.Name)).Op("=").Op("&").Add(st.Clone()).Dot(goIdent(l.InitMine.Name)).Index(jen.Lit(int(l.InitMine.Index.(ir.Const).V))))
 		case l.Init != nil:
@@ -452,6 +456,9 @@ func (g *gen) constOf(t ir.Type, v int64) jen.Code {
 	case ir.Ref:
 		if v != 0 {
 			panic("golang: non-nil reference constant")
+		}
+		if g.recIDs != nil {
+			return jen.Lit(0)
 		}
 		return jen.Nil()
 	}

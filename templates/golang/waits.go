@@ -563,11 +563,11 @@ func (g *gen) wakeTargets(loc ir.Loc, val, delta ir.Expr) []wakeTarget {
 			}, s)
 		case domRecord:
 			f := loc.(ir.Fld)
-			add("rec:"+ir.FormatExpr(f.Ref), func() *jen.Statement { return g.expr(f.Ref, "").Dot("sleepers") }, s)
+			add("rec:"+ir.FormatExpr(f.Ref), func() *jen.Statement { return g.deref(g.expr(f.Ref, ""), s.name).Dot("sleepers") }, s)
 		case domField:
 			f := loc.(ir.Fld)
 			add("field:"+ir.FormatExpr(f.Ref)+"."+f.Name, func() *jen.Statement {
-				return g.expr(f.Ref, "").Dot(g.fieldQ[s.name][s.field])
+				return g.deref(g.expr(f.Ref, ""), s.name).Dot(g.fieldQ[s.name][s.field])
 			}, s)
 		case domLock:
 			add("lock", func() *jen.Statement { return jen.Id("l").Dot("sleepers") }, s)
@@ -697,9 +697,9 @@ func (g *gen) queueOf(s *waitSite) jen.Code {
 	case domElem:
 		return jen.Op("&").Id("l").Dot(g.fieldNames[s.name]).Index(g.expr(s.index, "")).Dot("sleepers")
 	case domRecord:
-		return jen.Op("&").Add(g.expr(s.ref, "")).Dot("sleepers")
+		return jen.Op("&").Add(g.deref(g.expr(s.ref, ""), s.name)).Dot("sleepers")
 	case domField:
-		return jen.Op("&").Add(g.expr(s.ref, "")).Dot(g.fieldQ[s.name][s.field])
+		return jen.Op("&").Add(g.deref(g.expr(s.ref, ""), s.name)).Dot(g.fieldQ[s.name][s.field])
 	}
 	return jen.Op("&").Id("l").Dot("sleepers")
 }
