@@ -84,12 +84,12 @@ func (g *gen) benchSubject() string {
 				w.Outside()
 `, call("Lock"), work, call("Unlock"))
 	}
-	return fmt.Sprintf(`		{Name: %q, Mode: %q, K: %d, Procs: %d, FIFO: %v, Algorithm: %q, Wait: %q,
+	return fmt.Sprintf(`		{Name: %q, Mode: %q, K: %d, Procs: %d, FIFO: %v, Algorithm: %q, Wait: %q, Nodes: %q,
 			New: func() any { return New%s() },
 			Run: func(l any, w *perf.Worker) {
 				lk := l.(*%s)
 %s				for w.Next() {
 %s				}
 			}},
-`, c.Name, string(c.Mode), c.Params.K, procs, g.props().FIFOClaim(), c.Entry.Name, c.Wait, c.Name, c.Name, setup, loop)
+`, c.Name, string(c.Mode), c.Params.K, procs, g.props().FIFOClaim(), c.Entry.Name, c.Wait, c.Nodes, c.Name, c.Name, setup, loop)
 }
