@@ -17,8 +17,15 @@ import (
 // uncontended target, before any call, branch or read of the lock's own.
 // Two integer steps is sync.Mutex's passage (a CAS to lock, an add to
 // unlock), which checks the method in the same run.
+//
+// Called passages make the same steps in two functions that do not
+// inline, one before the critical section and one after, as a generated
+// lock's Lock and Unlock are called: sync.Mutex's fast paths inline into
+// the caller's loop, a generated lock's methods exceed the inliner's
+// budget. Their time is the floor of a lock that does not inline.
 type BareSteps struct {
 	Steps, Pointer int
+	Called         bool      `json:",omitempty"`
 	Ns             []float64 // per run, paired with the locks' runs of the same index
 }
 
@@ -34,9 +41,11 @@ const (
 // bareShapes lists the (steps, pointers) passages measured.
 func bareShapes() []BareSteps {
 	var out []BareSteps
-	for n := minBareSteps; n <= maxBareSteps; n++ {
-		for p := 0; p <= min(n, maxBarePointers); p++ {
-			out = append(out, BareSteps{Steps: n, Pointer: p})
+	for _, called := range []bool{false, true} {
+		for n := minBareSteps; n <= maxBareSteps; n++ {
+			for p := 0; p <= min(n, maxBarePointers); p++ {
+				out = append(out, BareSteps{Steps: n, Pointer: p, Called: called})
+			}
 		}
 	}
 	return out
@@ -66,9 +75,77 @@ func newBarePassage(n, p int) *bareStepsPassage {
 }
 
 func bareStepsSubject(shape BareSteps) Subject {
-	return Subject{Name: fmt.Sprintf("%d bare atomic steps, %d on pointers", shape.Steps, shape.Pointer), Mode: mode.Mutex, Baseline: true,
+	name, run := fmt.Sprintf("%d bare atomic steps, %d on pointers", shape.Steps, shape.Pointer), runBareSteps
+	if shape.Called {
+		name, run = name+", in two calls", runBareStepsCalled
+	}
+	return Subject{Name: name, Mode: mode.Mutex, Baseline: true,
 		New: func() any { return newBarePassage(shape.Steps, shape.Pointer) },
-		Run: runBareSteps}
+		Run: run}
+}
+
+// runBareStepsCalled is runBareSteps with each half of the passage in a
+// function that does not inline.
+func runBareStepsCalled(l any, w *Worker) {
+	b := l.(*bareStepsPassage)
+	for w.Next() {
+		t := w.Begin()
+		b.acquire()
+		w.Enter(t)
+		w.Critical()
+		b.release()
+		w.Outside()
+	}
+}
+
+//go:noinline
+func (b *bareStepsPassage) acquire() {
+	nd := &b.node
+	switch b.acqPtr {
+	case 3:
+		b.acqPtrs[2].Swap(nd)
+		fallthrough
+	case 2:
+		b.acqPtrs[1].Swap(nd)
+		fallthrough
+	case 1:
+		b.acqPtrs[0].Swap(nd)
+	}
+	switch b.acqInt {
+	case 3:
+		b.acqInts[2].Swap(1)
+		fallthrough
+	case 2:
+		b.acqInts[1].Swap(1)
+		fallthrough
+	case 1:
+		b.acqInts[0].Swap(1)
+	}
+}
+
+//go:noinline
+func (b *bareStepsPassage) release() {
+	nd := &b.node
+	switch b.relPtr {
+	case 3:
+		b.relPtrs[2].Swap(nd)
+		fallthrough
+	case 2:
+		b.relPtrs[1].Swap(nd)
+		fallthrough
+	case 1:
+		b.relPtrs[0].Swap(nd)
+	}
+	switch b.relInt {
+	case 3:
+		b.relInts[2].Swap(1)
+		fallthrough
+	case 2:
+		b.relInts[1].Swap(1)
+		fallthrough
+	case 1:
+		b.relInts[0].Swap(1)
+	}
 }
 
 // runBareSteps is a function of its own for the reason the baselines' loops
@@ -131,10 +208,10 @@ func runBareSteps(l any, w *Worker) {
 }
 
 // BareStepsNs returns the runs of the passage of n bare steps, p of them
-// on pointers (nil if it was not measured).
-func (l Limits) BareStepsNs(n, p int) []float64 {
+// on pointers, in two calls or inline (nil if it was not measured).
+func (l Limits) BareStepsNs(n, p int, called bool) []float64 {
 	for _, b := range l.BareSteps {
-		if b.Steps == n && b.Pointer == p {
+		if b.Steps == n && b.Pointer == p && b.Called == called {
 			return b.Ns
 		}
 	}

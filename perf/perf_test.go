@@ -42,9 +42,9 @@ func TestMeasure(t *testing.T) {
 		t.Fatalf("bare steps %+v, want the shapes %+v", rep.Limits.BareSteps, bareShapes())
 	}
 	for _, b := range bareShapes() {
-		ns := rep.Limits.BareStepsNs(b.Steps, b.Pointer)
+		ns := rep.Limits.BareStepsNs(b.Steps, b.Pointer, b.Called)
 		if len(ns) != 2 || ns[0] <= 0 || ns[1] <= 0 {
-			t.Errorf("%d bare steps, %d on pointers: runs %v, want 2 positive", b.Steps, b.Pointer, ns)
+			t.Errorf("%d bare steps, %d on pointers, called %v: runs %v, want 2 positive", b.Steps, b.Pointer, b.Called, ns)
 		}
 	}
 	for _, r := range rep.Results {

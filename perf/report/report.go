@@ -319,23 +319,40 @@ func bareStepsTable(w io.Writer, x *Index, workload string) {
 	for _, b := range l.BareSteps {
 		minN, maxN, maxPtr = min(minN, b.Steps), max(maxN, b.Steps), max(maxPtr, b.Pointer)
 	}
-	fmt.Fprintf(w, "A passage of bare atomic steps and nothing else (swaps of distinct words, half before the critical section and half after), timed like the locks at one goroutine on the %s workload: its time, and that time against sync.Mutex's in the same rounds. It is the floor of a passage making that many atomic writes or read-modify-writes, before any call, branch or read of the lock's own.\n\n| steps |", workload)
-	for p := 0; p <= maxPtr; p++ {
-		fmt.Fprintf(w, " %d on pointers |", p)
+	fmt.Fprintf(w, "A passage of bare atomic steps and nothing else (swaps of distinct words, half before the critical section and half after), timed like the locks at one goroutine on the %s workload: its time, and that time against sync.Mutex's in the same rounds. It is the floor of a passage making that many atomic writes or read-modify-writes, before any call, branch or read of the lock's own. In two calls: the same passage with each half in a function that does not inline, as a generated lock's Lock and Unlock are called (sync.Mutex's inline into the caller's loop): the floor of a lock that does not inline.\n\n| steps |", workload)
+	called := slices.ContainsFunc(l.BareSteps, func(b perf.BareSteps) bool { return b.Called })
+	cols := 0
+	for _, c := range []bool{false, true} {
+		if c && !called {
+			continue
+		}
+		for p := 0; p <= maxPtr; p++ {
+			if c {
+				fmt.Fprintf(w, " %d on pointers, in two calls |", p)
+			} else {
+				fmt.Fprintf(w, " %d on pointers |", p)
+			}
+			cols++
+		}
 	}
-	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---|", maxPtr+1))
+	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---|", cols))
 	for n := minN; n <= maxN; n++ {
 		fmt.Fprintf(w, "| %d |", n)
-		for p := 0; p <= maxPtr; p++ {
-			ns := l.BareStepsNs(n, p)
-			ratio, ok := x.bareSteps(n, p)
-			switch {
-			case ok:
-				fmt.Fprintf(w, " %.1fns, %.2f× |", median(ns), ratio.Med)
-			case len(ns) > 0:
-				fmt.Fprintf(w, " %.1fns |", median(ns))
-			default:
-				fmt.Fprint(w, " |")
+		for _, c := range []bool{false, true} {
+			if c && !called {
+				continue
+			}
+			for p := 0; p <= maxPtr; p++ {
+				ns := l.BareStepsNs(n, p, c)
+				ratio, ok := x.bareSteps(n, p, c)
+				switch {
+				case ok:
+					fmt.Fprintf(w, " %.1fns, %.2f× |", median(ns), ratio.Med)
+				case len(ns) > 0:
+					fmt.Fprintf(w, " %.1fns |", median(ns))
+				default:
+					fmt.Fprint(w, " |")
+				}
 			}
 		}
 		fmt.Fprintln(w)

@@ -97,9 +97,9 @@ func TestReplaceAddReadCost(t *testing.T) {
 // An uncontended row that misses its bound states the lock's atomic steps
 // against sync.Mutex's, from the step table, and what one costs here;
 // where the run timed passages of bare steps, what as many bare steps
-// cost against sync.Mutex, and whether that alone exceeds the bound. A
-// lock with nodes = "array" names its records by ids: none of its steps
-// is on pointers.
+// cost against sync.Mutex, inline and in two calls, and whether that
+// alone exceeds the bound. A lock with nodes = "array" names its records
+// by ids: none of its steps is on pointers.
 func TestUncontendedAtomicSteps(t *testing.T) {
 	missed := func(bare ...perf.BareSteps) *perf.Report {
 		rep := againstBaseline(mode.Mutex, "sync.Mutex", 10, "DT1", "dvir-taubenfeld-1", 20)
@@ -126,6 +126,10 @@ func TestUncontendedAtomicSteps(t *testing.T) {
 			steps + "; a passage of 4 bare atomic steps, 2 on pointers, and nothing else, timed the same way, costs 1.60× [1.50–1.70] sync.Mutex's time (2 integer steps, as sync.Mutex makes: 1.00×): no passage of these steps meets 1.5× here"},
 		{missed(two, fourPtr(13, 13, 13)),
 			steps + "; a passage of 4 bare atomic steps, 2 on pointers, and nothing else, timed the same way, costs 1.30× [1.30–1.30] sync.Mutex's time (2 integer steps, as sync.Mutex makes: 1.00×): these steps fit within 1.5×, the rest is this passage's own"},
+		{missed(two, fourPtr(13, 13, 13), perf.BareSteps{Steps: 4, Pointer: 2, Called: true, Ns: []float64{16, 16, 16}}),
+			steps + "; a passage of 4 bare atomic steps, 2 on pointers, and nothing else, timed the same way, costs 1.30× [1.30–1.30] sync.Mutex's time (2 integer steps, as sync.Mutex makes: 1.00×); the same steps in two calls that do not inline, as this lock's Lock and Unlock are called, 1.60× [1.60–1.60]: no lock that makes these steps and does not inline meets 1.5× here"},
+		{missed(two, fourPtr(13, 13, 13), perf.BareSteps{Steps: 4, Pointer: 2, Called: true, Ns: []float64{14, 14, 14}}),
+			steps + "; a passage of 4 bare atomic steps, 2 on pointers, and nothing else, timed the same way, costs 1.30× [1.30–1.30] sync.Mutex's time (2 integer steps, as sync.Mutex makes: 1.00×); the same steps in two calls that do not inline, as this lock's Lock and Unlock are called, 1.40× [1.40–1.40]: these steps and calls fit within 1.5×, the rest is this passage's own"},
 		{byIDs, strings.Replace(steps, "2 of them on pointers", "0 of them on pointers", 1) +
 			"; a passage of 4 bare atomic steps, 0 on pointers, and nothing else, timed the same way, costs 1.20× [1.20–1.20] sync.Mutex's time (2 integer steps, as sync.Mutex makes: 1.00×): these steps fit within 1.5×, the rest is this passage's own"},
 		{met, ""},

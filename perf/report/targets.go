@@ -255,8 +255,8 @@ func atomicSteps(x *Index, r *perf.Result, limit float64) string {
 	l := x.rep.Limits
 	out := fmt.Sprintf("; its passage makes %d atomic writes or read-modify-writes (lines %s), %d of them on pointers, against sync.Mutex's %d on integers (one integer swap costs %.1fns here, one pointer swap %.1fns)",
 		steps.Writes, steps.Lines, steps.Pointer, mutexSteps.Writes, l.AtomicIntNs, l.AtomicPointerNs)
-	floor, ok := x.bareSteps(steps.Writes, steps.Pointer)
-	check, okCheck := x.bareSteps(mutexSteps.Writes, 0)
+	floor, ok := x.bareSteps(steps.Writes, steps.Pointer, false)
+	check, okCheck := x.bareSteps(mutexSteps.Writes, 0, false)
 	if !ok || !okCheck {
 		return out
 	}
@@ -265,14 +265,23 @@ func atomicSteps(x *Index, r *perf.Result, limit float64) string {
 	if floor.Med > limit {
 		return out + fmt.Sprintf(": no passage of these steps meets %.1f× here", limit)
 	}
-	return out + fmt.Sprintf(": these steps fit within %.1f×, the rest is this passage's own", limit)
+	calledFloor, ok := x.bareSteps(steps.Writes, steps.Pointer, true)
+	if !ok {
+		return out + fmt.Sprintf(": these steps fit within %.1f×, the rest is this passage's own", limit)
+	}
+	out += fmt.Sprintf("; the same steps in two calls that do not inline, as this lock's Lock and Unlock are called, %s", calledFloor)
+	if calledFloor.Med > limit {
+		return out + fmt.Sprintf(": no lock that makes these steps and does not inline meets %.1f× here", limit)
+	}
+	return out + fmt.Sprintf(": these steps and calls fit within %.1f×, the rest is this passage's own", limit)
 }
 
 // bareSteps is the time of the passage of n bare atomic steps, p on
-// pointers (perf.BareSteps), over sync.Mutex's uncontended passage, run by
-// run on the first workload, as a cost: above 1 is slower.
-func (x *Index) bareSteps(n, p int) (Ratio, bool) {
-	ns := x.rep.Limits.BareStepsNs(n, p)
+// pointers, inline or in two calls (perf.BareSteps), over sync.Mutex's
+// uncontended passage, run by run on the first workload, as a cost: above
+// 1 is slower.
+func (x *Index) bareSteps(n, p int, called bool) (Ratio, bool) {
+	ns := x.rep.Limits.BareStepsNs(n, p, called)
 	m := x.Get("sync.Mutex", x.rep.Config.Workloads[0].Name, 1)
 	if len(ns) == 0 || m == nil {
 		return Ratio{}, false
