@@ -34,6 +34,18 @@ const (
 // AllNodePolicies lists the policies in documentation order.
 var AllNodePolicies = []NodePolicy{Handle, Pool, Heap, Caller, Array}
 
+// Fits says which use a node policy suits (lockgen explain shows it;
+// docs/performance.md measures MCS with handle and with array nodes).
+func (n NodePolicy) Fits() string {
+	return map[NodePolicy]string{
+		Handle: "goroutines that keep a handle (NewHandle) for their lifetime: no allocation per passage",
+		Pool:   "a sync.Locker (Lock()/Unlock()) with nothing to keep: each passage takes its node from a sync.Pool",
+		Heap:   "a sync.Locker whose passages may allocate: each takes a fresh node, which the garbage collector reclaims",
+		Caller: "callers that hold a node of their own (Lock(n)/Unlock(n)); the zero node is ready",
+		Array:  "a known number of processes with ids (procs; Lock(id)): the nodes live in the lock and are named by ids, so the queue's swaps and CASes are integer ones, cheaper than pointer ones (docs/performance.md: MCS against MCSArray)",
+	}[n]
+}
+
 // WaitPolicy is how a process waits in an await.
 type WaitPolicy string
 

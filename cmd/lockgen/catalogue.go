@@ -243,10 +243,10 @@ func explain(w io.Writer, e *templates.Entry) {
 		fmt.Fprintln(w, "  no process ids")
 	}
 	if e.HasNodes() {
-		fmt.Fprintf(w, "  nodes (default %s):\n", e.DefaultNodes)
+		fmt.Fprintf(w, "  nodes (default %s; which fits which use):\n", e.DefaultNodes)
 		for _, n := range templates.AllNodePolicies {
 			if why, ok := e.Nodes[n]; ok && why == "" {
-				fmt.Fprintf(w, "    %-7s supported\n", n)
+				hanging(w, fmt.Sprintf("    %-7s ", n), "fits "+n.Fits())
 			} else {
 				if !ok {
 					why = "not offered"

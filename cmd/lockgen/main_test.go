@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -99,6 +100,12 @@ func TestListAndExplainCoverTheCatalogue(t *testing.T) {
 		for _, want := range []string{"Source:", "liveness", "Algorithm", "acquire:", "release:"} {
 			if !strings.Contains(out, want) {
 				t.Errorf("explain %s lacks %q", e.Name, want)
+			}
+		}
+		// Every node policy the entry offers says what it fits.
+		for n, why := range e.Nodes {
+			if why == "" && !strings.Contains(out, fmt.Sprintf("    %-7s fits ", n)) {
+				t.Errorf("explain %s: nodes = %q does not say what it fits", e.Name, n)
 			}
 		}
 	}
