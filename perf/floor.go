@@ -85,66 +85,43 @@ func bareStepsSubject(shape BareSteps) Subject {
 }
 
 // runBareStepsCalled is runBareSteps with each half of the passage in a
-// function that does not inline.
+// call that does not inline.
 func runBareStepsCalled(l any, w *Worker) {
 	b := l.(*bareStepsPassage)
 	for w.Next() {
 		t := w.Begin()
-		b.acquire()
+		b.calledSteps(&b.acqPtrs, &b.acqInts, b.acqPtr, b.acqInt)
 		w.Enter(t)
 		w.Critical()
-		b.release()
+		b.calledSteps(&b.relPtrs, &b.relInts, b.relPtr, b.relInt)
 		w.Outside()
 	}
 }
 
+// calledSteps swaps the first ptrs of ptrRegs and the first ints of intRegs.
+//
 //go:noinline
-func (b *bareStepsPassage) acquire() {
+func (b *bareStepsPassage) calledSteps(ptrRegs *[3]atomic.Pointer[bareNode], intRegs *[3]atomic.Int64, ptrs, ints int) {
 	nd := &b.node
-	switch b.acqPtr {
+	switch ptrs { // unrolled as in runBareSteps: a floor carries no loop
 	case 3:
-		b.acqPtrs[2].Swap(nd)
+		ptrRegs[2].Swap(nd)
 		fallthrough
 	case 2:
-		b.acqPtrs[1].Swap(nd)
+		ptrRegs[1].Swap(nd)
 		fallthrough
 	case 1:
-		b.acqPtrs[0].Swap(nd)
+		ptrRegs[0].Swap(nd)
 	}
-	switch b.acqInt {
+	switch ints {
 	case 3:
-		b.acqInts[2].Swap(1)
+		intRegs[2].Swap(1)
 		fallthrough
 	case 2:
-		b.acqInts[1].Swap(1)
+		intRegs[1].Swap(1)
 		fallthrough
 	case 1:
-		b.acqInts[0].Swap(1)
-	}
-}
-
-//go:noinline
-func (b *bareStepsPassage) release() {
-	nd := &b.node
-	switch b.relPtr {
-	case 3:
-		b.relPtrs[2].Swap(nd)
-		fallthrough
-	case 2:
-		b.relPtrs[1].Swap(nd)
-		fallthrough
-	case 1:
-		b.relPtrs[0].Swap(nd)
-	}
-	switch b.relInt {
-	case 3:
-		b.relInts[2].Swap(1)
-		fallthrough
-	case 2:
-		b.relInts[1].Swap(1)
-		fallthrough
-	case 1:
-		b.relInts[0].Swap(1)
+		intRegs[0].Swap(1)
 	}
 }
 
