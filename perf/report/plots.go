@@ -5,6 +5,7 @@ import (
 	"image/color"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"gonum.org/v1/plot"
@@ -81,6 +82,7 @@ func throughputPlot(x *Index, rep *perf.Report, k mode.Mode, wl, title, file str
 	p.X.Tick.Marker = plot.ConstantTicks(ticks)
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	var xs, ys []float64
 	for i, s := range subjects(rep, k) {
 		var pts plotter.XYs
 		for _, g := range rep.Config.Goroutines {
@@ -91,6 +93,7 @@ func throughputPlot(x *Index, rep *perf.Report, k mode.Mode, wl, title, file str
 			med, _, _ := NsPerPassage(r)
 			if med > 0 {
 				pts = append(pts, plotter.XY{X: float64(g), Y: 1000 / med})
+				xs, ys = append(xs, float64(g)), append(ys, 1000/med)
 			}
 		}
 		if len(pts) == 0 {
@@ -111,7 +114,19 @@ func throughputPlot(x *Index, rep *perf.Report, k mode.Mode, wl, title, file str
 		p.Add(line, points)
 		p.Legend.Add(s, line, points)
 	}
+	widenLog(&p.X, xs)
+	widenLog(&p.Y, ys)
 	return save(p, file)
+}
+
+// widenLog gives a log-scale axis whose values are all one value (one
+// goroutine count, or equal latencies) a range around it: gonum pads such
+// an axis by ±1, which reaches 0 and panics on a log scale.
+func widenLog(a *plot.Axis, vs []float64) {
+	if len(vs) == 0 || slices.Min(vs) != slices.Max(vs) {
+		return
+	}
+	a.Min, a.Max = vs[0]/2, vs[0]*2
 }
 
 // latencyPlot: the time to acquire at each percentile, one curve per lock
@@ -124,6 +139,7 @@ func latencyPlot(x *Index, rep *perf.Report, k mode.Mode, wl string, g int, titl
 	drawn := 0
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
+	var ys []float64
 	for i, s := range subjects(rep, k) {
 		r := x.Get(s, wl, g)
 		if r == nil || len(r.Latency.Quantiles) == 0 {
@@ -132,6 +148,7 @@ func latencyPlot(x *Index, rep *perf.Report, k mode.Mode, wl string, g int, titl
 		var pts plotter.XYs
 		for q, d := range r.Latency.Quantiles {
 			pts = append(pts, plotter.XY{X: float64(q), Y: max(float64(d.Nanoseconds()), 1)})
+			ys = append(ys, pts[len(pts)-1].Y)
 		}
 		line, err := plotter.NewLine(pts)
 		if err != nil {
@@ -150,6 +167,7 @@ func latencyPlot(x *Index, rep *perf.Report, k mode.Mode, wl string, g int, titl
 	if drawn == 0 {
 		return false, nil
 	}
+	widenLog(&p.Y, ys)
 	return true, save(p, file)
 }
 

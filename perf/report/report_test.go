@@ -273,6 +273,33 @@ func TestRenderings(t *testing.T) {
 	}
 }
 
+// Plots of one goroutine count, and of latencies all equal, draw: gonum
+// pads a one-value axis by ±1, which reached 0 on a log scale and panicked
+// (lockgen bench -goroutines 1 -report).
+func TestPlotsOfOneValue(t *testing.T) {
+	rep := synthetic(map[string]float64{"sync.Mutex": 10, "fair chan queue": 10, "L": 12},
+		map[string]perf.Result{
+			"sync.Mutex":      {Mode: mode.Mutex, Baseline: true},
+			"fair chan queue": {Mode: mode.Mutex, Baseline: true},
+			"L":               {Mode: mode.Mutex, Algorithm: "ticket"},
+		})
+	rep.Config.Goroutines = []int{1}
+	var one []perf.Result
+	for _, r := range rep.Results {
+		if r.Goroutines == 1 {
+			for q := 0; q <= 100; q++ {
+				r.Latency.Quantiles = append(r.Latency.Quantiles, 40*time.Nanosecond)
+			}
+			one = append(one, r)
+		}
+	}
+	rep.Results = one
+	plots, err := Plots(rep, t.TempDir(), "p")
+	if err != nil || len(plots) != 4 {
+		t.Fatalf("plots: %d, %v", len(plots), err)
+	}
+}
+
 // A missed ratio target whose runs fall on both sides of the bound says
 // so; one missed by every run, or met, does not.
 func TestMissedTargetWithinNoise(t *testing.T) {
