@@ -13,7 +13,7 @@ GO      ?= go
 PKGS    := ./...
 GENERATED := ./generated/... ./examples/... ./bench/...
 
-.PHONY: distributed all deps generate fresh vet test test-race test-check test-spin test-usermodule demo verify spin-zehavi mutation bench clean
+.PHONY: distributed all deps generate fresh vet test test-race test-check test-spin test-usermodule demo verify spin-zehavi mutation bench bench-pgo clean
 
 all: test
 
@@ -125,6 +125,10 @@ mutation: deps
 # an otherwise idle machine.
 bench:
 	$(GO) run ./cmd/lockgen bench -targets -report docs/performance.md bench/locks/locks.toml
+
+# bench-pgo measures the same locks built with profile-guided optimization.
+bench-pgo:
+	$(GO) run ./cmd/lockgen bench -pgo -targets -report docs/performance-pgo.md bench/locks/locks.toml
 
 clean:
 	rm -rf templates/golang/testdata

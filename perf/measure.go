@@ -45,6 +45,11 @@ type Config struct {
 	Duration     time.Duration // of each run
 	Count        int           // repetitions of every throughput run
 	LatencyCount int           // timed runs per cell (default: Count, at most 3)
+	// PGO builds the measured binary with profile-guided optimization,
+	// from a CPU profile of a shorter first pass (RunDriver): calls that
+	// are hot in the profile get a larger inlining budget, so a generated
+	// lock's methods inline into the loop as sync.Mutex's always do.
+	PGO bool `json:",omitempty"`
 	// Progress, if set, is told what runs next.
 	Progress func(done, total int, what string) `json:"-"`
 }
@@ -176,6 +181,7 @@ type ReportConfig struct {
 	Duration     time.Duration
 	Count        int
 	LatencyCount int
+	PGO          bool `json:",omitempty"`
 }
 
 // Measure runs every subject at every goroutine count and workload: Count
@@ -189,7 +195,7 @@ func Measure(cfg Config, subjects []Subject) *Report {
 	rep := &Report{Started: time.Now(), GoVersion: runtime.Version(), GOOS: runtime.GOOS, GOARCH: runtime.GOARCH,
 		GOMAXPROCS: runtime.GOMAXPROCS(0), NumCPU: runtime.NumCPU(),
 		Config: ReportConfig{Goroutines: cfg.Goroutines, Workloads: cfg.Workloads, ReadFraction: cfg.ReadFraction,
-			Duration: cfg.Duration, Count: cfg.Count, LatencyCount: cfg.LatencyCount}}
+			Duration: cfg.Duration, Count: cfg.Count, LatencyCount: cfg.LatencyCount, PGO: cfg.PGO}}
 	calibrate()
 	type cell struct {
 		s     *Subject

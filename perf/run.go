@@ -9,32 +9,66 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"time"
 )
 
 // RunDriver is the other side of Main: it builds the test package in dir
 // (a scratch package holding the locks and the driver that calls Main)
 // without the race detector, runs its driver with cfg, and returns the
 // report. The driver's progress goes to progress; building is announced
-// there first.
+// there first. With cfg.PGO, a first pass (one run per cell, of half the
+// length, one latency run) is profiled and the package rebuilt with -pgo
+// before the measured pass.
 func RunDriver(ctx context.Context, dir string, cfg Config, progress io.Writer) (*Report, error) {
 	bin := filepath.Join(dir, "lockgen-bench.test")
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
-	build := exec.CommandContext(ctx, "go", "test", "-c", "-o", bin, ".")
+	if err := buildDriver(ctx, dir, bin, ""); err != nil {
+		return nil, err
+	}
+	if cfg.PGO {
+		profile := filepath.Join(dir, "pgo.prof")
+		first := cfg
+		first.Count, first.LatencyCount, first.Duration = 1, 1, max(cfg.Duration/2, time.Millisecond)
+		fmt.Fprintln(progress, "profiling a first, shorter pass for profile-guided optimization...")
+		if _, err := runDriver(ctx, dir, bin, first, progress, "-test.cpuprofile="+profile); err != nil {
+			return nil, err
+		}
+		fmt.Fprintln(progress, "rebuilding the benchmark with -pgo...")
+		if err := buildDriver(ctx, dir, bin, profile); err != nil {
+			return nil, err
+		}
+	}
+	return runDriver(ctx, dir, bin, cfg, progress)
+}
+
+// buildDriver compiles the test package in dir to bin, with -pgo=profile
+// when profile is not "".
+func buildDriver(ctx context.Context, dir, bin, profile string) error {
+	args := []string{"test", "-c", "-o", bin}
+	if profile != "" {
+		args = append(args, "-pgo="+profile)
+	}
+	build := exec.CommandContext(ctx, "go", append(args, ".")...)
 	build.Dir = dir
 	if out, err := build.CombinedOutput(); err != nil {
 		if ctx.Err() != nil {
-			return nil, fmt.Errorf("interrupted")
+			return fmt.Errorf("interrupted")
 		}
-		return nil, fmt.Errorf("building the benchmark: %v\n%s", err, out)
+		return fmt.Errorf("building the benchmark: %v\n%s", err, out)
 	}
+	return nil
+}
+
+// runDriver runs the driver bin with cfg and reads its report.
+func runDriver(ctx context.Context, dir, bin string, cfg Config, progress io.Writer, extra ...string) (*Report, error) {
 	raw, err := json.Marshal(cfg)
 	if err != nil {
 		return nil, err
 	}
 	out := filepath.Join(dir, "report.json")
-	run := exec.CommandContext(ctx, bin, "-test.run=^TestLockgenBench$", "-test.count=1", "-test.timeout=0")
+	run := exec.CommandContext(ctx, bin, append([]string{"-test.run=^TestLockgenBench$", "-test.count=1", "-test.timeout=0"}, extra...)...)
 	run.Dir = dir
 	run.Env = append(os.Environ(), ConfigEnv+"="+string(raw), OutEnv+"="+out)
 	run.Stdout, run.Stderr = io.Discard, progress

@@ -23,7 +23,7 @@ import (
 
 // runBench measures the locks of a spec next to the standard locks.
 func runBench(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("bench", "[-count N] [-duration D] [-goroutines LIST] [-cs D] [-outside D] [-reads F] [-report FILE.md] [-json FILE] [-targets] [-quick] SPEC", stderr)
+	fs := newFlags("bench", "[-count N] [-duration D] [-goroutines LIST] [-cs D] [-outside D] [-reads F] [-pgo] [-report FILE.md] [-json FILE] [-targets] [-quick] SPEC", stderr)
 	count := fs.Int("count", 5, "throughput runs per lock, goroutine count and workload (their spread is reported)")
 	duration := fs.Duration("duration", 100*time.Millisecond, "length of each run")
 	goroutines := fs.String("goroutines", "", "goroutine counts, comma-separated (default 1, GOMAXPROCS, 4×GOMAXPROCS, 64)")
@@ -34,6 +34,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	jsonFile := fs.String("json", "", "write the measurements as JSON to `FILE`")
 	targets := fs.Bool("targets", false, "evaluate lockgen's own performance targets (for the catalogue's benchmark spec, bench/locks/locks.toml)")
 	quick := fs.Bool("quick", false, "one short run per cell (-count 1 -duration 10ms): to check that it works, not to measure")
+	pgo := fs.Bool("pgo", false, "build the benchmark with profile-guided optimization from a profile of a shorter first pass: hot calls to a lock's methods then inline, as in a program built with go build -pgo")
 	if code, ok := parseArgs(fs, args, stdout); !ok {
 		return code
 	}
@@ -45,7 +46,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	if *quick {
 		*count, *duration = 1, 10*time.Millisecond
 	}
-	cfg := perf.Config{Duration: *duration, Count: *count, ReadFraction: *reads,
+	cfg := perf.Config{Duration: *duration, Count: *count, ReadFraction: *reads, PGO: *pgo,
 		Workloads: []perf.Workload{{Name: "empty"}, {Name: "work", CS: *cs, Outside: *outside}}}
 	if *goroutines != "" {
 		gs, err := parseList(*goroutines, strconv.Atoi, func(g int) bool { return g >= 1 })

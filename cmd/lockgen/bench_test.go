@@ -11,13 +11,11 @@ import (
 	"github.com/lockgen/lockgen/perf"
 )
 
-// TestBenchFromAUserModule runs lockgen bench the way a user does: on a
-// spec in a module outside this repository that requires lockgen as a
-// tool (through a replace directive to this checkout) and has been tidied.
-func TestBenchFromAUserModule(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a benchmark in a fresh module")
-	}
+// userModule makes a module outside this repository that requires lockgen
+// as a tool (through a replace directive to this checkout), with locks.toml
+// holding spec, tidied as a user's would be; it returns its directory.
+func userModule(t *testing.T, spec string) string {
+	t.Helper()
 	repo, err := filepath.Abs("../..")
 	if err != nil {
 		t.Fatal(err)
@@ -25,20 +23,57 @@ func TestBenchFromAUserModule(t *testing.T) {
 	root := t.TempDir()
 	gomod := "module example.com/user\n\ngo 1.26\n\ntool github.com/lockgen/lockgen/cmd/lockgen\n\n" +
 		"require github.com/lockgen/lockgen v0.0.0\n\nreplace github.com/lockgen/lockgen => " + repo + "\n"
-	write := func(name, data string) {
+	for name, data := range map[string]string{"go.mod": gomod, "locks.toml": spec} {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write("go.mod", gomod)
-	write("locks.toml", "[[lock]]\nname = \"Ticket\"\npackage = \"userlocks\"\nalgorithm = \"ticket\"\n\n"+
-		"[[lock]]\nname = \"Sem\"\npackage = \"userlocks\"\nalgorithm = \"replace-add\"\nmode = \"kexclusion\"\nk = 2\n\n"+
-		"[[lock]]\nname = \"RW\"\npackage = \"userlocks\"\nalgorithm = \"mcs-rw\"\n")
 	tidy := exec.Command("go", "mod", "tidy")
 	tidy.Dir = root
 	if out, err := tidy.CombinedOutput(); err != nil {
 		t.Fatalf("go mod tidy: %v\n%s", err, out)
 	}
+	return root
+}
+
+// TestBenchPGO: with -pgo, lockgen bench profiles a first pass, rebuilds
+// with -pgo, and the report says so.
+func TestBenchPGO(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a benchmark twice in a fresh module")
+	}
+	root := userModule(t, "[[lock]]\nname = \"Ticket\"\npackage = \"userlocks\"\nalgorithm = \"ticket\"\n")
+	reportFile, jsonFile := filepath.Join(root, "perf.md"), filepath.Join(root, "perf.json")
+	code, _, stderr := lockgen("bench", "-quick", "-pgo", "-goroutines", "1", "-report", reportFile, "-json", jsonFile, filepath.Join(root, "locks.toml"))
+	if code != exitOK {
+		t.Fatalf("bench -pgo = %d\n%s", code, stderr)
+	}
+	if !strings.Contains(stderr, "profiling a first, shorter pass") || !strings.Contains(stderr, "rebuilding the benchmark with -pgo") {
+		t.Errorf("no profiling pass and rebuild announced:\n%s", stderr)
+	}
+	var rep perf.Report
+	data, err := os.ReadFile(jsonFile)
+	if err == nil {
+		err = json.Unmarshal(data, &rep)
+	}
+	if err != nil || !rep.Config.PGO {
+		t.Errorf("report config %+v (%v): want PGO", rep.Config, err)
+	}
+	if md, err := os.ReadFile(reportFile); err != nil || !strings.Contains(string(md), "Built with profile-guided optimization") {
+		t.Errorf("the report does not say it was built with PGO (%v)", err)
+	}
+}
+
+// TestBenchFromAUserModule runs lockgen bench the way a user does: on a
+// spec in a module outside this repository that requires lockgen as a
+// tool (through a replace directive to this checkout) and has been tidied.
+func TestBenchFromAUserModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a benchmark in a fresh module")
+	}
+	root := userModule(t, "[[lock]]\nname = \"Ticket\"\npackage = \"userlocks\"\nalgorithm = \"ticket\"\n\n"+
+		"[[lock]]\nname = \"Sem\"\npackage = \"userlocks\"\nalgorithm = \"replace-add\"\nmode = \"kexclusion\"\nk = 2\n\n"+
+		"[[lock]]\nname = \"RW\"\npackage = \"userlocks\"\nalgorithm = \"mcs-rw\"\n")
 	spec := filepath.Join(root, "locks.toml")
 	reportFile := filepath.Join(root, "perf.md")
 	jsonFile := filepath.Join(root, "perf.json")
