@@ -21,7 +21,7 @@ import (
 // Called passages make the same steps in two functions that do not
 // inline, one before the critical section and one after, as a generated
 // lock's Lock and Unlock are called: sync.Mutex's fast paths inline into
-// the caller's loop, a generated lock's methods exceed the inliner's
+// the caller's loop, most generated locks' methods exceed the inliner's
 // budget. Their time is the floor of a lock that does not inline.
 type BareSteps struct {
 	Steps, Pointer int
