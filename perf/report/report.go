@@ -323,31 +323,27 @@ func bareStepsTable(w io.Writer, x *Index, workload string) {
 		minN, maxN, maxPtr = min(minN, b.Steps), max(maxN, b.Steps), max(maxPtr, b.Pointer)
 	}
 	fmt.Fprintf(w, "A passage of bare atomic steps and nothing else (swaps of distinct words, half before the critical section and half after), timed like the locks at one goroutine on the %s workload: its time, and that time against sync.Mutex's in the same rounds. It is the floor of a passage making that many atomic writes or read-modify-writes, before any call, branch or read of the lock's own. In two calls: the same passage with each half in a function that does not inline, as a generated lock's Lock and Unlock are called (sync.Mutex's inline into the caller's loop): the floor of a lock that does not inline.\n\n| steps |", workload)
-	called := slices.ContainsFunc(l.BareSteps, func(b perf.BareSteps) bool { return b.Called })
-	cols := 0
-	for _, c := range []bool{false, true} {
-		if c && !called {
-			continue
-		}
+	kinds := []bool{false} // inline, then in two calls if measured
+	if slices.ContainsFunc(l.BareSteps, func(b perf.BareSteps) bool { return b.Called }) {
+		kinds = append(kinds, true)
+	}
+	for _, called := range kinds {
 		for p := 0; p <= maxPtr; p++ {
-			if c {
+			if called {
 				fmt.Fprintf(w, " %d on pointers, in two calls |", p)
 			} else {
 				fmt.Fprintf(w, " %d on pointers |", p)
 			}
-			cols++
 		}
 	}
+	cols := len(kinds) * (maxPtr + 1)
 	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---|", cols))
 	for n := minN; n <= maxN; n++ {
 		fmt.Fprintf(w, "| %d |", n)
-		for _, c := range []bool{false, true} {
-			if c && !called {
-				continue
-			}
+		for _, called := range kinds {
 			for p := 0; p <= maxPtr; p++ {
-				ns := l.BareStepsNs(n, p, c)
-				ratio, ok := x.bareSteps(n, p, c)
+				ns := l.BareStepsNs(n, p, called)
+				ratio, ok := x.bareSteps(n, p, called)
 				switch {
 				case ok:
 					fmt.Fprintf(w, " %.1fns, %.2f× |", median(ns), ratio.Med)
