@@ -149,3 +149,29 @@ func TestExploreKExclusionSizing(t *testing.T) {
 		}
 	}
 }
+
+// TestExploreKExclusionDFS: a k-exclusion lock's exhaustive search runs
+// k + 1 goroutines of one passage, the smallest configuration in which
+// k + 1 can be inside at once. It finds LastSlotRace's third holder on its
+// own (one preemption); the mutex's 2 × 2 cannot, whatever the bound.
+func TestExploreKExclusionDFS(t *testing.T) {
+	race := idLock("last-slot race", 0, func() *testlocks.LastSlotRace { return &testlocks.LastSlotRace{K: 2} }).WithK(2)
+	dfsOnly := []verify.ExploreOption{verify.ExploreRandom(0), verify.ExplorePCT(0, 0), verify.ExploreCrashes(0)}
+	rep, err := verify.RunExplore(race, fixed(1, dfsOnly...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Phases) != 1 || rep.Phases[0].Goroutines != 3 || rep.Phases[0].Passages != 1 {
+		t.Fatalf("phases %+v, want one DFS of 3 goroutines × 1 passage", rep.Phases)
+	}
+	if f := rep.Failure; f == nil || f.Kind != verify.ExploreMutualExclusion || !strings.Contains(f.Strategy, "dfs(P=1)") {
+		t.Fatalf("the default DFS missed LastSlotRace's third holder, or needed more than one preemption: %s", rep.String())
+	}
+	small, err := verify.RunExplore(race, fixed(1, append(dfsOnly, verify.ExploreDFSSize(2, 2), verify.ExploreDFS(3))...)...)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if small.Failure != nil || !small.Exhausted {
+		t.Fatalf("2 × 2 should exhaust its schedules without a violation: %s", small.String())
+	}
+}

@@ -98,8 +98,9 @@ func ExploreDFS(preemptions int) ExploreOption {
 }
 
 // ExploreDFSSize sets the configuration of the exhaustive search: its
-// goroutines and their passages (default 2 and 2). Keep it tiny: the number
-// of schedules grows quickly with both.
+// goroutines and their passages (default 2 and 2; k + 1 and 1 for a
+// k-exclusion lock, see kDFSSize). Keep it tiny: the number of schedules
+// grows quickly with both.
 func ExploreDFSSize(goroutines, passages int) ExploreOption {
 	return func(c *exploreConfig) { c.dfsG, c.dfsP = goroutines, passages }
 }
@@ -253,9 +254,10 @@ func defaultMaxSteps(procs int) int {
 //   - random: a uniform choice at every point (seeded);
 //   - PCT: probabilistic concurrency testing with bug depth d;
 //   - DFS: every schedule with at most P preemptions, for a tiny
-//     configuration (by default 2 goroutines × 2 passages), bound 0 first,
-//     then 1, ... (iterative context bounding), so that a search cut short
-//     by the budget still covers every schedule of a smaller bound.
+//     configuration (by default 2 goroutines × 2 passages; k + 1
+//     goroutines × 1 passage for k-exclusion), bound 0 first, then 1, ...
+//     (iterative context bounding), so that a search cut short by the
+//     budget still covers every schedule of a smaller bound.
 //
 // A switch at a failed await, at the yield inside the critical section or
 // at a Delay costs no preemption. When a goroutine begins an Acquire is a
@@ -295,6 +297,7 @@ func Explore(t testing.TB, s Subject, opts ...ExploreOption) {
 	kexcl := s.k() > 1 && !s.Mode.Readers()
 	if kexcl {
 		cfg.goroutines, cfg.passages = kSize(s.k())
+		cfg.dfsG, cfg.dfsP = kDFSSize(s.k())
 	}
 	for _, o := range opts {
 		o(&cfg)
@@ -436,6 +439,17 @@ type explorer struct {
 // more passages to search deeper, leaves them at 2 (kShortPassages).
 func kSize(k int) (goroutines, passages int) {
 	return k + 2, DefaultExplorePassages
+}
+
+// kDFSSize is the default configuration of a k-exclusion lock's
+// exhaustive search: k + 1 goroutines of one passage each, the smallest in
+// which k + 1 can be inside at once. With 2 goroutines the search could
+// only find deadlocks: it killed none of Zehavi's k = 2 mutants in the
+// mutation run of 2026-11-26, while 3 × 1 finds the one that skips
+// process 0 at line 7 with one preemption (schedule 12,955; the
+// mutation run's explore-deep, docs/mutation.md).
+func kDFSSize(k int) (goroutines, passages int) {
+	return k + 1, 1
 }
 
 // kShortPassages caps the passages of a k-exclusion lock's random and crash
