@@ -4,6 +4,10 @@ import (
 	"regexp"
 	"slices"
 	"testing"
+	"time"
+
+	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/templates"
 )
 
 func TestMerge(t *testing.T) {
@@ -31,6 +35,33 @@ func TestMerge(t *testing.T) {
 	if err := (&Report{Config: cfg}).Merge(&Report{Config: other}); err == nil {
 		t.Error("merged runs with different stress settings")
 	}
+
+	// k-exclusion settings may differ when the newer run has every
+	// k-exclusion unit; the merged report then takes the newer ones.
+	kx := templates.Options{Mode: mode.KExclusion}
+	oldK := cfg
+	oldK.DeepCrash.Budget, oldK.Hunt = 20*time.Second, HuntSettings{}
+	oldK.Layers = []Layer{Stress, Explore, SPIN, Deep}
+	newK := cfg
+	newK.Layers = AllLayers()
+	withK := func() *Report {
+		return &Report{Config: oldK, Units: []*Unit{{Name: "m"}, {Name: "z[kexclusion]", Options: kx}, {Name: "f[kexclusion]", Options: kx}}}
+	}
+	if err := withK().Merge(&Report{Config: newK, Units: []*Unit{{Name: "z[kexclusion]", Options: kx}}}); err == nil {
+		t.Error("merged k-exclusion settings that differ without every k-exclusion unit")
+	}
+	merged := withK()
+	if err := merged.Merge(&Report{Config: newK, Units: []*Unit{{Name: "z[kexclusion]", Options: kx}, {Name: "f[kexclusion]", Options: kx}}}); err != nil {
+		t.Fatal(err)
+	}
+	if merged.Config.DeepCrash.Budget != newK.DeepCrash.Budget || merged.Config.Hunt != newK.Hunt || !slices.Contains(merged.Config.Layers, Hunt) {
+		t.Errorf("the merged report keeps the older k-exclusion settings: %+v", merged.Config)
+	}
+	if err := withK().Merge(&Report{Config: func() Config { c := newK; c.Deep.Budget++; return c }(),
+		Units: []*Unit{{Name: "z[kexclusion]", Options: kx}, {Name: "f[kexclusion]", Options: kx}}}); err == nil {
+		t.Error("merged runs whose mutex settings differ too")
+	}
+
 	partial := cfg
 	partial.Only = regexp.MustCompile("swap")
 	if err := (&Report{Config: cfg}).Merge(&Report{Config: partial}); err == nil {

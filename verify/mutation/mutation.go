@@ -57,11 +57,21 @@ const (
 	// layer killed: the runner's way to tell a survivor that needs a
 	// bigger search from an equivalent one.
 	Deep Layer = "explore-deep"
+	// Hunt is SPIN again, on the k-exclusion mutants that no other layer
+	// killed: a bit-state search (Config.Hunt) at the smallest size where
+	// k + 1 can be inside, which is too large to search exhaustively.
+	Hunt Layer = "spin-hunt"
 )
 
-// Layers in report order (Deep is reported apart: it runs on survivors
-// only).
+// Layers in report order (the SurvivorLayers are reported apart).
 var Layers = []Layer{Stress, Explore, SPIN}
+
+// SurvivorLayers run only on the mutants that the three Layers let
+// through, once those are done.
+var SurvivorLayers = []Layer{Deep, Hunt}
+
+// AllLayers are Layers then SurvivorLayers.
+func AllLayers() []Layer { return append(slices.Clone(Layers), SurvivorLayers...) }
 
 // Config configures a run.
 type Config struct {
@@ -75,7 +85,7 @@ type Config struct {
 	Algorithms []string
 	// Only, when set, keeps the mutants whose ID it matches.
 	Only *regexp.Regexp `json:"-"`
-	// Layers to run; nil means the three layers and Deep.
+	// Layers to run; nil means AllLayers.
 	Layers []Layer
 	// Jobs is the number of jobs run at once (test processes, SPIN runs,
 	// builds); 0 means 3.
@@ -90,6 +100,9 @@ type Config struct {
 	// DeepCrash replaces Deep for the locks whose processes may crash
 	// (k-exclusion, k ≥ 2), when its Budget is set.
 	DeepCrash ExploreSettings
+	// Hunt configures the SPIN hunt of k-exclusion survivors; a zero
+	// Timeout turns it off.
+	Hunt HuntSettings
 
 	// Log receives progress lines, one call at a time (the runner
 	// serialises them across its workers); nil discards them.
@@ -143,16 +156,20 @@ func DefaultConfig() Config {
 			"verify.ExploreDFSSize(2, 3)", "verify.ExploreDFSLimit(1000000)",
 		}},
 		// k-exclusion: its violations need k + 1 processes inside at once.
-		// The crash phase finds them (three of the five deep kills of
-		// Zehavi's k-exclusion in the report of 2026-11-26, and the 30 s
-		// hunts in equivalent_zehavi.go); DFS's 2 goroutines cannot, and
-		// killed none. So no DFS, no cap on the crash executions, and
-		// twice the budget; those executions run 2 passages whatever
-		// ExplorePassages asks (verify's kShortPassages).
-		DeepCrash: ExploreSettings{Budget: 20 * time.Second, Stall: 2 * time.Second, Options: []string{
+		// The crash phase finds most of them (four of the five deep kills
+		// of Zehavi's k-exclusion in the report of 2026-11-27, random the
+		// fifth), so its executions are not capped. The exhaustive search
+		// runs verify's k-exclusion size, k + 1 goroutines of one passage:
+		// it finds Zehavi's line-7 mutant that the crash phase missed in
+		// every run (schedule 12,955 at one preemption, about 10 s here).
+		// The budget gives it 20 s (two fifths, by Explore's weights); the
+		// crash executions run 2 passages whatever ExplorePassages asks
+		// (verify's kShortPassages).
+		DeepCrash: ExploreSettings{Budget: 50 * time.Second, Stall: 2 * time.Second, Options: []string{
 			"verify.ExplorePassages(4)", "verify.ExploreRandom(1000000)", "verify.ExplorePCT(1000000, 5)",
-			"verify.ExploreDFSLimit(0)", "verify.ExploreCrashRuns(1000000)",
+			"verify.ExploreDFSLimit(1000000)", "verify.ExploreCrashRuns(1000000)",
 		}},
+		Hunt: HuntSettings{Timeout: 30 * time.Second, Passages: 1, HashBits: 31, MemLimitMB: 1024},
 	}
 }
 
@@ -282,10 +299,13 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		cfg.Spin.MemLimitMB = def.Spin.MemLimitMB
 	}
 	if cfg.Layers == nil {
-		cfg.Layers = append(Layers, Deep)
+		cfg.Layers = AllLayers()
 	}
 	if cfg.Deep.Budget <= 0 {
-		cfg.Layers = slices.DeleteFunc(append([]Layer(nil), cfg.Layers...), func(l Layer) bool { return l == Deep })
+		cfg.Layers = slices.DeleteFunc(slices.Clone(cfg.Layers), func(l Layer) bool { return l == Deep })
+	}
+	if cfg.Hunt.Timeout <= 0 {
+		cfg.Layers = slices.DeleteFunc(slices.Clone(cfg.Layers), func(l Layer) bool { return l == Hunt })
 	}
 	if cfg.Log == nil {
 		cfg.Log = func(string) {}
@@ -432,7 +452,7 @@ func (r *runner) prepare(prio int, u *Unit) {
 	u.Discarded = set.Discarded
 	newResult := func(m mutate.Mutant, lock string) *Result {
 		res := &Result{Mutant: m, Lock: lock, Layer: map[Layer]*Verdict{}}
-		for _, l := range append(Layers, Deep) {
+		for _, l := range AllLayers() {
 			res.Layer[l] = &Verdict{Detail: "layer not run"}
 		}
 		return res
@@ -464,11 +484,15 @@ func (r *runner) prepare(prio int, u *Unit) {
 	}
 	if r.wants(Stress) || r.wants(Explore) || r.wants(Deep) {
 		tr.push(func(ctx context.Context) { r.buildJob(ctx, tr, t, prog) })
+	} else if !r.wants(SPIN) && r.hunts(u) {
+		// Only the hunt, and every mutant survives: an empty job makes
+		// the tracker idle, which starts it.
+		tr.push(func(context.Context) {})
 	}
 }
 
 // tracker counts a unit's queued and running jobs: when the last one
-// ends, the survivors get the deep exploration, and once that is done too
+// ends, the survivors get the SurvivorLayers, and once those are done too
 // the unit's package and binaries are removed.
 type tracker struct {
 	r       *runner
@@ -476,7 +500,7 @@ type tracker struct {
 	prio    int
 	mu      sync.Mutex
 	pending int
-	deep    bool // the deep phase was started
+	deep    bool // the survivors' layers were started
 	check   *gotest.Binary
 	cleanup func()
 }
@@ -497,14 +521,17 @@ func (tr *tracker) push(job func(context.Context)) {
 	})
 }
 
-// idle runs when every job of the unit has ended.
+// idle runs when every job of the unit has ended: the first time, the
+// survivors get the SurvivorLayers that apply to them.
 func (tr *tracker) idle(ctx context.Context) {
 	r, u := tr.r, tr.u
 	tr.mu.Lock()
-	startDeep := !tr.deep && tr.check != nil && r.wants(Deep) && ctx.Err() == nil
+	start := !tr.deep && ctx.Err() == nil
 	tr.deep = true
 	tr.mu.Unlock()
-	if startDeep {
+	deep := start && tr.check != nil && r.wants(Deep)
+	hunt := start && r.hunts(u)
+	if deep || hunt {
 		var survivors []*Result
 		r.mu.Lock()
 		for _, res := range u.Results {
@@ -514,9 +541,22 @@ func (tr *tracker) idle(ctx context.Context) {
 		}
 		r.mu.Unlock()
 		if len(survivors) > 0 {
-			r.log("%-24s explore-deep on %d survivors", u.Name, len(survivors))
-			for _, res := range survivors {
-				tr.push(func(ctx context.Context) { r.exploreJob(ctx, u, tr.check, res, Deep) })
+			if deep {
+				r.log("%-24s explore-deep on %d survivors", u.Name, len(survivors))
+				for _, res := range survivors {
+					tr.push(func(ctx context.Context) { r.exploreJob(ctx, u, tr.check, res, Deep) })
+				}
+			}
+			if hunt {
+				r.log("%-24s spin-hunt on %d survivors", u.Name, len(survivors))
+				tr.push(func(ctx context.Context) {
+					if !r.huntBaseline(ctx, u) {
+						return
+					}
+					for _, res := range survivors {
+						tr.push(func(ctx context.Context) { r.huntJob(ctx, u, res) })
+					}
+				})
 			}
 			return
 		}

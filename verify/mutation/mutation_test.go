@@ -292,8 +292,8 @@ func singleThreaded(t *testing.T) {
 }
 
 // TestDeepForKExclusion: a k-exclusion unit's survivors get DeepCrash (the
-// crash phase unbounded, no DFS), a mutex's get Deep, and neither when
-// the layer is off.
+// crash phase unbounded, and the exhaustive search at its k-exclusion
+// size), a mutex's get Deep, and neither when the layer is off.
 func TestDeepForKExclusion(t *testing.T) {
 	cfg := DefaultConfig()
 	cfg.Layers = append(Layers, Deep)
@@ -310,11 +310,62 @@ func TestDeepForKExclusion(t *testing.T) {
 	if !slices.Contains(cfg.DeepCrash.Options, "verify.ExploreCrashRuns(1000000)") {
 		t.Errorf("DeepCrash %v does not lift the crash phase's cap", cfg.DeepCrash.Options)
 	}
+	for _, o := range cfg.DeepCrash.Options {
+		if strings.HasPrefix(o, "verify.ExploreDFSSize(") || o == "verify.ExploreDFSLimit(0)" {
+			t.Errorf("DeepCrash %v overrides or turns off the k-exclusion DFS (k + 1 goroutines × 1 passage)", cfg.DeepCrash.Options)
+		}
+	}
 	if got := r.deepFor(mx); !slices.Equal(got.Options, cfg.Deep.Options) {
 		t.Errorf("mutex: %+v, want Deep", got)
 	}
 	r.cfg.Layers = Layers
 	if got := r.deepFor(kx); got.Budget != 0 {
 		t.Errorf("deep layer off: %+v", got)
+	}
+}
+
+// TestHuntOnReplaceAdd runs the spin-hunt layer alone on two mutants of
+// replace-add's k-exclusion: with no other layer, every mutant is a
+// survivor. The original must pass. The mutant that tests its old value
+// (line 3) before taking it (line 2) lets three in with one passage each
+// and must be killed, with a trail; the one that flips line 3's test
+// admits a third holder only after passages that gave their slot back
+// (the spin layer's unbounded search at n = 3 kills it), so one passage
+// each must find nothing: the hunt is not a check that always bites.
+func TestHuntOnReplaceAdd(t *testing.T) {
+	if err := spin.Available(); err != nil {
+		t.Skip(err)
+	}
+	cfg := Config{
+		Algorithms: []string{"replace-add[kexclusion]"},
+		Only:       regexp.MustCompile(`^replace-add\[kexclusion\]/Acquire/(swap@2,3|flip-lt@3)$`),
+		Layers:     []Layer{Hunt},
+		Jobs:       2,
+		Hunt:       HuntSettings{Timeout: 10 * time.Second, Passages: 1, HashBits: 20, MemLimitMB: 256},
+	}
+	rep, err := Run(context.Background(), cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u := rep.Units[0]
+	for _, e := range u.Errors {
+		t.Errorf("runner error: %s", e)
+	}
+	if v := u.Baseline.Layer[Hunt]; !v.Ran || v.Killed {
+		t.Errorf("the original: ran %v killed %v (%s)", v.Ran, v.Killed, v.Detail)
+	}
+	got := map[string]*Verdict{}
+	for _, res := range u.Results {
+		got[res.Mutant.ID] = res.Layer[Hunt]
+	}
+	if v := got["replace-add[kexclusion]/Acquire/swap@2,3"]; v == nil || !v.Killed ||
+		!strings.Contains(v.Kind, "n=3, 1 passage(s), bit-state") || !strings.Contains(v.Detail, "Acquire line 2") {
+		t.Errorf("swap@2,3: %+v, want killed at n = 3 with a trail", v)
+	}
+	if v := got["replace-add[kexclusion]/Acquire/flip-lt@3"]; v == nil || !v.Ran || v.Killed {
+		t.Errorf("flip-lt@3: %+v, want run and not killed", v)
+	}
+	if h := huntSize(u); h != 3 {
+		t.Errorf("hunt size %d, want k + 1 = 3", h)
 	}
 }

@@ -2,6 +2,7 @@ package mutation
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -60,7 +61,7 @@ func Scores(units []*Unit) (layer map[Layer]Score, any, nonEquiv Score) {
 	layer = map[Layer]Score{}
 	for _, u := range units {
 		for _, res := range u.Results {
-			for _, l := range append(Layers, Deep) {
+			for _, l := range AllLayers() {
 				v := res.Layer[l]
 				if v == nil || !v.Ran {
 					continue
@@ -137,7 +138,7 @@ func (rep *Report) Markdown() string {
 	}
 	fmt.Fprintf(&b, ", watchdog %v, timeout %v.\n", cfg.Stress.Stall, cfg.Stress.Timeout)
 	fmt.Fprintf(&b, "- **explore**: each mutant in its own process, `verify.Explore` under `-tags lockgen_check` with its default strategies "+
-		"(random and PCT with depth %d, and crashes where the lock claims to tolerate them, on %d goroutines × %d passages, for k-exclusion k + 2 goroutines and 2 passages in the random and crash executions, preemption-bounded DFS on %d × %d), budget %v",
+		"(random and PCT with depth %d, and crashes where the lock claims to tolerate them, on %d goroutines × %d passages, for k-exclusion k + 2 goroutines and 2 passages in the random and crash executions, preemption-bounded DFS on %d × %d, for k-exclusion k + 1 goroutines × 1 passage), budget %v",
 		verify.DefaultExplorePCTDepth, verify.DefaultExploreGoroutines, verify.DefaultExplorePassages,
 		verify.DefaultExploreDFSSize, verify.DefaultExploreDFSSize, cfg.Explore.Budget)
 	if len(cfg.Explore.Options) > 0 {
@@ -152,6 +153,12 @@ func (rep *Report) Markdown() string {
 				strings.Join(cfg.DeepCrash.Options, ", "), cfg.DeepCrash.Budget)
 		}
 		b.WriteString(".\n")
+	}
+	if h := cfg.Hunt; h.Timeout > 0 {
+		fmt.Fprintf(&b, "- **spin-hunt**: only for the k-exclusion mutants no other layer killed, SPIN's bit-state search (2^%d bits) for a violation of k-exclusion at n = k + 1, "+
+			"%d passage(s) per process, local work folded, %v per run, %d MB; first on the original, which must not fail. "+
+			"Its kills are executions of the model; a search without one says nothing.\n",
+			h.HashBits, h.Passages, h.Timeout, h.MemLimitMB)
 	}
 	sizes := "n = 2, then n = 3 while the mutant survives (k-exclusion: n = 3 then 4, k = 2)"
 	if cfg.Spin.Sizes != nil {
@@ -172,15 +179,17 @@ func (rep *Report) Markdown() string {
 	b.WriteString("| layer | killed / mutants it ran | time (summed over jobs) |\n|---|---|---|\n")
 	total := map[Layer]time.Duration{}
 	for _, u := range rep.Units {
-		for _, l := range append(Layers, Deep) {
+		for _, l := range AllLayers() {
 			total[l] += u.Time[l]
 		}
 	}
 	for _, l := range Layers {
 		fmt.Fprintf(&b, "| %s | %s | %v |\n", l, layer[l], total[l].Round(time.Second))
 	}
-	if layer[Deep].Total > 0 {
-		fmt.Fprintf(&b, "| %s (survivors of the three layers only) | %s | %v |\n", Deep, layer[Deep], total[Deep].Round(time.Second))
+	for _, l := range SurvivorLayers {
+		if layer[l].Total > 0 {
+			fmt.Fprintf(&b, "| %s (survivors of the three layers only) | %s | %v |\n", l, layer[l], total[l].Round(time.Second))
+		}
 	}
 	fmt.Fprintf(&b, "| **any layer** | %s | wall %v |\n", any, rep.Elapsed.Round(time.Second))
 	fmt.Fprintf(&b, "| **any layer, equivalent mutants excluded** | %s | |\n\n", nonEquiv)
@@ -189,7 +198,7 @@ func (rep *Report) Markdown() string {
 
 	b.WriteString("## Per algorithm\n\n")
 	b.WriteString("Each cell: killed/ran (time summed over that layer's jobs, builds included).\n\n")
-	b.WriteString("| algorithm | mutants | discarded | stress | explore | spin | explore-deep | any layer | equivalent | correct where checked | gaps |\n|---|---|---|---|---|---|---|---|---|---|---|\n")
+	b.WriteString("| algorithm | mutants | discarded | stress | explore | spin | explore-deep | spin-hunt | any layer | equivalent | correct where checked | gaps |\n|---|---|---|---|---|---|---|---|---|---|---|---|\n")
 	for _, u := range rep.Units {
 		ls, a, _ := Scores([]*Unit{u})
 		cs := survivorClasses(u)
@@ -200,8 +209,8 @@ func (rep *Report) Markdown() string {
 			}
 			return fmt.Sprintf("%d/%d (%v)", s.Killed, s.Total, u.Time[l].Round(time.Second))
 		}
-		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %s | %s | %d/%d | %d | %d | %d |\n", u.Name, len(u.Results), len(u.Discarded),
-			cell(Stress), cell(Explore), cell(SPIN), cell(Deep), a.Killed, a.Total,
+		fmt.Fprintf(&b, "| %s | %d | %d | %s | %s | %s | %s | %s | %d/%d | %d | %d | %d |\n", u.Name, len(u.Results), len(u.Discarded),
+			cell(Stress), cell(Explore), cell(SPIN), cell(Deep), cell(Hunt), a.Killed, a.Total,
 			cs[Equivalent], cs[CheckedCorrect], cs[Gap]+cs[Unclassified])
 	}
 	b.WriteString("\n")
@@ -227,8 +236,8 @@ func (rep *Report) Markdown() string {
 	for _, u := range rep.Units {
 		for _, res := range u.Results {
 			var by []Layer
-			for _, l := range Layers {
-				if res.Layer[l].Killed {
+			for _, l := range AllLayers() {
+				if v := res.Layer[l]; v != nil && v.Killed {
 					by = append(by, l)
 				}
 			}
@@ -237,8 +246,10 @@ func (rep *Report) Markdown() string {
 			}
 		}
 	}
-	for _, l := range Layers {
-		fmt.Fprintf(&b, "| %s | %d |\n", l, only[l])
+	for _, l := range AllLayers() {
+		if slices.Contains(Layers, l) || layer[l].Total > 0 {
+			fmt.Fprintf(&b, "| %s | %d |\n", l, only[l])
+		}
 	}
 	b.WriteString("\n")
 
@@ -300,6 +311,9 @@ func (rep *Report) Markdown() string {
 			fmt.Fprintf(&b, "- `%s` — %s  \n  **%s**: %s\n", res.Mutant.ID, mdEscape(res.Mutant.Change), strings.ToUpper(string(c)), mdEscape(why))
 			if sp := res.Layer[SPIN]; sp.Detail != "passed" && sp.Detail != "" {
 				fmt.Fprintf(&b, "  _spin_: %s\n", mdEscape(sp.Detail))
+			}
+			if h := res.Layer[Hunt]; h != nil && h.Ran {
+				fmt.Fprintf(&b, "  _spin-hunt_: %s\n", mdEscape(h.Detail))
 			}
 		}
 		b.WriteString("\n")
@@ -373,7 +387,7 @@ func mdEscape(s string) string {
 // SummaryTable is the per-algorithm table in plain text, for the terminal.
 func (rep *Report) SummaryTable() string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "%-24s %7s %10s %10s %10s %8s %10s %s\n", "algorithm", "mutants", "stress", "explore", "spin", "deep", "any", "survivors (unclassified)")
+	fmt.Fprintf(&b, "%-24s %7s %10s %10s %10s %8s %8s %10s %s\n", "algorithm", "mutants", "stress", "explore", "spin", "deep", "hunt", "any", "survivors (unclassified)")
 	for _, u := range rep.Units {
 		ls, a, _ := Scores([]*Unit{u})
 		un := 0
@@ -382,11 +396,11 @@ func (rep *Report) SummaryTable() string {
 				un++
 			}
 		}
-		fmt.Fprintf(&b, "%-24s %7d %10s %10s %10s %8s %10s %d (%d)\n", u.Name, len(u.Results),
-			frac(ls[Stress]), frac(ls[Explore]), frac(ls[SPIN]), frac(ls[Deep]), frac(a), len(u.Survivors()), un)
+		fmt.Fprintf(&b, "%-24s %7d %10s %10s %10s %8s %8s %10s %d (%d)\n", u.Name, len(u.Results),
+			frac(ls[Stress]), frac(ls[Explore]), frac(ls[SPIN]), frac(ls[Deep]), frac(ls[Hunt]), frac(a), len(u.Survivors()), un)
 	}
 	ls, a, ne := Scores(rep.Units)
-	fmt.Fprintf(&b, "%-24s %7s %10s %10s %10s %8s %10s\n", "total", "", frac(ls[Stress]), frac(ls[Explore]), frac(ls[SPIN]), frac(ls[Deep]), frac(a))
+	fmt.Fprintf(&b, "%-24s %7s %10s %10s %10s %8s %8s %10s\n", "total", "", frac(ls[Stress]), frac(ls[Explore]), frac(ls[SPIN]), frac(ls[Deep]), frac(ls[Hunt]), frac(a))
 	fmt.Fprintf(&b, "score: any layer %s; equivalent mutants excluded %s; wall time %v\n", a, ne, rep.Elapsed.Round(time.Second))
 	return b.String()
 }

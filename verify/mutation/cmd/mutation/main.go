@@ -49,13 +49,14 @@ func main() {
 	jsonOut := flag.String("json", "", "also write every mutant's verdicts here, as JSON")
 	algs := flag.String("alg", "", "algorithms to mutate, comma-separated (name or name[variant]); default: every entry that is not a negative control")
 	only := flag.String("only", "", "keep only mutants whose ID matches this regular expression")
-	layers := flag.String("layers", "stress,explore,spin,explore-deep", "layers to run (explore-deep: survivors only)")
+	layers := flag.String("layers", "stress,explore,spin,explore-deep,spin-hunt", "layers to run (explore-deep and spin-hunt: survivors only)")
 	jobs := flag.Int("jobs", def.Jobs, "jobs at once (test processes, SPIN runs, builds)")
 	passages := flag.Int("stress-passages", def.Stress.Passages, "stress: passages per goroutine")
 	stall := flag.Duration("stress-stall", def.Stress.Stall, "stress: watchdog")
 	stimeout := flag.Duration("stress-timeout", def.Stress.Timeout, "stress: whole run")
 	budget := flag.Duration("explore-budget", def.Explore.Budget, "explore: budget per mutant")
 	deepBudget := flag.Duration("deep-budget", def.Deep.Budget, "explore-deep: budget per survivor (0: off)")
+	huntTimeout := flag.Duration("hunt-timeout", def.Hunt.Timeout, "spin-hunt: time per bit-state search of a k-exclusion survivor (0: off)")
 	exOpts := flag.String("explore-opts", "", "explore: extra verify.ExploreOption expressions, ';'-separated (e.g. 'verify.ExplorePassages(3)')")
 	spinTimeout := flag.Duration("spin-timeout", def.Spin.Timeout, "spin: time per run at n = 2")
 	spinLarger := flag.Duration("spin-timeout-larger", def.Spin.LargerTimeout, "spin: time per run at larger n")
@@ -82,6 +83,7 @@ func main() {
 	cfg.Stress.Passages, cfg.Stress.Stall, cfg.Stress.Timeout = *passages, *stall, *stimeout
 	cfg.Explore.Budget = *budget
 	cfg.Deep.Budget = *deepBudget
+	cfg.Hunt.Timeout = *huntTimeout
 	if *exOpts != "" {
 		cfg.Explore.Options = strings.Split(*exOpts, ";")
 	}
@@ -153,6 +155,12 @@ func main() {
 		}
 		if merr != nil {
 			fmt.Fprintln(os.Stderr, "mutation:", merr)
+			if *save != "" {
+				// Keep the run that could not be merged: it may have taken hours.
+				if serr := writeJSON(*save, rep); serr == nil {
+					fmt.Fprintf(os.Stderr, "mutation: this run, not merged, is saved in %s\n", *save)
+				}
+			}
 			os.Exit(2)
 		}
 		rep = base
