@@ -211,58 +211,6 @@ var zehaviEquivalences = map[string]string{
 		"reads false in the window and whose DISCOVER1 there is read by no condition. After both writes the cells agree",
 }
 
-// zehaviKOne is why a mutant of the k-exclusion variant is wrong although
-// its layers let it through: the same mutation of the same definition is
-// killed at k = 1.
-func zehaviKOne(how, longer string) string {
-	return "wrong: the same mutation of the mutex variant (zehavi[mutex], the same definition at k = 1) is killed: " + how +
-		". At k = 2 a violation needs three processes inside at once and the interleaving that makes room for the " +
-		"third, which the mutation run's 2 s of Explore and 20 s of explore-deep (DeepCrash) did not find. " + longer
-}
-
-// zehaviCrashHunt is the command of the longer hunt that zehaviKOne cites:
-// Explore's crash phase alone (4 goroutines × 2 passages, one of them
-// crashing), 30 s per mutant.
-const zehaviCrashHunt = "go run ./verify/mutation/cmd/mutation -alg 'zehavi[kexclusion]' -only ID -controls=false " +
-	"-layers explore -explore-budget 30s -explore-opts 'verify.ExploreRandom(0);verify.ExplorePCT(0, 4);" +
-	"verify.ExploreDFSLimit(0);verify.ExploreCrashRuns(1000000)'"
-
-// zehaviFoundBy says that the longer hunt kills the mutant.
-func zehaviFoundBy(executions string) string {
-	return "Explore's crash phase alone finds three holders in 30 s (execution " + executions + "; " + zehaviCrashHunt + ")"
-}
-
-// zehaviBitstateHunt is the longer hunt that kills the two mutants only
-// SPIN at n = 3 catches: a bitstate search (the exhaustive one needs about
-// 10 GB), past the mutation run's 1 GB and 1 minute.
-const zehaviBitstateHunt = "SPIN's bitstate search at n = 3 kills it: three processes in the 2-exclusion critical section " +
-	"(assertion g_ncs <= 2). The run took 24m46s on 2 cores, 2026-11-26: 15 minutes of the original's search, which " +
-	"found no violation, then both mutants at once (go run " +
-	"./verify/mutation/cmd/mutation -alg 'zehavi[kexclusion]' -only 'off-by-one-from\\+1@(2|7)$' -controls=false " +
-	"-layers spin -spin-sizes 3 -spin-bitstate -spin-hash 33 -spin-mem 6000 -spin-fold -spin-props mutual-exclusion " +
-	"-spin-timeout 15m -spin-timeout-larger 15m)"
-
-var zehaviKExclusionGaps = map[string]string{
-	"Acquire/swap@7,8": zehaviKOne("SPIN at n = 2 finds two processes in the critical section", zehaviFoundBy("1,397")),
-	"Acquire/off-by-one-from+1@7": zehaviKOne("SPIN at n = 2 finds two processes in the critical section",
-		"Explore's crash phase alone did not find it in 30 s either (16,523 executions; "+zehaviCrashHunt+"). "+zehaviBitstateHunt),
-	"Acquire/off-by-one-from+1@2": zehaviKOne("SPIN at n = 2 finds two processes in the critical section",
-		"Explore-deep's crash phase did not find it either (2,275 executions in 20 s, the mutation run of 2026-11-26 14:59 UTC). "+
-			zehaviBitstateHunt),
-	"Acquire/flip-lt@12#2": zehaviKOne("Explore finds two processes in the critical section with 3 goroutines", zehaviFoundBy("2,865")+
-		". Since the crash phase's hold executions (verify/crash.go), explore-deep kills it within the mutation run's 20 s "+
-		"(the rerun of 2026-11-27 05:45 UTC, and go run ./verify/mutation/cmd/mutation -alg 'zehavi[kexclusion]' "+
-		"-only 'flip-lt@12#2$' -controls=false -layers explore,explore-deep: crash execution 1,706, a hold execution)"),
-	"Release/delete@14a": zehaviKOne("Explore finds two processes in the critical section with 3 goroutines", zehaviFoundBy("14,059")),
-	"Acquire/delete@2": "wrong: without line 2 no process ever raises IGNORE, so line 11a.ii may trust an ORDERLT[q][i] " +
-		"that q has not yet written in this passage (line 7) and stop waiting for q. The mutation run's Explore kills it in most runs and missed it " +
-		"in two (2026-11-26 14:59 UTC, and the rerun of 2026-11-27 05:45 UTC, whose crash phase gave half its executions to " +
-		"hold plans); " + zehaviFoundBy("1,394"),
-	"Acquire/flip-eq@12": "wrong: Stress (300 passages per goroutine, 4 goroutines) once found three holders in the " +
-		"2-exclusion critical section (a mutation run of 2026-11-26) and let it pass in the next, and Explore kills it " +
-		"in some runs and not in others. What would catch it every time: longer stress, or SPIN at n = 4",
-}
-
 // zehaviRevealFirstK2 is what is known of the same swap at k ≥ 2.
 const zehaviRevealFirstK2 = "not shown either way at k = 2: the mutant reveals i (line 5) before its discoveries (line " +
 	"4). At k = 1 it is equivalent (zehavi[mutex]/Acquire/swap@4,5). At k ≥ 2 the paper's proof of k-exclusion needs the " +
@@ -277,7 +225,9 @@ const zehaviRevealFirstK2 = "not shown either way at k = 2: the mutant reveals i
 	"verify.ExplorePassages(3)' (46,721 executions, 4 processes); -layers explore -explore-budget 60s -explore-opts " +
 	"'verify.ExploreRandom(0);verify.ExplorePCT(0, 4);verify.ExploreDFSLimit(0);verify.ExploreCrashRuns(1000000)' " +
 	"(23,490 executions, one process crashing); -layers spin -spin-sizes 3 -spin-bitstate -spin-hash 33 -spin-mem 6000 " +
-	"-spin-fold -spin-props mutual-exclusion -spin-timeout 12m -spin-timeout-larger 12m (a bitstate search, 12 minutes)"
+	"-spin-fold -spin-props mutual-exclusion -spin-timeout 12m -spin-timeout-larger 12m (a bitstate search, 12 minutes). " +
+	"The mutation rerun of 2026-11-27 (12:03 UTC) found nothing either: explore-deep's 50 s (26,055 executions, the " +
+	"k + 1 × 1 exhaustive search among them) and spin-hunt's 30 s bit-state search at n = 3, one passage per process"
 
 // zehaviHunt is the start of the commands zehaviRevealFirstK2 cites.
 const zehaviHunt = "go run ./verify/mutation/cmd/mutation -alg 'zehavi[kexclusion]' -only 'swap@4,5$' -controls=false"
@@ -287,9 +237,6 @@ func init() {
 		for id, why := range zehaviEquivalences {
 			Equivalences[variant+id] = why
 		}
-	}
-	for id, why := range zehaviKExclusionGaps {
-		Gaps["zehavi[kexclusion]/"+id] = why
 	}
 	CheckedOnly["zehavi[kexclusion]/Acquire/swap@4,5"] = zehaviRevealFirstK2
 }

@@ -154,12 +154,6 @@ func (rep *Report) Markdown() string {
 		}
 		b.WriteString(".\n")
 	}
-	if h := cfg.Hunt; h.Timeout > 0 {
-		fmt.Fprintf(&b, "- **spin-hunt**: only for the k-exclusion mutants no other layer killed, SPIN's bit-state search (2^%d bits) for a violation of k-exclusion at n = k + 1, "+
-			"%d passage(s) per process, local work folded, %v per run, %d MB; first on the original, which must not fail. "+
-			"Its kills are executions of the model; a search without one says nothing.\n",
-			h.HashBits, h.Passages, h.Timeout, h.MemLimitMB)
-	}
 	sizes := "n = 2, then n = 3 while the mutant survives (k-exclusion: n = 3 then 4, k = 2)"
 	if cfg.Spin.Sizes != nil {
 		sizes = fmt.Sprintf("n = %v", cfg.Spin.Sizes)
@@ -170,6 +164,12 @@ func (rep *Report) Markdown() string {
 	fmt.Fprintf(&b, "- **spin**: `spin.CheckEntry` on the mutated definition, the entry's standard properties in order "+
 		"(mutual exclusion, deadlock, starvation or deadlock freedom, then FIFO, bounded waiting and writer priority where claimed), stopping at the first violation; %s; "+
 		"%v per run (at larger sizes five times what the original took, at least 10 s, at most %v), %d MB.\n", sizes, cfg.Spin.Timeout, cfg.Spin.LargerTimeout, cfg.Spin.MemLimitMB)
+	if h := cfg.Hunt; h.Timeout > 0 {
+		fmt.Fprintf(&b, "- **spin-hunt**: only for the k-exclusion mutants no other layer killed, SPIN's bit-state search (2^%d bits) for a violation of k-exclusion at n = k + 1, "+
+			"%d passage(s) per process, local work folded, %v per run, %d MB; first on the original, which must not fail. "+
+			"Its kills are executions of the model; a search without one says nothing.\n",
+			h.HashBits, h.Passages, h.Timeout, h.MemLimitMB)
+	}
 	b.WriteString("- Go locks: the entry's default node policy, spin waiting (or the first policy the entry allows), no padding, " +
 		"TryLock when the definition has one, 3 processes where ids are needed, k = 2 for k-exclusion.\n\n")
 
