@@ -17,10 +17,11 @@ import (
 // (Zehavi's needs about 19 GB and 10 minutes for one passage per
 // process), so the spin layer checks k-exclusion mutants at no size at
 // which they can break it. A bit-state search with one passage per process
-// found three holders in about 6 s for each of the three Zehavi mutants
-// that only 30 s hunts or a 25-minute SPIN run had killed before (the
-// hunts of 2026-11-27 in docs/mutation.md). Its kills are real: a trail
-// is an execution of the model. A search without one says nothing.
+// found three holders in about 6 s (9 s with three jobs at once) for each
+// of the three Zehavi mutants that only 30 s hunts or a 25-minute SPIN run
+// had killed before (2026-11-27; docs/mutation.md's spin-hunt column). Its
+// kills are real: a trail is an execution of the model. A search without
+// one says nothing.
 type HuntSettings struct {
 	Timeout    time.Duration // per SPIN run, the original's included; 0 turns the layer off
 	Passages   int           // each process's passages in the model
@@ -39,7 +40,7 @@ func huntSize(u *Unit) int {
 	return max(k+1, u.Entry.MinProcs)
 }
 
-// huntRun is one hunt of definition a of u.
+// huntRun is one hunt in res's definition, a mutant of u or its original.
 func (r *runner) huntRun(ctx context.Context, u *Unit, res *Result) (spin.Result, error) {
 	h := r.cfg.Hunt
 	run := spin.Options{Timeout: h.Timeout, MemLimitMB: h.MemLimitMB, HashBits: h.HashBits, Fold: true, Bitstate: true, Optimize: "-O2"}
