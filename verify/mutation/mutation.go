@@ -157,8 +157,8 @@ func DefaultConfig() Config {
 		}},
 		// k-exclusion: its violations need k + 1 processes inside at once.
 		// The crash phase finds most of them (four of the five deep kills
-		// of Zehavi's k-exclusion in the report of 2026-11-27, random the
-		// fifth), so its executions are not capped. The exhaustive search
+		// of Zehavi's k-exclusion in the rerun of 2026-11-27 05:45 UTC,
+		// random the fifth), so its executions are not capped. The exhaustive search
 		// runs verify's k-exclusion size, k + 1 goroutines of one passage:
 		// it finds Zehavi's line-7 mutant that the crash phase missed in
 		// every run (schedule 12,955 at one preemption, about 10 s here).
