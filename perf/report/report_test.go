@@ -234,13 +234,19 @@ func TestKExclusionTargetPerK(t *testing.T) {
 	}
 }
 
-func TestRenderings(t *testing.T) {
-	rep := synthetic(map[string]float64{"sync.Mutex": 10, "fair chan queue": 100, "Some lock with a long name": 12},
+// mutexReport is a synthetic report of one ticket lock, lock, at ns per
+// passage, beside sync.Mutex at 10 ns and the fair channel queue at fair.
+func mutexReport(lock string, fair, ns float64) *perf.Report {
+	return synthetic(map[string]float64{"sync.Mutex": 10, "fair chan queue": fair, lock: ns},
 		map[string]perf.Result{
-			"sync.Mutex":                 {Mode: mode.Mutex, Baseline: true},
-			"fair chan queue":            {Mode: mode.Mutex, Baseline: true},
-			"Some lock with a long name": {Mode: mode.Mutex, Algorithm: "ticket"},
+			"sync.Mutex":      {Mode: mode.Mutex, Baseline: true},
+			"fair chan queue": {Mode: mode.Mutex, Baseline: true},
+			lock:              {Mode: mode.Mutex, Algorithm: "ticket"},
 		})
+}
+
+func TestRenderings(t *testing.T) {
+	rep := mutexReport("Some lock with a long name", 100, 12)
 	var table strings.Builder
 	Table(&table, rep)
 	for _, line := range strings.Split(strings.TrimSpace(table.String()), "\n") {
@@ -277,12 +283,7 @@ func TestRenderings(t *testing.T) {
 // pads a one-value axis by ±1, which reached 0 on a log scale and panicked
 // (lockgen bench -goroutines 1 -report).
 func TestPlotsOfOneValue(t *testing.T) {
-	rep := synthetic(map[string]float64{"sync.Mutex": 10, "fair chan queue": 10, "L": 12},
-		map[string]perf.Result{
-			"sync.Mutex":      {Mode: mode.Mutex, Baseline: true},
-			"fair chan queue": {Mode: mode.Mutex, Baseline: true},
-			"L":               {Mode: mode.Mutex, Algorithm: "ticket"},
-		})
+	rep := mutexReport("L", 10, 12)
 	rep.Config.Goroutines = []int{1}
 	var one []perf.Result
 	for _, r := range rep.Results {
