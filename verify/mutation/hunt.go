@@ -13,10 +13,10 @@ import (
 // Hunt): a bit-state search at the smallest size where k + 1 processes can
 // be inside, for the violation of k-exclusion.
 //
-// Why: at k = 2 that size is 3, where the exhaustive search does not fit
-// (Zehavi's needs about 19 GB and 10 minutes for one passage per
-// process), so the spin layer checks k-exclusion mutants at no size at
-// which they can break it. A bit-state search with one passage per process
+// Why: at k = 2 that size is 3, where Zehavi's exhaustive search runs out
+// of the spin layer's 1 GB (docs/mutation.md; make spin-zehavi passes it
+// with one passage per process in 12 GB), so the spin layer checks its
+// k-exclusion mutants at no size at which they can break k-exclusion. A bit-state search with one passage per process
 // found three holders in about 6 s (9 s with three jobs at once) for each
 // of the three Zehavi mutants that only 30 s hunts or a 25-minute SPIN run
 // had killed before (2026-11-27; docs/mutation.md's spin-hunt column). Its

@@ -500,7 +500,7 @@ type tracker struct {
 	prio    int
 	mu      sync.Mutex
 	pending int
-	deep    bool // the survivors' layers were started
+	started bool // the SurvivorLayers were started
 	check   *gotest.Binary
 	cleanup func()
 }
@@ -526,8 +526,8 @@ func (tr *tracker) push(job func(context.Context)) {
 func (tr *tracker) idle(ctx context.Context) {
 	r, u := tr.r, tr.u
 	tr.mu.Lock()
-	start := !tr.deep && ctx.Err() == nil
-	tr.deep = true
+	start := !tr.started && ctx.Err() == nil
+	tr.started = true
 	tr.mu.Unlock()
 	deep := start && tr.check != nil && r.wants(Deep)
 	hunt := start && r.hunts(u)
