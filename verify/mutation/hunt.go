@@ -16,12 +16,12 @@ import (
 // Why: at k = 2 that size is 3, where Zehavi's exhaustive search runs out
 // of the spin layer's 1 GB (docs/mutation.md; make spin-zehavi passes it
 // with one passage per process in 10 GB), so the spin layer checks its
-// k-exclusion mutants at no size at which they can break k-exclusion. A bit-state search with one passage per process
-// found three holders in about 6 s (9 s with three jobs at once) for each
-// of the three Zehavi mutants that only 30 s hunts or a 25-minute SPIN run
-// had killed before (2026-11-27; docs/mutation.md's spin-hunt column). Its
-// kills are real: a trail is an execution of the model. A search without
-// one says nothing.
+// k-exclusion mutants at no size at which they can break k-exclusion. A
+// bit-state search with one passage per process found three holders in
+// about 6 s (9 s with three jobs at once) for each of the three Zehavi
+// mutants that only 30 s hunts or a 25-minute SPIN run had killed before
+// (2026-11-27; docs/mutation.md's spin-hunt column). Its kills are real: a
+// trail is an execution of the model. A search without one says nothing.
 type HuntSettings struct {
 	Timeout    time.Duration // per SPIN run, the original's included; 0 turns the layer off
 	Passages   int           // each process's passages in the model

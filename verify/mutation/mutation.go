@@ -158,13 +158,13 @@ func DefaultConfig() Config {
 		// k-exclusion: its violations need k + 1 processes inside at once.
 		// The crash phase finds most of them (four of the five deep kills
 		// of Zehavi's k-exclusion in the rerun of 2026-11-27 05:45 UTC,
-		// random the fifth), so its executions are not capped. The exhaustive search
-		// runs verify's k-exclusion size, k + 1 goroutines of one passage:
-		// it finds Zehavi's line-7 mutant that the crash phase missed in
-		// every run (schedule 12,955 at one preemption, about 10 s here).
-		// The budget gives it 20 s (two fifths, by Explore's weights); the
-		// crash executions run 2 passages whatever ExplorePassages asks
-		// (verify's kShortPassages).
+		// random the fifth), so its executions are not capped. The
+		// exhaustive search runs verify's k-exclusion size, k + 1
+		// goroutines of one passage: it finds Zehavi's line-7 mutant that
+		// the crash phase missed in every run (schedule 12,955 at one
+		// preemption, about 10 s here). The budget gives it 20 s (two
+		// fifths, by Explore's weights); the crash executions run 2
+		// passages whatever ExplorePassages asks (verify's kShortPassages).
 		DeepCrash: ExploreSettings{Budget: 50 * time.Second, Stall: 2 * time.Second, Options: []string{
 			"verify.ExplorePassages(4)", "verify.ExploreRandom(1000000)", "verify.ExplorePCT(1000000, 5)",
 			"verify.ExploreDFSLimit(1000000)", "verify.ExploreCrashRuns(1000000)",
