@@ -254,6 +254,9 @@ func (l *lower) ghosts() {
 		l.raw("byte g_ncrash;\t/* crashes so far */")
 		l.raw(fmt.Sprintf("bool g_dead[%d];\t/* process i crashed */", l.n))
 	}
+	if c&Quiescence != 0 {
+		l.quietGhosts()
+	}
 	if c&BoundedWaiting != 0 {
 		l.raw("byte g_bw;\t/* processes past their doorway, not yet in the CS (bit i) */")
 		l.raw(fmt.Sprintf("byte g_ovt[%d];\t/* entries of others since process i finished its doorway */", l.n))
@@ -401,6 +404,7 @@ func (l *lower) proctype(r *role) error {
 	l.loopVars = map[string]bool{}
 	l.gotoCS, l.gotoEnd = false, false
 	l.curAcquire = r.acqName
+	l.role = r
 
 	// The body first (it decides the temporaries), then the header.
 	start := l.out.Len()
@@ -415,6 +419,9 @@ func (l *lower) proctype(r *role) error {
 	}
 	if (c&(FIFO|FIFE) != 0 && c&StrongFIFO == 0) || (c&WriterPriority != 0 && !r.writer) {
 		begin = append(begin, "g_ahead[lg_me] = g_dw")
+	}
+	if c&Quiescence != 0 {
+		begin = append(begin, "g_idle = g_idle & ~(1 << lg_me)")
 	}
 	if l.o.Crashes > 0 {
 		l.raw("\t{")
@@ -502,6 +509,10 @@ func (l *lower) proctype(r *role) error {
 			}
 		}
 	}
+	if q := l.quietLeave(); q != "" {
+		// A wait left by a jump (Succeed) has no exit step of its own.
+		enter = append(enter, q)
+	}
 	if rs := l.resets(acqLocals, l.gotoCS || l.gotoEnd, ir.Step); rs != "" {
 		enter = append(enter, rs)
 	}
@@ -537,7 +548,7 @@ func (l *lower) proctype(r *role) error {
 	for k := range relLocals {
 		passLocals[k] = true
 	}
-	rs := strings.Join(nonEmpty(l.resets(relLocals, l.gotoEnd, ir.Step), l.resets(passLocals, false, ir.Passage)), "; ")
+	rs := strings.Join(nonEmpty(l.resets(relLocals, l.gotoEnd, ir.Step), l.resets(passLocals, false, ir.Passage), l.quietIdle()), "; ")
 	l.mark = marker("NCS", "", "back to the remainder section")
 	if rs != "" || l.gotoEnd {
 		l.label = "lg_end"
@@ -556,7 +567,11 @@ func (l *lower) proctype(r *role) error {
 	l.raw("\tod")
 	if l.o.Crashes > 0 {
 		// The escape is taken before the next step, even a blocked one.
-		l.raw(fmt.Sprintf("\t} unless { atomic { g_victim == lg_me -> g_dead[lg_me] = 1; g_victim = %d } }\t/*@ crash||stop for ever */", noVictim))
+		crash := []string{"g_dead[lg_me] = 1", fmt.Sprintf("g_victim = %d", noVictim)}
+		if c&Quiescence != 0 {
+			crash = append(crash, "g_idle = g_idle | (1 << lg_me)")
+		}
+		l.raw(fmt.Sprintf("\t} unless { atomic { g_victim == lg_me -> %s } }\t/*@ crash||stop for ever */", strings.Join(crash, "; ")))
 	}
 	l.raw("}")
 	body := string(l.out.Bytes()[start:])
@@ -612,6 +627,7 @@ func (l *lower) proctype(r *role) error {
 	if l.o.Passages > 0 {
 		l.raw("\tbyte lg_pass;\t/* passages made */")
 	}
+	l.snapDecls()
 	l.out.WriteString(body)
 	return nil
 }

@@ -63,6 +63,15 @@ const (
 	// busy-wait loop's iterations, a failed await) at most
 	// Options.FIFEChecks more times before it enters.
 	FIFE
+	// Quiescence asserts, as a safety property, that the processes never
+	// all end up idle (in the remainder section, free to stay; done; or
+	// crashed) or stuck: at a wait's head with the same locals as at the
+	// previous pass and no shared write in between, so that nobody ever
+	// writes or leaves a wait again. With bounded passages and loops that
+	// write nothing (QuiescenceBlocker), such a state is reachable exactly
+	// when some process can wait for ever: starvation and deadlock freedom,
+	// checked without weak fairness. See quiescence.go.
+	Quiescence
 )
 
 // Options choose what the model contains.
@@ -232,6 +241,7 @@ type lower struct {
 	gotoCS     bool
 	gotoEnd    bool
 	curAcquire string    // the blocking acquire of the current role (doorway ghosts)
+	role       *role     // the role being lowered
 	open       *openStep // Options.Fold: the step still taking local work
 	liveCS     live      // Options.Fold: locals live on entering the CS
 	cont       live      // Options.Fold: locals live after the code being lowered
@@ -364,6 +374,18 @@ func newLower(a *ir.Algorithm, p ir.Params, o Options) (*lower, error) {
 	}
 	if o.Checks&Starvation != 0 && o.Checks&DeadlockFreedom != 0 {
 		return nil, fmt.Errorf("one LTL claim per model: choose Starvation or DeadlockFreedom")
+	}
+	if o.Checks&Quiescence != 0 {
+		switch why := QuiescenceBlocker(a); {
+		case o.Passages == 0:
+			return nil, fmt.Errorf("quiescence needs bounded passages: a process can starve while others keep entering, which no single state shows")
+		case o.Checks&(Starvation|DeadlockFreedom) != 0:
+			return nil, fmt.Errorf("quiescence is the safety form of the liveness claims: choose it or an LTL claim")
+		case l.n > 8:
+			return nil, fmt.Errorf("quiescence instrumentation supports at most 8 processes")
+		case why != "":
+			return nil, fmt.Errorf("quiescence does not apply: %s", why)
+		}
 	}
 	if len(l.an.Counters) > 0 {
 		switch {

@@ -145,26 +145,26 @@ func (l *lower) stmt(s ir.Stmt) {
 		loc := l.ploc(s.To, l.fe)
 		v := l.fe(s.Val)
 		c := l.counterLoc(s.To)
-		l.step(loc+" = "+l.wrapTo(c, s.Val, v), l.bound(c && l.an.dynExpr(s.Val), loc), l.release(mark), gh)
+		l.step(loc+" = "+l.wrapTo(c, s.Val, v), l.bound(c && l.an.dynExpr(s.Val), loc), l.release(mark), l.quietWrite(), gh)
 	case ir.Swap:
 		loc := l.ploc(s.To, l.fe)
 		c := l.counterLoc(s.To)
 		v := l.wrapTo(c, s.Val, l.fe(s.Val))
 		c = c && l.an.dynExpr(s.Val)
 		if s.Dst == "" {
-			l.step(loc+" = "+v, l.bound(c, loc), l.release(mark), gh)
+			l.step(loc+" = "+v, l.bound(c, loc), l.release(mark), l.quietWrite(), gh)
 			break
 		}
 		// Keep the old value aside: Val may read Dst (MCS line 3).
 		old := l.temp(l.locType(s.To))
-		l.step(old+" = "+loc, loc+" = "+v, l.bound(c, loc), l.local[s.Dst]+" = "+old, l.release(mark), gh)
+		l.step(old+" = "+loc, loc+" = "+v, l.bound(c, loc), l.local[s.Dst]+" = "+old, l.release(mark), l.quietWrite(), gh)
 	case ir.CAS:
 		loc := l.ploc(s.To, l.fe)
 		oldv := l.fe(s.Old)
 		c := l.counterLoc(s.To)
 		newv := l.wrapTo(c, s.New, l.fe(s.New))
 		eq := l.bin(ir.Bin{Op: ir.Eq, X: ir.Load{From: s.To}, Y: s.Old}, loc, oldv)
-		set := strings.Join(nonEmpty(loc+" = "+newv, l.bound(c && l.an.dynExpr(s.New), loc)), "; ")
+		set := strings.Join(nonEmpty(loc+" = "+newv, l.bound(c && l.an.dynExpr(s.New), loc), l.quietWrite()), "; ")
 		var body string
 		if s.Dst == "" {
 			body = fmt.Sprintf("if :: %s -> %s :: else fi", eq, set)
@@ -180,11 +180,11 @@ func (l *lower) stmt(s ir.Stmt) {
 		c := l.counterLoc(s.To)
 		nv := l.wrapTo(c, sum, loc+" + "+l.paren(d))
 		if s.Dst == "" {
-			l.step(loc+" = "+nv, l.bound(c, loc), l.release(mark), gh)
+			l.step(loc+" = "+nv, l.bound(c, loc), l.release(mark), l.quietWrite(), gh)
 			break
 		}
 		old := l.temp(l.locType(s.To))
-		l.step(old+" = "+loc, loc+" = "+nv, l.bound(c, loc), l.local[s.Dst]+" = "+old, l.release(mark), gh)
+		l.step(old+" = "+loc, loc+" = "+nv, l.bound(c, loc), l.local[s.Dst]+" = "+old, l.release(mark), l.quietWrite(), gh)
 	case ir.If:
 		// What only the test reads is dead in both branches: reset in the
 		// guards. A tail (forLoop) ends both branches.
@@ -201,13 +201,13 @@ func (l *lower) stmt(s ir.Stmt) {
 		head := l.loopHead(uses(s.Cond), l.cont, s.Body)
 		nz, exit := l.nz, l.kept(tail, l.nz) // the loop leaves from its head
 		l.loop(s.Cond, func() {
-			if tick := l.fifeTick(s.Busy); tick != "" {
+			if tick := l.waitPass(s.Busy); tick != "" {
 				l.ind++
 				l.step(tick)
 				l.ind--
 			}
 			l.loopBody(head, func() { l.block(s.Body) })
-		}, strings.Join(exit, "; "))
+		}, strings.Join(nonEmpty(append(exit, l.quietLeave())...), "; "))
 		l.nz = l.minusResets(nz, exit)
 		l.after(gh)
 	case ir.Repeat:
@@ -217,14 +217,14 @@ func (l *lower) stmt(s ir.Stmt) {
 		l.emit("::")
 		l.ind++
 		head := l.liveStmt(s, l.cont)
-		if tick := l.fifeTick(s.Busy); tick != "" {
+		if tick := l.waitPass(s.Busy); tick != "" {
 			l.step(tick)
 		}
 		l.loopBody(uses(s.Until).union(l.cont).union(head), func() { l.stmts(s.Body) })
 		l.mark = marker(l.op, s.Label(), "until "+ir.FormatExpr(s.Until))
 		l.branch(s.Until, func() {
 			l.ind++
-			if w := l.needed(tail); len(w) > 0 {
+			if w := nonEmpty(append(l.needed(tail), l.quietLeave())...); len(w) > 0 {
 				l.work(w...)
 			}
 			l.emit("break;")
@@ -237,7 +237,8 @@ func (l *lower) stmt(s ir.Stmt) {
 		l.forLoop(s)
 		l.after(gh)
 	case ir.Await:
-		tick := l.fifeTick(true)
+		tick := l.waitPass(true)
+		gh = strings.Join(nonEmpty(gh, l.quietLeave()), "; ")
 		if loads(s.Cond) <= 1 && tick == "" {
 			// One read: a blocking guard (the process waits until the
 			// register lets it through).
@@ -381,7 +382,13 @@ func (l *lower) bound(counter bool, target string) string {
 	return fmt.Sprintf("assert(-%s <= %s && %s <= %s)", BoundName, target, target, BoundName)
 }
 
-// after writes ghost bookkeeping that belongs to a compound statement.
+// waitPass is the ghost step at each pass of a loop's head or a failed
+// await: the FIFE check's count (of a busy wait in the acquire) and the
+// quiescence check's comparison with the previous pass (of any loop).
+func (l *lower) waitPass(busy bool) string {
+	return strings.Join(nonEmpty(l.fifeTick(busy), l.quietPass()), "; ")
+}
+
 // fifeTick is the FIFE check's ghost update for one more check of a wait
 // in the acquire (a busy-wait's iteration, a failed await), or "" when
 // there is nothing to count.
@@ -392,6 +399,7 @@ func (l *lower) fifeTick(waits bool) string {
 	return fmt.Sprintf("if :: (g_fife & (1 << lg_me)) -> g_fchk[lg_me]++; assert(g_fchk[lg_me] <= %d) :: else fi", l.o.FIFEChecks)
 }
 
+// after writes ghost bookkeeping that belongs to a compound statement.
 func (l *lower) after(gh string) {
 	if gh != "" {
 		l.step(gh)
