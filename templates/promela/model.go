@@ -567,10 +567,13 @@ func (l *lower) proctype(r *role) error {
 	l.raw("\tod")
 	if l.o.Crashes > 0 {
 		// The escape is taken before the next step, even a blocked one.
+		// Nothing reads a crashed process's locals again: zeroing them
+		// makes its crashes at different points of a wait one state.
 		crash := []string{"g_dead[lg_me] = 1", fmt.Sprintf("g_victim = %d", noVictim)}
 		if c&Quiescence != 0 {
 			crash = append(crash, "g_idle = g_idle | (1 << lg_me)")
 		}
+		crash = append(crash, l.zeroLocals()...)
 		l.raw(fmt.Sprintf("\t} unless { atomic { g_victim == lg_me -> %s } }\t/*@ crash||stop for ever */", strings.Join(crash, "; ")))
 	}
 	l.raw("}")
@@ -630,6 +633,42 @@ func (l *lower) proctype(r *role) error {
 	l.snapDecls()
 	l.out.WriteString(body)
 	return nil
+}
+
+// zeroLocals zeroes every local of the current proctype: the
+// algorithm's, loop variables, temporaries, the passage count and the
+// quiescence snapshots.
+func (l *lower) zeroLocals() []string {
+	var out []string
+	for _, v := range l.a.Locals {
+		if v.Len == nil {
+			out = append(out, l.local[v.Name]+" = 0")
+			continue
+		}
+		for i := range v.Len(l.pp()) {
+			out = append(out, fmt.Sprintf("%s[%d] = 0", l.local[v.Name], i))
+		}
+	}
+	var more []string
+	for n := range l.local {
+		if l.a.LocalVar(n) == nil {
+			more = append(more, l.local[n]+" = 0")
+		}
+	}
+	for n := range l.temps {
+		more = append(more, n+" = 0")
+	}
+	if l.o.Passages > 0 {
+		more = append(more, "lg_pass = 0")
+	}
+	sort.Strings(more)
+	out = append(out, more...)
+	if l.o.Checks&Quiescence != 0 {
+		for _, v := range l.snapVars() {
+			out = append(out, snapName(v)+" = 0")
+		}
+	}
+	return out
 }
 
 func atomicSeq(parts []string) string {
