@@ -1,0 +1,152 @@
+package spin
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/templates/ir"
+	. "github.com/lockgen/lockgen/templates/ir/dsl"
+	"github.com/lockgen/lockgen/templates/promela"
+)
+
+// quiet are the model options of the quiescence check: one passage per
+// process, local work folded.
+func quiet(m mode.Mode, crashes int) promela.Options {
+	return promela.Options{Mode: m, Checks: promela.Quiescence, Passages: 1, Fold: true, Crashes: crashes}
+}
+
+// wantStuck checks that res is the quiescence assertion's failure, with a
+// trail that names the wait's line.
+func wantStuck(t *testing.T, res Result, labels ...string) {
+	t.Helper()
+	wantFailure(t, res, "assertion violated", labels...)
+	if !strings.Contains(res.Message, "g_stuck") {
+		t.Errorf("the violated assertion is not quiescence's: %s", res.Message)
+	}
+}
+
+// Zehavi's algorithm passes the quiescence check at n = 2 through the
+// suite, which says how the run was made; without line 15 (Compete never
+// reset) the second process waits for ever for the first, which is done.
+func TestQuiescenceZehavi(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	run := fast
+	run.Fold = true
+	rep, err := CheckEntry(t.Context(), "zehavi", SuiteOptions{Sizes: []int{2}, Properties: []Property{Starvation},
+		Mode: mode.KExclusion, K: 1, Passages: 1, Run: run, Quiescence: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Log(rep)
+	r := rep.Runs[0]
+	if r.Result.Status != Passed || r.Property != Starvation {
+		t.Fatalf("%s: %s %s %s", r.Property, r.Result.Status, r.Result.Message, r.Result.Reason)
+	}
+	if !strings.Contains(r.Coverage, "checked as quiescence") || strings.Contains(r.Coverage, "weak fairness") {
+		t.Errorf("coverage does not say the run was the safety form: %s", r.Coverage)
+	}
+
+	e, _ := templates.Lookup("zehavi")
+	a := e.MustDef(templates.Options{Mode: mode.KExclusion})
+	a.Release = without(a.Release, "15", ir.Write{})
+	wantStuck(t, check(t, a, 2, quiet(mode.KExclusion, 0), Quiescence), "11")
+}
+
+// One crash more than k − 1 starves Zehavi's algorithm: at n = 2, k = 1,
+// the process that crashes in the critical section keeps the other out.
+func TestQuiescenceCrashBeyondK(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	e, _ := templates.Lookup("zehavi")
+	a := e.MustDef(templates.Options{Mode: mode.KExclusion})
+	res := check(t, a, 2, quiet(mode.KExclusion, 1), Quiescence)
+	wantStuck(t, res, "11")
+	crashed := false
+	for _, s := range res.Trail {
+		crashed = crashed || (s.Op == "crash" && s.Stmt == "stop for ever")
+	}
+	if !crashed {
+		t.Errorf("the counterexample shows no crash:\n%s", trailText(res.Trail, nil))
+	}
+}
+
+// leaky is a lock whose release forgets the flag its acquire waits on: the
+// second process waits for ever. With toggle, the wait flips a local on
+// every pass, so a stuck process never repeats its previous pass.
+func leaky(toggle bool) *ir.Algorithm {
+	var body []ir.Stmt
+	if toggle {
+		body = append(body, Set("A2", "t", Minus(Lit(1), Var("t"))))
+	}
+	return &ir.Algorithm{
+		Name:   "leaky",
+		Shared: []ir.Shared{{Name: "L", Type: ir.TBool}, {Name: "X", Type: ir.TBool}},
+		Locals: []ir.Local{{Name: "t", Type: ir.TInt}},
+		Acquire: Code(
+			BusyWhile("A1", Read(Reg("L")), body...),
+			Write("A3", Reg("L"), True),
+		),
+		Release: Code(Write("R1", Reg("X"), True)),
+	}
+}
+
+// The check bites on a plain starvation, and a wait whose locals never
+// settle makes it inconclusive instead of passing it.
+func TestQuiescenceLeakyLock(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	wantStuck(t, check(t, leaky(false), 2, quiet(mode.Mutex, 0), Quiescence), "A1")
+	res := check(t, leaky(true), 2, quiet(mode.Mutex, 0), Quiescence)
+	if res.Status != Incomplete || !strings.Contains(res.Reason, promela.SettleName) {
+		t.Fatalf("a wait whose locals cycle: %s (%s %s), want incomplete on %s", res.Status, res.Message, res.Reason, promela.SettleName)
+	}
+}
+
+// The suite plans the safety form for Zehavi's bounded passages, and keeps
+// the LTL claim, saying why, once the wait writes; the model generator
+// refuses it outright.
+func TestQuiescencePlan(t *testing.T) {
+	e, _ := templates.Lookup("zehavi")
+	a := e.MustDef(templates.Options{Mode: mode.KExclusion})
+	so := SuiteOptions{Passages: 1, Quiescence: true, K: 1}
+	claims := e.PropsFor(templates.Options{Mode: mode.KExclusion})
+	last := func(a *ir.Algorithm) attempt {
+		t.Helper()
+		atts, err := plan(a, claims, mode.KExclusion, Starvation, 2, so)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return atts[len(atts)-1]
+	}
+	if at := last(a); at.run != Quiescence || at.po.Checks != promela.Quiescence || at.po.Passages != 1 {
+		t.Errorf("zehavi: run %q, checks %v, %d passages, want quiescence over 1 passage", at.run, at.po.Checks, at.po.Passages)
+	}
+
+	writing := *a
+	writing.Acquire = append(ir.Code{}, a.Acquire...)
+	found := false
+	for i, s := range writing.Acquire {
+		if w, ok := s.(ir.While); ok && w.Label() == "11" {
+			w.Body = append(append(ir.Code{}, w.Body...), Write("11x", Elem("REVEAL", Self), True))
+			writing.Acquire[i], found = w, true
+		}
+	}
+	if !found {
+		t.Fatal("no line 11 loop in zehavi's acquire")
+	}
+	at := last(&writing)
+	if at.run != "" || at.po.Checks != promela.Starvation || !strings.Contains(at.cov, "does not apply") {
+		t.Errorf("a writing wait: run %q, checks %v, coverage %q, want the LTL claim and why", at.run, at.po.Checks, at.cov)
+	}
+	_, err := promela.Lower(&writing, ir.Params{N: 2, K: 1}, quiet(mode.KExclusion, 0))
+	if err == nil || !strings.Contains(err.Error(), "line 11") || !strings.Contains(err.Error(), "11x") {
+		t.Errorf("promela accepted quiescence on a writing wait: %v", err)
+	}
+	if _, err := promela.Lower(a, ir.Params{N: 2, K: 1}, promela.Options{Mode: mode.KExclusion, Checks: promela.Quiescence}); err == nil ||
+		!strings.Contains(err.Error(), "bounded passages") {
+		t.Errorf("promela accepted quiescence with processes looping for ever: %v", err)
+	}
+}
