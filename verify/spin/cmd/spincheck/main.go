@@ -5,6 +5,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -34,6 +35,7 @@ func main() {
 	modeName := flag.String("mode", "", "mode to check (mutex, kexclusion, rw), default: mutex when the entry offers it")
 	k := flag.Int("k", 0, "k of k-exclusion, default n − 1")
 	fold := flag.Bool("fold", false, "fold local work into the neighbouring step (promela Options.Fold): usually fewer states, same verdicts")
+	quiescence := flag.Bool("quiescence", false, "check liveness over bounded passages as a safety property (no state where every process is idle, crashed or stuck), where the loops write nothing")
 	flag.Parse()
 	var ns []int
 	for _, s := range strings.Split(*sizes, ",") {
@@ -55,8 +57,9 @@ func main() {
 				fmt.Fprintln(os.Stderr, "spincheck: unknown algorithm", name)
 				os.Exit(2)
 			}
-			a := e.MustDef(templates.Options{Mode: mode.Mutex})
-			o := promela.Options{Checks: promela.MutualExclusion, Fold: *fold}
+			m := mode.Mode(*modeName).Or(mode.Mutex)
+			a := e.MustDef(templates.Options{Mode: m})
+			o := promela.Options{Mode: m, Checks: promela.MutualExclusion, Fold: *fold}
 			if len(promela.Analyze(a).Counters) > 0 {
 				o.Passages = *passages
 			}
@@ -64,7 +67,11 @@ func main() {
 			for _, ps := range e.Params {
 				extra[ps.Key] = ps.Default
 			}
-			s, err := promela.Model(a, ir.Params{N: ns[0], K: 1, Extra: extra}, o)
+			kk := 1
+			if m.TakesK() {
+				kk = cmp.Or(*k, max(1, ns[0]-1))
+			}
+			s, err := promela.Model(a, ir.Params{N: ns[0], K: kk, Extra: extra}, o)
 			if err != nil {
 				fmt.Fprintln(os.Stderr, "spincheck:", err)
 				os.Exit(1)
@@ -77,7 +84,7 @@ func main() {
 	defer stop()
 	so := spin.SuiteOptions{Sizes: ns, Passages: *passages, Preference: templates.Preference(*pref), Mode: mode.Mode(*modeName), K: *k,
 		Run: spin.Options{Timeout: *timeout, MemLimitMB: *mem, Collapse: *collapse, HashBits: *hash, Fold: *fold},
-		Log: func(s string) { fmt.Fprintln(os.Stderr, s) }}
+		Log: func(s string) { fmt.Fprintln(os.Stderr, s) }, Quiescence: *quiescence}
 	if *props != "" {
 		for _, p := range strings.Split(*props, ",") {
 			so.Properties = append(so.Properties, spin.Property(strings.TrimSpace(p)))
