@@ -1,6 +1,7 @@
 package spin
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -148,5 +149,34 @@ func TestQuiescencePlan(t *testing.T) {
 	if _, err := promela.Lower(a, ir.Params{N: 2, K: 1}, promela.Options{Mode: mode.KExclusion, Checks: promela.Quiescence}); err == nil ||
 		!strings.Contains(err.Error(), "bounded passages") {
 		t.Errorf("promela accepted quiescence with processes looping for ever: %v", err)
+	}
+}
+
+// FixedHash compiles pan without its hash-table resizing, and the search
+// stores the same states: the option saves memory, not coverage.
+func TestFixedHashSameStates(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	e, _ := templates.Lookup("zehavi")
+	a := e.MustDef(templates.Options{Mode: mode.KExclusion})
+	m, err := promela.Model(a, ir.Params{N: 2, K: 1}, quiet(mode.KExclusion, 0))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var states [2]int64
+	for i, fixed := range []bool{false, true} {
+		o := fast
+		o.Collapse, o.FixedHash = true, fixed
+		res, err := Check(t.Context(), m, Quiescence, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != Passed || slices.Contains(res.CompileFlags, "-DNO_RESIZE") != fixed {
+			t.Fatalf("fixed hash %v: %s, flags %v", fixed, res.Status, res.CompileFlags)
+		}
+		states[i] = res.States
+	}
+	if states[0] != states[1] || states[0] == 0 {
+		t.Errorf("states %d with resizing, %d without", states[0], states[1])
 	}
 }

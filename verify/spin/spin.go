@@ -195,6 +195,11 @@ type Options struct {
 	HashBits int
 	// Collapse compresses stored states (-DCOLLAPSE): less memory, slower.
 	Collapse bool
+	// FixedHash keeps the hash table at HashBits (-DNO_RESIZE) instead of
+	// letting pan grow it, which costs a word in every stored state: 8
+	// bytes less per state, for large searches with HashBits sized to
+	// about log2(states).
+	FixedHash bool
 	// Optimize is gcc's optimisation flag; "" means -O2.
 	Optimize string
 	// Fold lowers models with promela.Options.Fold (local work folded
@@ -353,6 +358,9 @@ func Check(ctx context.Context, model string, prop Property, opts Options) (res 
 	}
 	if opts.Collapse {
 		cflags = append(cflags, "-DCOLLAPSE")
+	}
+	if opts.FixedHash {
+		cflags = append(cflags, "-DNO_RESIZE")
 	}
 	if opts.Bitstate {
 		cflags = append(cflags, "-DBITSTATE")

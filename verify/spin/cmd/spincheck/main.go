@@ -27,6 +27,7 @@ func main() {
 	timeout := flag.Duration("timeout", 2*time.Minute, "time budget per SPIN run")
 	mem := flag.Int("mem", 4096, "memory budget per SPIN run, MB")
 	collapse := flag.Bool("collapse", false, "compress stored states (pan -DCOLLAPSE): less memory per state, slower")
+	fixedHash := flag.Bool("fixed-hash", false, "keep the hash table at -hash's size (pan -DNO_RESIZE): 8 bytes less per stored state")
 	hash := flag.Int("hash", 0, "hash table size as a power of two (pan -w); 0: 20 at n ≤ 3, 24 from n = 4; large searches want about log2(states)")
 	passages := flag.Int("passages", 3, "passages per process in models with unbounded counters")
 	props := flag.String("props", "", "properties (comma-separated), default: what the entry claims")
@@ -83,7 +84,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	so := spin.SuiteOptions{Sizes: ns, Passages: *passages, Preference: templates.Preference(*pref), Mode: mode.Mode(*modeName), K: *k,
-		Run: spin.Options{Timeout: *timeout, MemLimitMB: *mem, Collapse: *collapse, HashBits: *hash, Fold: *fold},
+		Run: spin.Options{Timeout: *timeout, MemLimitMB: *mem, Collapse: *collapse, FixedHash: *fixedHash, HashBits: *hash, Fold: *fold},
 		Log: func(s string) { fmt.Fprintln(os.Stderr, s) }, Quiescence: *quiescence}
 	if *props != "" {
 		for _, p := range strings.Split(*props, ",") {
