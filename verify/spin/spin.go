@@ -80,8 +80,9 @@ const (
 	// bounded passages (promela.Quiescence): no reachable state in which
 	// every process is idle, crashed or stuck in a wait that repeats itself
 	// with memory unchanged. The suite runs it in place of the LTL claim
-	// when SuiteOptions.Quiescence asks and the model allows it; a wait
-	// whose locals never settle makes it Incomplete.
+	// when SuiteOptions.Quiescence asks and the model allows it; it is not
+	// a property to plan on its own. A wait whose locals never settle
+	// makes it Incomplete.
 	Quiescence Property = "quiescence"
 	// Stabilization: the LTL claim "stabilization" of a network model with
 	// promela.NetOptions.Stabilize (from any states, eventually and for
@@ -134,8 +135,6 @@ func (p Property) Instrument(claims templates.Properties, n int) (promela.Option
 			po.Checks = promela.Starvation
 		}
 		// The number of crashes is k − 1: the caller's (it knows k).
-	case Quiescence:
-		po.Checks = promela.Quiescence
 	default:
 		return po, fmt.Errorf("unknown property %q", p)
 	}
