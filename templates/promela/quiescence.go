@@ -21,13 +21,14 @@ import (
 // process ever writes again, so nobody leaves its wait, under any
 // schedule. The ghosts below find such a state; pan searches for it as a
 // safety property, without the weak-fairness product that makes the LTL
-// claim expensive (about 15 transitions per state against 1.5).
+// claim expensive (Zehavi at n = 3: about 15 transitions per stored state
+// under weak fairness, 1.5 here).
 //
 // A stuck process is only recognised when its locals settle (are the same
 // at two consecutive passes). Locals that keep changing with memory
 // unchanged would hide a starvation, so that is asserted too: more than
-// settleName consecutive changes is a premise failure, which the driver
-// reports as no verdict, never as a pass.
+// SettleName (n + 1) consecutive changes with no write is a premise
+// failure, which the driver reports as no verdict, never as a pass.
 
 // SettleName is the bound the quiescence check's premise assertion
 // compares with: a wait whose locals change on more consecutive passes
