@@ -180,3 +180,68 @@ func TestFixedHashSameStates(t *testing.T) {
 		t.Errorf("states %d with resizing, %d without", states[0], states[1])
 	}
 }
+
+// Quiescence gives the LTL claim's verdict, over every catalogue entry it
+// applies to at n = 2 (two passages each) and over two mutants that starve
+// a process: ticket without its release, Zehavi without line 15. Long: a
+// minute and a half of SPIN runs (LOCKGEN_SPIN_LONG=1).
+func TestQuiescenceAgreesWithLTL(t *testing.T) {
+	needSpin(t)
+	if !long() {
+		t.Skip("LOCKGEN_SPIN_LONG=1 runs it")
+	}
+	run := fast
+	run.Fold = true
+	compare := func(t *testing.T, a *ir.Algorithm, m mode.Mode, extra map[string]int64, ltl promela.Check, prop Property) Status {
+		p := ir.Params{N: 2, K: 1, Extra: extra}
+		po := promela.Options{Mode: m, Passages: 2, Checks: ltl}
+		want, _, err := CheckAlgorithm(t.Context(), a, p, po, prop, run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		po.Checks = promela.Quiescence
+		got, _, err := CheckAlgorithm(t.Context(), a, p, po, Quiescence, run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Status != want.Status || want.Status == Incomplete {
+			t.Errorf("%s (%s): quiescence %s (%s), %s %s (%s)", a.Name, m, got.Status, got.Message, prop, want.Status, want.Message+want.Reason)
+		}
+		return want.Status
+	}
+	passed := 0
+	for _, e := range templates.All() {
+		for _, m := range []mode.Mode{mode.Mutex, mode.KExclusion} {
+			if !e.SupportsMode(m) || e.MinProcs > 2 {
+				continue
+			}
+			a := e.MustDef(templates.Options{Mode: m})
+			if promela.QuiescenceBlocker(a) != "" {
+				continue
+			}
+			prop, ltl := DeadlockFreedom, promela.DeadlockFreedom
+			if strings.HasPrefix(e.PropsFor(templates.Options{Mode: m}).Liveness, "starvation-free") {
+				prop, ltl = Starvation, promela.Starvation
+			}
+			extra := map[string]int64{}
+			for _, ps := range e.Params {
+				extra[ps.Key] = ps.Default
+			}
+			if compare(t, a, m, extra, ltl, prop) == Passed {
+				passed++
+			}
+		}
+	}
+	if passed < 10 {
+		t.Errorf("only %d entries compared", passed)
+	}
+	ticket := entryDef(t, "ticket")
+	ticket.Release = without(ticket.Release, "T3", ir.Write{})
+	zehavi := entryDef(t, "zehavi")
+	zehavi.Release = without(zehavi.Release, "15", ir.Write{})
+	for _, a := range []*ir.Algorithm{ticket, zehavi} {
+		if got := compare(t, a, mode.Mutex, nil, promela.Starvation, Starvation); got != Failed {
+			t.Errorf("%s mutant: %s, want both checks to fail", a.Name, got)
+		}
+	}
+}
