@@ -15,7 +15,7 @@ import (
 //
 // Why: at k = 2 that size is 3, where Zehavi's exhaustive search runs out
 // of the spin layer's 1 GB (docs/mutation.md; make spin-zehavi passes it
-// with one passage per process in 10 GB), so the spin layer checks its
+// with one passage per process in 8 GB), so the spin layer checks its
 // k-exclusion mutants at no size at which they can break k-exclusion. A
 // bit-state search with one passage per process found three holders in
 // about 6 s (9 s with three jobs at once) for each of the three Zehavi
