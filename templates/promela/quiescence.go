@@ -119,8 +119,9 @@ func (l *lower) quietPass() string {
 	return strings.Join(parts, "; ")
 }
 
-// quietLeave is the ghost work of a process leaving a wait (or entering
-// the critical section, or its remainder): its next pass starts afresh.
+// quietLeave is the ghost work of a process leaving a wait, or entering
+// the critical section (a jump out of a wait has no exit step): its next
+// pass starts afresh.
 func (l *lower) quietLeave() string {
 	if l.o.Checks&Quiescence == 0 {
 		return ""
