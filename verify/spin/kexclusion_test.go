@@ -29,6 +29,17 @@ func kexRun(t *testing.T, name string, def *ir.Algorithm, n, k int, prop Propert
 	return rep.Runs[0].Result
 }
 
+// wantCrash checks that a counterexample shows a process crashing.
+func wantCrash(t *testing.T, res Result) {
+	t.Helper()
+	for _, s := range res.Trail {
+		if s.Op == "crash" && s.Stmt == "stop for ever" {
+			return
+		}
+	}
+	t.Errorf("the counterexample shows no crash:\n%s", trailText(res.Trail, nil))
+}
+
 // Crash tolerance in SPIN agrees with the controlled scheduler's crash
 // phase: replace-add keeps its deadlock freedom while one of three
 // processes crashes anywhere (k = 2), and filter does not (the crashed
@@ -42,13 +53,7 @@ func TestCrashTolerance(t *testing.T) {
 	}
 	res := kexRun(t, "filter", nil, 3, 2, CrashTolerance)
 	wantFailure(t, res, "acceptance cycle", "4")
-	crashed := false
-	for _, s := range res.Trail {
-		crashed = crashed || (s.Op == "crash" && s.Stmt == "stop for ever")
-	}
-	if !crashed {
-		t.Errorf("the counterexample shows no crash:\n%s", trailText(res.Trail, nil))
-	}
+	wantCrash(t, res)
 	// Without crashes the same model passes: the crash is what breaks it.
 	if res := kexRun(t, "filter", nil, 3, 2, DeadlockFreedom); res.Status != Passed {
 		t.Fatalf("filter without crashes: %s %s", res.Status, res.Message)

@@ -34,8 +34,7 @@ func wantStuck(t *testing.T, res Result, labels ...string) {
 func TestQuiescenceZehavi(t *testing.T) {
 	needSpin(t)
 	t.Parallel()
-	e, _ := templates.Lookup("zehavi")
-	a := e.MustDef(templates.Options{Mode: mode.KExclusion})
+	a := entryDefIn(t, "zehavi", mode.KExclusion)
 	if res := check(t, a, 2, quiet(mode.KExclusion, 0), Quiescence); res.Status != Passed {
 		t.Fatalf("zehavi: %s %s %s", res.Status, res.Message, res.Reason)
 	}
@@ -89,17 +88,10 @@ func TestQuiescenceThroughSuite(t *testing.T) {
 func TestQuiescenceCrashBeyondK(t *testing.T) {
 	needSpin(t)
 	t.Parallel()
-	e, _ := templates.Lookup("zehavi")
-	a := e.MustDef(templates.Options{Mode: mode.KExclusion})
+	a := entryDefIn(t, "zehavi", mode.KExclusion)
 	res := check(t, a, 2, quiet(mode.KExclusion, 1), Quiescence)
 	wantStuck(t, res, "11")
-	crashed := false
-	for _, s := range res.Trail {
-		crashed = crashed || (s.Op == "crash" && s.Stmt == "stop for ever")
-	}
-	if !crashed {
-		t.Errorf("the counterexample shows no crash:\n%s", trailText(res.Trail, nil))
-	}
+	wantCrash(t, res)
 }
 
 // leaky is a lock whose release forgets the flag its acquire waits on: the
@@ -185,8 +177,7 @@ func TestQuiescencePlan(t *testing.T) {
 func TestFixedHashSameStates(t *testing.T) {
 	needSpin(t)
 	t.Parallel()
-	e, _ := templates.Lookup("zehavi")
-	a := e.MustDef(templates.Options{Mode: mode.KExclusion})
+	a := entryDefIn(t, "zehavi", mode.KExclusion)
 	m, err := promela.Model(a, ir.Params{N: 2, K: 1}, quiet(mode.KExclusion, 0))
 	if err != nil {
 		t.Fatal(err)

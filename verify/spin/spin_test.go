@@ -39,11 +39,17 @@ var fast = Options{Optimize: "-O0", HashBits: 20, Timeout: 2 * time.Minute, MemL
 
 func entryDef(t *testing.T, name string) *ir.Algorithm {
 	t.Helper()
+	return entryDefIn(t, name, mode.Mutex)
+}
+
+// entryDefIn is a catalogue entry's definition in mode m.
+func entryDefIn(t *testing.T, name string, m mode.Mode) *ir.Algorithm {
+	t.Helper()
 	e, ok := templates.Lookup(name)
 	if !ok {
 		t.Fatalf("no entry %s", name)
 	}
-	return e.MustDef(templates.Options{Mode: mode.Mutex})
+	return e.MustDef(templates.Options{Mode: m})
 }
 
 func TestCatalogueLocksPass(t *testing.T) {
