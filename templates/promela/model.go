@@ -2,6 +2,7 @@ package promela
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -331,10 +332,14 @@ func (l *lower) claims() {
 }
 
 // crasher writes the ghost process that picks the processes to crash: at
-// any moment, up to Options.Crashes times, any live process.
+// any moment, up to Options.Crashes times, any live process (any live one
+// of Options.Victims when set).
 func (l *lower) crasher() {
 	var pick []string
 	for i := 0; i < l.n; i++ {
+		if l.o.Victims != nil && !slices.Contains(l.o.Victims, i) {
+			continue
+		}
 		pick = append(pick, fmt.Sprintf(":: !g_dead[%d] -> g_victim = %d", i, i))
 	}
 	l.raw("")

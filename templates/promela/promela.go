@@ -22,6 +22,7 @@ package promela
 import (
 	"bytes"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/lockgen/lockgen/mode"
@@ -135,6 +136,12 @@ type Options struct {
 	// at any moment; the victim stops before its next step. The liveness
 	// claims then speak of the processes that have not crashed.
 	Crashes int
+	// Victims, when set, are the only processes the crasher may pick. The
+	// runs over every set of Crashes processes together cover the model
+	// without it: a run whose crashes hit the processes T is a run of
+	// each such set that contains T. Each run is smaller, which is what
+	// lets a search too large for memory finish in parts.
+	Victims []int
 	// Watch, when set, restricts the BoundedWaiting check to these
 	// processes: the others' overtake counters stay 0 instead of
 	// multiplying the state space by up to (Overtakes+1) each. The check
@@ -366,6 +373,19 @@ func newLower(a *ir.Algorithm, p ir.Params, o Options) (*lower, error) {
 	}
 	if o.Checks&BoundedWaiting != 0 && (o.Overtakes < 0 || o.Overtakes > 254) {
 		return nil, fmt.Errorf("bounded waiting: Overtakes = %d, want 0..254", o.Overtakes)
+	}
+	switch {
+	case o.Victims != nil && o.Crashes == 0:
+		return nil, fmt.Errorf("crash victims %v without crashes", o.Victims)
+	case o.Victims != nil && len(o.Victims) < o.Crashes:
+		// Fewer victims than crashes would leave the crasher a pick with
+		// no live process: blocked inside its atomic step, an invalid end.
+		return nil, fmt.Errorf("crash victims %v: want at least Crashes = %d of them", o.Victims, o.Crashes)
+	}
+	for i, v := range o.Victims {
+		if v < 0 || v >= l.n || slices.Contains(o.Victims[:i], v) {
+			return nil, fmt.Errorf("crash victims %v: want distinct processes in 0..%d", o.Victims, l.n-1)
+		}
 	}
 	for _, w := range o.Watch {
 		if w < 0 || w >= l.n {

@@ -420,6 +420,33 @@ func TestRefusals(t *testing.T) {
 	}
 }
 
+// Victims restricts the crasher's pick and is refused where it would
+// mean nothing or leave the crasher no live process to pick.
+func TestCrashVictims(t *testing.T) {
+	a := flat()
+	s, err := Model(a, ir.Params{N: 3}, Options{Crashes: 1, Victims: []int{2}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spinParses(t, s)
+	for i, want := range []bool{false, false, true} {
+		if got := strings.Contains(s, fmt.Sprintf("!g_dead[%d] -> g_victim = %d", i, i)); got != want {
+			t.Errorf("the crasher may pick process %d: %v, want %v", i, got, want)
+		}
+	}
+	for _, o := range []Options{
+		{Victims: []int{0}},
+		{Crashes: 2, Victims: []int{1}},
+		{Crashes: 1, Victims: []int{}},
+		{Crashes: 1, Victims: []int{3}},
+		{Crashes: 2, Victims: []int{1, 1}},
+	} {
+		if _, err := Model(a, ir.Params{N: 3}, o); err == nil || !strings.Contains(err.Error(), "victims") {
+			t.Errorf("crashes %d, victims %v: %v, want a refusal", o.Crashes, o.Victims, err)
+		}
+	}
+}
+
 func TestCatalogueLowers(t *testing.T) {
 	// Every catalogue algorithm lowers (and parses) for each instrumentation.
 	for _, e := range templates.All() {

@@ -206,6 +206,13 @@ type Options struct {
 	// states, with trails that skip local steps. Used by CheckAlgorithm
 	// and the suite built on it.
 	Fold bool
+	// SplitCrashes runs a check with crashes once per set of
+	// promela.Options.Crashes processes, each run letting only that set
+	// crash (promela.Options.Victims): together the runs cover every
+	// crash, and each stores fewer states than the model where any
+	// process may crash. For searches that do not fit in memory whole.
+	// Used by CheckAlgorithm and the suite built on it.
+	SplitCrashes bool
 	// Bitstate hunts for counterexamples in state spaces too large to
 	// search (pan -DBITSTATE: one bit array of 2^HashBits bits instead of
 	// stored states). A counterexample it finds is real, and its trail

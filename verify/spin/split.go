@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"time"
 
 	"github.com/lockgen/lockgen/templates/ir"
@@ -29,13 +30,15 @@ const watchFrom = 4
 //     lone writer never meets another, so the first model alone leaves
 //     writer against writer (exclusion, and the order writers impose on
 //     readers) unchecked; the second alone has fewer readers to share.
+//   - With opts.SplitCrashes, a model with crashes runs once per set of
+//     po.Crashes processes, only they may crash (promela.Options.Victims).
 //
 // The runs share opts.Timeout; the result is the first failure, else the
 // first run without a verdict, else a pass with the states, transitions
 // and times summed. It also returns the models' notes. A model that cannot
 // be lowered is a Skipped result with the reason, not an error.
 func CheckAlgorithm(ctx context.Context, a *ir.Algorithm, p ir.Params, po promela.Options, prop Property, opts Options) (Result, []string, error) {
-	models := splitModels(prop, p.N, po)
+	models := splitModels(prop, p.N, po, opts)
 	deadline := time.Now().Add(opts.withDefaults().Timeout)
 	var sum Result
 	var notes []string
@@ -86,8 +89,16 @@ type model struct {
 }
 
 // splitModels is the runs CheckAlgorithm makes for prop at n processes.
-func splitModels(prop Property, n int, po promela.Options) []model {
+func splitModels(prop Property, n int, po promela.Options, opts Options) []model {
 	switch {
+	case opts.SplitCrashes && po.Crashes > 0 && po.Victims == nil:
+		var out []model
+		for _, set := range subsets(n, po.Crashes) {
+			m := model{po: po, label: "crashing only " + processList(set)}
+			m.po.Victims = set
+			out = append(out, m)
+		}
+		return out
 	case prop == BoundedWaiting && po.Watch == nil && n >= watchFrom:
 		out := make([]model, n)
 		for w := range n {
@@ -105,6 +116,37 @@ func splitModels(prop Property, n int, po promela.Options) []model {
 		return out
 	}
 	return []model{{po: po}}
+}
+
+// subsets is every set of k of the processes 0..n-1, in lexicographic
+// order.
+func subsets(n, k int) [][]int {
+	if k == 0 {
+		return [][]int{nil}
+	}
+	var out [][]int
+	for first := range n - k + 1 {
+		for _, rest := range subsets(n-first-1, k-1) {
+			set := []int{first}
+			for _, r := range rest {
+				set = append(set, first+1+r)
+			}
+			out = append(out, set)
+		}
+	}
+	return out
+}
+
+// processList says "process 0" or "processes 0, 1 and 3".
+func processList(ps []int) string {
+	var s []string
+	for _, p := range ps {
+		s = append(s, fmt.Sprint(p))
+	}
+	if len(s) == 1 {
+		return "process " + s[0]
+	}
+	return "processes " + strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
 }
 
 // writersReaders says "2 writers and 1 reader".

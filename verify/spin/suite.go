@@ -426,7 +426,7 @@ func plan(a *ir.Algorithm, claims templates.Properties, m mode.Mode, prop Proper
 		head = append(head, fmt.Sprintf("k = %d", kOf(so, n)))
 	case m.Readers():
 		var splits []string
-		for _, sm := range splitModels(prop, n, po) {
+		for _, sm := range splitModels(prop, n, po, so.Run) {
 			splits = append(splits, writersReaders(sm.po.Writers, sm.po.Readers))
 		}
 		head = append(head, strings.Join(splits, ", then "))
@@ -438,6 +438,9 @@ func plan(a *ir.Algorithm, claims templates.Properties, m mode.Mode, prop Proper
 	if po.Crashes > 0 {
 		who := map[bool]string{true: "1 process crashes", false: fmt.Sprintf("up to %d processes crash", po.Crashes)}[po.Crashes == 1]
 		head = append(head, who+" at any point (inside the critical section too) and for ever; the claim is about the others")
+		if so.Run.SplitCrashes {
+			head = append(head, "one run per "+map[bool]string{true: "process", false: fmt.Sprintf("set of %d processes", po.Crashes)}[po.Crashes == 1]+" that may crash")
+		}
 	}
 	if prop == FIFE {
 		head = append(head, fmt.Sprintf("a process overtaken by a later one then checks its wait at most %d more times (the check under way and the next): it waits for no other process's write", po.FIFEChecks))
