@@ -22,11 +22,12 @@ import (
 )
 
 func runVerify(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("verify", "[-layers L] [-n SIZES] [-spin-timeout D] [-spin-fold] [-report FILE] [-expect-rejections] SPEC...", stderr)
+	fs := newFlags("verify", "[-layers L] [-n SIZES] [-spin-timeout D] [-spin-fold] [-spin-quiescence] [-report FILE] [-expect-rejections] SPEC...", stderr)
 	layerList := fs.String("layers", strings.Join(layers.All, ","), "comma-separated `layers` to run: "+strings.Join(layers.All, ", "))
 	sizes := fs.String("n", "2,3,4", "process counts for SPIN, comma-separated (capped by procs)")
 	spinTimeout := fs.Duration("spin-timeout", time.Minute, "time limit of one SPIN run; a run that hits it is incomplete, not failed")
 	spinFold := fs.Bool("spin-fold", false, "fold local work into the neighbouring step in SPIN models: usually fewer states, same verdicts")
+	spinQuiet := fs.Bool("spin-quiescence", false, "check liveness over bounded passages as a safety search (no state where every process is idle, crashed or stuck) where the algorithm's loops write nothing: no weak fairness product, which keeps some large searches in memory (more states than the LTL claim for some locks, fewer for others)")
 	report := fs.String("report", "", "also write the summary as Markdown to `FILE`")
 	expect := fs.Bool("expect-rejections", false, "negative controls (known-incorrect or timing-dependent algorithms) must be rejected, and their rejection does not fail the run")
 	if code, ok := parseArgs(fs, args, stdout); !ok {
@@ -36,7 +37,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	o := layers.Options{Cache: layers.NewSpinCache(), Layers: map[string]bool{}, SpinTimeout: *spinTimeout, SpinFold: *spinFold}
+	o := layers.Options{Cache: layers.NewSpinCache(), Layers: map[string]bool{}, SpinTimeout: *spinTimeout, SpinFold: *spinFold, SpinQuiescence: *spinQuiet}
 	for _, l := range strings.Split(*layerList, ",") {
 		l = strings.TrimSpace(l)
 		if !slices.Contains(layers.All, l) {

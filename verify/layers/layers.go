@@ -51,6 +51,9 @@ type Options struct {
 	Sizes       []int         // process counts for SPIN
 	SpinTimeout time.Duration // one SPIN run's limit
 	SpinFold    bool          // fold local work in SPIN models
+	// SpinQuiescence checks liveness over bounded passages as quiescence
+	// (spin.SuiteOptions.Quiescence) where the algorithm allows it.
+	SpinQuiescence bool
 	// Cache holds SPIN results by model across Run calls; nil: no sharing.
 	Cache *SpinCache
 	// Say reports what is starting ("x.toml: stress under -race

@@ -114,6 +114,7 @@ func spinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 		Sizes:    sizes, Mode: l.Mode, K: l.K, Preference: l.Preference,
 		Def:   l.Entry.MustDef(templates.Options{Mode: l.Mode, Preference: l.Preference}),
 		Extra: l.Params, Reduce: true, Run: spin.Options{Timeout: o.SpinTimeout, Fold: o.SpinFold},
+		Quiescence: o.SpinQuiescence,
 	})
 	r.Elapsed = time.Since(start)
 	if err != nil {
