@@ -438,7 +438,7 @@ func TestBlackWhiteBakeryNumbersAtThree(t *testing.T) {
 		return m
 	}
 	check := func(m string) Result {
-		res, err := Check(context.Background(), m, MutualExclusion, Options{Timeout: 2 * time.Minute, Optimize: "-O0"})
+		res, err := Check(context.Background(), m, MutualExclusion, Options{Timeout: 2 * time.Minute, Optimize: "-O2"})
 		if err != nil {
 			t.Fatal(err)
 		}
