@@ -48,6 +48,17 @@ func TestVerify(t *testing.T) {
 	}
 }
 
+// needSpin skips a test that runs SPIN in -short mode or without spin.
+func needSpin(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("runs SPIN")
+	}
+	if err := spin.Available(); err != nil {
+		t.Skip(err)
+	}
+}
+
 // spinStates runs lockgen verify's SPIN layer at n = 2 on file with args
 // and returns the states it searched.
 func spinStates(t *testing.T, file string, args ...string) int {
@@ -67,12 +78,7 @@ func spinStates(t *testing.T, file string, args ...string) int {
 // filter lock's loops are local work, so its folded models have fewer
 // states, and the verdict stays.
 func TestVerifySpinFold(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs SPIN")
-	}
-	if err := spin.Available(); err != nil {
-		t.Skip(err)
-	}
+	needSpin(t)
 	const file = "testdata/verify/filter.toml"
 	plain, folded := spinStates(t, file), spinStates(t, file, "-spin-fold")
 	if folded >= plain {
@@ -85,12 +91,7 @@ func TestVerifySpinFold(t *testing.T) {
 // searches, with other state counts (84,091 against 88,289), and the
 // verdict stays.
 func TestVerifySpinQuiescence(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs SPIN")
-	}
-	if err := spin.Available(); err != nil {
-		t.Skip(err)
-	}
+	needSpin(t)
 	const file = "testdata/verify/bakery.toml"
 	if plain, quiet := spinStates(t, file), spinStates(t, file, "-spin-quiescence"); plain == quiet {
 		t.Errorf("-spin-quiescence searched %d states, as many as the LTL claims: it did not reach the suite", quiet)
@@ -101,12 +102,7 @@ func TestVerifySpinQuiescence(t *testing.T) {
 // sequential run would: in file order, each whole, and a lock whose model
 // another file's lock shares waits for that search instead of repeating it.
 func TestVerifySpinFilesInParallel(t *testing.T) {
-	if testing.Short() {
-		t.Skip("runs SPIN")
-	}
-	if err := spin.Available(); err != nil {
-		t.Skip(err)
-	}
+	needSpin(t)
 	files := []string{"testdata/verify/ticket.toml", "testdata/verify/filter.toml", "testdata/verify/ticket-again.toml"}
 	code, out, stderr := lockgen(append([]string{"verify", "-layers", "spin", "-n", "2"}, files...)...)
 	if code != exitOK {
