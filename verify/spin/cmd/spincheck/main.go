@@ -22,6 +22,9 @@ import (
 	"github.com/lockgen/lockgen/verify/spin"
 )
 
+// progressEvery is how often spincheck reports a long search.
+const progressEvery = time.Minute
+
 func main() {
 	sizes := flag.String("n", "2,3,4", "numbers of processes, comma-separated")
 	timeout := flag.Duration("timeout", 2*time.Minute, "time budget per SPIN run")
@@ -94,6 +97,15 @@ func main() {
 	}
 	failed := false
 	for _, name := range flag.Args() {
+		// A search can take an hour: say what it is doing every minute.
+		start := time.Now()
+		last := start
+		so.Progress = func(msg string) {
+			if now := time.Now(); now.Sub(last) >= progressEvery {
+				last = now
+				fmt.Fprintf(os.Stderr, "spincheck: %s %s (%s so far)\n", name, msg, now.Sub(start).Round(time.Second))
+			}
+		}
 		rep, err := spin.CheckEntry(ctx, name, so)
 		if rep != nil {
 			fmt.Println(rep)
