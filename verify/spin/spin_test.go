@@ -751,3 +751,28 @@ func TestProgressLines(t *testing.T) {
 		t.Errorf("lines = %q, want %q", lines, want)
 	}
 }
+
+// A report fails on any failed run and is incomplete on any run without
+// a verdict; spincheck's exit status rests on both.
+func TestReportVerdicts(t *testing.T) {
+	rep := func(ss ...Status) *Report {
+		r := &Report{}
+		for _, s := range ss {
+			r.Runs = append(r.Runs, Run{Result: Result{Status: s}})
+		}
+		return r
+	}
+	for _, c := range []struct {
+		r                  *Report
+		failed, incomplete bool
+	}{
+		{rep(Passed, Skipped), false, false},
+		{rep(Passed, Incomplete), false, true},
+		{rep(Failed, Passed), true, false},
+		{rep(Incomplete, Failed), true, true},
+	} {
+		if c.r.Failed() != c.failed || c.r.Incomplete() != c.incomplete {
+			t.Errorf("%v: failed %v, incomplete %v; want %v, %v", c.r.Runs, c.r.Failed(), c.r.Incomplete(), c.failed, c.incomplete)
+		}
+	}
+}

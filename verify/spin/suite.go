@@ -573,9 +573,14 @@ func (rep *Report) String() string {
 }
 
 // Failed reports whether any run failed.
-func (rep *Report) Failed() bool {
+func (rep *Report) Failed() bool { return rep.any(Failed) }
+
+// Incomplete reports whether any run gave no verdict.
+func (rep *Report) Incomplete() bool { return rep.any(Incomplete) }
+
+func (rep *Report) any(s Status) bool {
 	for _, r := range rep.Runs {
-		if r.Result.Status == Failed {
+		if r.Result.Status == s {
 			return true
 		}
 	}

@@ -2,6 +2,11 @@
 //
 //	go run ./verify/spin/cmd/spincheck -n 2,3,4 ticket mcs
 //	go run ./verify/spin/cmd/spincheck -model -n 3 mcs   # print the Promela model
+//
+// Exit status: 0 every run passed or was skipped, 1 a run failed (or the
+// check could not start), 2 a usage error, 3 no run failed but some gave
+// no verdict (out of time or memory): a make target that must verify
+// something does not pass on an incomplete search.
 package main
 
 import (
@@ -95,7 +100,7 @@ func main() {
 			so.Properties = append(so.Properties, spin.Property(strings.TrimSpace(p)))
 		}
 	}
-	failed := false
+	failed, incomplete := false, false
 	for _, name := range flag.Args() {
 		// A search can take an hour: say what it is doing every minute.
 		start := time.Now()
@@ -110,13 +115,18 @@ func main() {
 		if rep != nil {
 			fmt.Println(rep)
 			failed = failed || rep.Failed()
+			incomplete = incomplete || rep.Incomplete()
 		}
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "spincheck:", err)
 			os.Exit(1)
 		}
 	}
-	if failed {
+	switch {
+	case failed:
 		os.Exit(1)
+	case incomplete:
+		fmt.Fprintln(os.Stderr, "spincheck: some runs gave no verdict")
+		os.Exit(3)
 	}
 }
