@@ -88,7 +88,9 @@ type model struct {
 	label string
 }
 
-// splitModels is the runs CheckAlgorithm makes for prop at n processes.
+// splitModels is the runs CheckAlgorithm makes for prop at n processes:
+// one kind of split per check, the first that applies (no check has two:
+// crashes are checked for k-exclusion only, bounded waiting without them).
 func splitModels(prop Property, n int, po promela.Options, opts Options) []model {
 	switch {
 	case opts.SplitCrashes && po.Crashes > 0 && po.Victims == nil:
