@@ -78,7 +78,7 @@ func TestSplitCrashes(t *testing.T) {
 		t.Fatalf("crashing only processes 0 and 1: %s %s %s", others.Status, others.Message, others.Reason)
 	}
 	if res.States <= others.States {
-		t.Errorf("the split runs stored %d states in all, fewer than one of them alone (%d)", res.States, others.States)
+		t.Errorf("the split runs stored %d states in all, no more than the one run crashing processes 0 and 1 (%d): their states were not summed", res.States, others.States)
 	}
 }
 

@@ -439,7 +439,11 @@ func plan(a *ir.Algorithm, claims templates.Properties, m mode.Mode, prop Proper
 		who := map[bool]string{true: "1 process crashes", false: fmt.Sprintf("up to %d processes crash", po.Crashes)}[po.Crashes == 1]
 		head = append(head, who+" at any point (inside the critical section too) and for ever; the claim is about the others")
 		if so.Run.SplitCrashes {
-			head = append(head, "one run per "+map[bool]string{true: "process", false: fmt.Sprintf("set of %d processes", po.Crashes)}[po.Crashes == 1]+" that may crash")
+			per := "process"
+			if po.Crashes > 1 {
+				per = fmt.Sprintf("set of %d processes", po.Crashes)
+			}
+			head = append(head, "one run per "+per+" that may crash")
 		}
 	}
 	if prop == FIFE {
