@@ -434,6 +434,17 @@ func TestCrashVictims(t *testing.T) {
 			t.Errorf("the crasher may pick process %d: %v, want %v", i, got, want)
 		}
 	}
+	// The safety (quiescence) form crashes its victim by rendezvous.
+	q, err := Model(a, ir.Params{N: 3}, Options{Crashes: 1, Victims: []int{2}, Checks: Quiescence, Passages: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spinParses(t, q)
+	for i, want := range []bool{false, false, true} {
+		if got := strings.Contains(q, fmt.Sprintf(":: g_crash[%d]!1", i)); got != want {
+			t.Errorf("quiescence: the crasher may crash process %d: %v, want %v", i, got, want)
+		}
+	}
 	for _, o := range []Options{
 		{Victims: []int{0}},
 		{Crashes: 2, Victims: []int{1}},
@@ -444,6 +455,45 @@ func TestCrashVictims(t *testing.T) {
 		if _, err := Model(a, ir.Params{N: 3}, o); err == nil || !strings.Contains(err.Error(), "victims") {
 			t.Errorf("crashes %d, victims %v: %v, want a refusal", o.Crashes, o.Victims, err)
 		}
+	}
+}
+
+// In the safety (quiescence) form a crash is one step: the crasher's
+// rendezvous with its victim, whose escape runs in the same atomic step,
+// so that no state has a crash picked and not yet taken; and the crasher,
+// which no fairness obliges to move, has no way to stop crashing that
+// would copy the crash-free states. Two crashes are two choices in turn.
+// The liveness form, under weak fairness, keeps the victim flag, since
+// SPIN's partial order reduction refuses rendezvous with fairness.
+func TestCrashRendezvous(t *testing.T) {
+	a := flat()
+	q, err := Model(a, ir.Params{N: 3}, Options{Crashes: 2, Checks: Quiescence, Passages: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spinParses(t, q)
+	crasher := q[strings.Index(q, "proctype "+CrasherRole):]
+	crasher = crasher[:strings.Index(crasher, "\n}")]
+	for _, want := range []string{"end_crash1:", "end_crash2:", ":: g_crash[0]!1", ":: g_crash[2]!1", "unless { atomic { g_crash[lg_me]?_ -> g_dead[lg_me] = 1;"} {
+		if !strings.Contains(q, want) {
+			t.Errorf("quiescence form: no %q in the model", want)
+		}
+	}
+	for _, unwanted := range []string{"break", "goto", "skip", "g_victim"} {
+		if strings.Contains(crasher, unwanted) {
+			t.Errorf("quiescence form: the crasher has %q:\n%s", unwanted, crasher)
+		}
+	}
+	if strings.Contains(q, "g_victim") {
+		t.Errorf("quiescence form: the model still has the victim flag")
+	}
+	l, err := Model(a, ir.Params{N: 3}, Options{Crashes: 1, Checks: DeadlockFreedom})
+	if err != nil {
+		t.Fatal(err)
+	}
+	spinParses(t, l)
+	if strings.Contains(l, "chan g_crash") || !strings.Contains(l, "unless { atomic { g_victim == lg_me ->") {
+		t.Errorf("liveness form: want the victim flag, not a rendezvous")
 	}
 }
 
