@@ -117,10 +117,11 @@ spin-zehavi: deps
 
 # spin-zehavi-crash checks Zehavi's crash tolerance at n = 3, k = 2 (one
 # crash anywhere), one run per process that may crash (-split-crashes), for
-# a machine with more memory than this one (SPIN_MEM, MB). Here even the
-# first run, which lets only process 0 crash, ran out of 21,000 MB after
-# 616,542,460 states (40 minutes, no violation found; 2026-11-27); the
-# crash-free states alone are 441 million of them.
+# a machine with more memory than this one (SPIN_MEM, MB). Each run holds
+# the 441 million crash-free states and its victim's share of the rest.
+# Here the whole search (each crash one step of the model since
+# 2026-11-28) was stopped unfinished after 600,855,530 states in 22.2 GB
+# (75 minutes, no violation found).
 SPIN_MEM ?= 21000
 spin-zehavi-crash: deps
 	$(GO) run ./verify/spin/cmd/spincheck -n 3 -mode kexclusion -k 2 -passages 1 -fold -collapse -fixed-hash -hash 29 -mem $(SPIN_MEM) -timeout 6h \
