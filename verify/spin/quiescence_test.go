@@ -292,3 +292,65 @@ func TestCrashStatesNoCopies(t *testing.T) {
 		t.Errorf("with crashes %d states, crash-free %d: want more, and fewer than twice as many", crash.States, free.States)
 	}
 }
+
+// The safety form's crash is a rendezvous received in the escape of an
+// unless, and pan warns that such an escape "could make p.o. reduction
+// invalid". It cannot here: in these models the reduction prunes nothing.
+// Every statement of a process's unless body carries the escape, a receive
+// on a global channel, so pan never counts one as safe, and a process is
+// inside that body from its start. This test holds pan to that: each crash
+// model below, folded (as make test and spincheck -fold run them) and not,
+// stores the same states with the reduction as without it, with the same
+// verdict. The crash-free model shows that the flag is not idle: there the
+// reduction stores fewer states.
+func TestCrashReductionPrunesNothing(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	victims := quiet(mode.Mutex, 1)
+	victims.Victims = []int{0, 1}
+	zehavi := entryDefIn(t, "zehavi", mode.KExclusion)
+	for _, c := range []struct {
+		name string
+		a    *ir.Algorithm
+		p    ir.Params
+		o    promela.Options
+		fold bool
+		want Status
+	}{
+		{"zehavi, k = 1, folded", zehavi, ir.Params{N: 2, K: 1}, quiet(mode.KExclusion, 1), true, Failed},
+		{"zehavi, k = 2, folded", zehavi, ir.Params{N: 2, K: 2}, quiet(mode.KExclusion, 1), true, Passed},
+		{"zehavi, k = 2", zehavi, ir.Params{N: 2, K: 2}, quiet(mode.KExclusion, 1), false, Passed},
+		{"lastHolds, processes 0 and 1 may crash, folded", lastHolds(), ir.Params{N: 3, K: 1}, victims, true, Passed},
+		{"peterson without crashes", entryDefIn(t, "peterson", mode.Mutex), ir.Params{N: 2, K: 1}, quiet(mode.Mutex, 0), false, Passed},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
+			var got [2]Result
+			for i, noReduce := range []bool{false, true} {
+				o := fast
+				o.NoReduce = noReduce
+				po := c.o
+				po.Fold = c.fold
+				res, _, err := CheckAlgorithm(t.Context(), c.a, c.p, po, Quiescence, o)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if slices.Contains(res.CompileFlags, "-DNOREDUCE") != noReduce {
+					t.Fatalf("%s (%s), flags %v, NoReduce %v", res.Status, res.Reason, res.CompileFlags, noReduce)
+				}
+				got[i] = res
+			}
+			red, full := got[0], got[1]
+			t.Logf("reduced: %s %s (%d states); without reduction: %s %s (%d states)", red.Status, red.Message, red.States, full.Status, full.Message, full.States)
+			if red.Status != c.want || full.Status != c.want || red.Message != full.Message {
+				t.Fatalf("reduced %s %q, without reduction %s %q: want %s for both", red.Status, red.Message, full.Status, full.Message, c.want)
+			}
+			switch {
+			case c.o.Crashes > 0 && red.States != full.States:
+				t.Errorf("%d states reduced, %d without: the reduction prunes crash models, whose soundness rests on its pruning nothing", red.States, full.States)
+			case c.o.Crashes == 0 && red.States >= full.States:
+				t.Errorf("%d states reduced, %d without: the reduction does nothing even without crashes", red.States, full.States)
+			}
+		})
+	}
+}

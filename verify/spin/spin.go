@@ -219,6 +219,13 @@ type Options struct {
 	// replays; a search that finds none is Incomplete, never Passed:
 	// states whose bits collide are never explored.
 	Bitstate bool
+	// NoReduce compiles pan without partial order reduction
+	// (-DNOREDUCE): more states where the reduction prunes, and a verdict
+	// that does not rest on it. A safety search stores a word less per
+	// state without it (pan drops the state's stack tag), which is all it
+	// changes where the reduction prunes nothing, as in the safety form's
+	// crash models (TestCrashReductionPrunesNothing).
+	NoReduce bool
 	// Progress, when set, receives pan's progress reports while it
 	// searches (pan prints one every million states): the states stored
 	// and the depth reached so far.
@@ -370,6 +377,9 @@ func Check(ctx context.Context, model string, prop Property, opts Options) (res 
 	}
 	if opts.Bitstate {
 		cflags = append(cflags, "-DBITSTATE")
+	}
+	if opts.NoReduce {
+		cflags = append(cflags, "-DNOREDUCE")
 	}
 	res.CompileFlags = cflags
 	args := append(append([]string{}, cflags...), "-o", "pan", "pan.c")
