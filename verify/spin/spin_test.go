@@ -728,6 +728,52 @@ func TestBitstateFindsButNeverPasses(t *testing.T) {
 	}
 }
 
+// TestHashCompact: a hash-compact search stores as many states as the
+// full one on a model far too small for its 96-bit signatures to collide,
+// passes a correct lock with its (negligible) omission bound, finds a wrong
+// lock's counterexample with its trail, and refuses to combine with
+// Collapse. The bound grows as N²: past OmissionLimit there is no verdict.
+func TestHashCompact(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	for _, c := range []struct {
+		alg  string
+		want Status
+	}{{"hyman", Failed}, {"peterson", Passed}} {
+		m, err := promela.Model(entryDef(t, c.alg), ir.Params{N: 2, K: 1}, promela.Options{Checks: promela.MutualExclusion})
+		if err != nil {
+			t.Fatal(err)
+		}
+		full, err := Check(t.Context(), m, MutualExclusion, fast)
+		if err != nil {
+			t.Fatal(err)
+		}
+		o := fast
+		o.HashCompact = true
+		res, err := Check(t.Context(), m, MutualExclusion, o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Status != c.want || (c.want == Failed) != (len(res.Trail) > 0) || !slices.Contains(res.CompileFlags, "-DHC4") {
+			t.Errorf("%s, hash-compact: %s (%s), %d trail steps, flags %v; want %s", c.alg, res.Status, res.Reason, len(res.Trail), res.CompileFlags, c.want)
+		}
+		if c.want == Passed && (res.States != full.States || res.Omission <= 0 || res.Omission >= 1e-20) {
+			t.Errorf("%s, hash-compact: %d states (full search %d), omission bound %g", c.alg, res.States, full.States, res.Omission)
+		}
+	}
+	o := fast
+	o.HashCompact, o.Collapse = true, true
+	if _, err := Check(t.Context(), "active proctype p() { skip }", MutualExclusion, o); err == nil {
+		t.Error("HashCompact with Collapse: no error")
+	}
+	if b := omission(1_000_000_000); b > 1e-11 || b < 1e-12 {
+		t.Errorf("omission bound at a billion states %g, want about 6e-12", b)
+	}
+	if omission(1<<40) < OmissionLimit {
+		t.Errorf("omission bound at 2^40 states %g: below the limit, want no verdict there", omission(1<<40))
+	}
+}
+
 // TestProgressLines reads pan's periodic report and nothing else.
 func TestProgressLines(t *testing.T) {
 	var got [][2]int64

@@ -68,6 +68,7 @@ func CheckAlgorithm(ctx context.Context, a *ir.Algorithm, p ir.Params, po promel
 		res.Elapsed += sum.Elapsed
 		res.MemoryMB = max(res.MemoryMB, sum.MemoryMB)
 		res.Depth = max(res.Depth, sum.Depth)
+		res.Omission += sum.Omission
 		if res.Status != Passed {
 			if res.Reason != "" {
 				res.Reason = fmt.Sprintf("%s: %s", m.label, res.Reason)

@@ -521,6 +521,9 @@ func (r Run) Line() string {
 	default:
 		line = fmt.Sprintf("n=%d %-19s passed: %d states, %d transitions, %.0f MB, search %v, total %v", r.N, r.Property,
 			res.States, res.Transitions, res.MemoryMB, res.SearchTime.Round(time.Millisecond), res.Elapsed.Round(time.Millisecond))
+		if res.Omission > 0 {
+			line += fmt.Sprintf("; hash-compact, states skipped on average at most %.1g", res.Omission)
+		}
 	}
 	if r.Reduced != "" {
 		line += "; with the smallest valid parameters, " + r.Reduced
@@ -548,8 +551,11 @@ func (rep *Report) String() string {
 	for _, r := range rep.Runs {
 		res := r.Result
 		v := string(res.Status)
-		if res.Status == Failed {
+		switch {
+		case res.Status == Failed:
 			v += " (" + res.Failure + ")"
+		case res.Status == Passed && res.Omission > 0:
+			v += fmt.Sprintf(" (hash-compact, %.1g states skipped on average)", res.Omission)
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%.0f MB\t%v\t%v\n", r.N, r.Property, v, res.States, res.Transitions,
 			res.MemoryMB, res.SearchTime.Round(time.Millisecond), res.Elapsed.Round(time.Millisecond))

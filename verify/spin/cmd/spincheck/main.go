@@ -44,6 +44,7 @@ func main() {
 	modeName := flag.String("mode", "", "mode to check (mutex, kexclusion, rw), default: mutex when the entry offers it")
 	k := flag.Int("k", 0, "k of k-exclusion, default n − 1")
 	fold := flag.Bool("fold", false, "fold local work into the neighbouring step (promela Options.Fold): usually fewer states, same verdicts")
+	hashCompact := flag.Bool("hash-compact", false, "store a 96-bit signature per state (pan -DHC4): fewer bytes per state than -collapse; a pass reports how many states the search may have skipped on average (at most 1e-6, or no verdict)")
 	noReduce := flag.Bool("no-reduce", false, "compile pan without partial order reduction (-DNOREDUCE); for the safety form's crash models, which it prunes nothing in, it saves a word per stored state")
 	splitCrashes := flag.Bool("split-crashes", false, "check crash tolerance once per process that may crash (per set of k − 1 processes): the runs together cover every crash, each stores fewer states")
 	quiescence := flag.Bool("quiescence", false, "check liveness over bounded passages as a safety property (no state where every process is idle, crashed or stuck), where the loops write nothing")
@@ -94,7 +95,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	so := spin.SuiteOptions{Sizes: ns, Passages: *passages, Preference: templates.Preference(*pref), Mode: mode.Mode(*modeName), K: *k,
-		Run: spin.Options{Timeout: *timeout, MemLimitMB: *mem, Collapse: *collapse, FixedHash: *fixedHash, HashBits: *hash, Fold: *fold, SplitCrashes: *splitCrashes, NoReduce: *noReduce},
+		Run: spin.Options{Timeout: *timeout, MemLimitMB: *mem, Collapse: *collapse, FixedHash: *fixedHash, HashBits: *hash, Fold: *fold, SplitCrashes: *splitCrashes, HashCompact: *hashCompact, NoReduce: *noReduce},
 		Log: func(s string) { fmt.Fprintln(os.Stderr, s) }, Quiescence: *quiescence}
 	if *props != "" {
 		for _, p := range strings.Split(*props, ",") {
