@@ -219,6 +219,9 @@ func mutate(r *rand.Rand, seeds [][]specLock, pools map[string][]string) []specL
 }
 
 func TestMutatedSpecs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("single-threaded and slow under -race: make test-race runs it without")
+	}
 	if *updateMutated {
 		r := rand.New(rand.NewPCG(2026, 11))
 		seeds, pools := seedSpecs(t), valuePools()
