@@ -45,12 +45,13 @@ vet:
 	$(GO) vet -tags lockgen_check $(PKGS)
 
 # The simulator is one goroutine, and so are verify/mutation's mutant and
-# control tests and gen's corpus of mutated specs: they skip themselves
-# under -race and run here without it.
+# control tests, gen's corpus of mutated specs and templates/golang's scan
+# of every configuration's waits: they skip themselves under -race and run
+# here without it.
 test-race:
 	$(GO) test -race -count=1 $(PKGS)
 	$(GO) test -count=1 ./netsim/ ./verify/mutation/
-	$(GO) test -count=1 -run TestMutatedSpecs ./gen/
+	$(GO) test -count=1 -run 'TestMutatedSpecs|TestNoExclusiveWaitOnTheLockQueue' ./gen/ ./templates/golang/
 	$(GO) test -count=1 -run TestDistributedDocIsFresh ./netsim/cmd/netsim/
 
 # The controlled scheduler needs the instrumented registers: the generated

@@ -14,6 +14,9 @@ import (
 // waiter): an exclusive wait there lost a wake-up and deadlocked 64
 // goroutines in make bench. No configuration of any entry may generate one.
 func TestNoExclusiveWaitOnTheLockQueue(t *testing.T) {
+	if raceEnabled {
+		t.Skip("single-threaded and slow under -race: make test-race runs it without")
+	}
 	checked := 0
 	for _, e := range templates.All() {
 		for _, c := range configs(e) {
