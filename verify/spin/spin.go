@@ -214,6 +214,12 @@ type Options struct {
 	// process may crash. For searches that do not fit in memory whole.
 	// Used by CheckAlgorithm and the suite built on it.
 	SplitCrashes bool
+	// Victims, with crashes, makes one run of those SplitCrashes makes:
+	// the one where only these processes may crash (as many as the
+	// model's crashes). The runs of a split too long for one sitting can
+	// then be made apart, on other days or machines; together they cover
+	// what the split covers. SplitCrashes is then ignored.
+	Victims []int
 	// Bitstate hunts for counterexamples in state spaces too large to
 	// search (pan -DBITSTATE: one bit array of 2^HashBits bits instead of
 	// stored states). A counterexample it finds is real, and its trail

@@ -31,7 +31,8 @@ const watchFrom = 4
 //     writer against writer (exclusion, and the order writers impose on
 //     readers) unchecked; the second alone has fewer readers to share.
 //   - With opts.SplitCrashes, a model with crashes runs once per set of
-//     po.Crashes processes, only they may crash (promela.Options.Victims).
+//     po.Crashes processes, only they may crash (promela.Options.Victims);
+//     with opts.Victims, only the run of that set.
 //
 // The runs share opts.Timeout; the result is the first failure, else the
 // first run without a verdict, else a pass with the states, transitions
@@ -94,6 +95,10 @@ type model struct {
 // crashes are checked for k-exclusion only, bounded waiting without them).
 func splitModels(prop Property, n int, po promela.Options, opts Options) []model {
 	switch {
+	case opts.Victims != nil && po.Crashes > 0 && po.Victims == nil:
+		m := model{po: po, label: "crashing only " + processList(opts.Victims)}
+		m.po.Victims = opts.Victims
+		return []model{m}
 	case opts.SplitCrashes && po.Crashes > 0 && po.Victims == nil:
 		var out []model
 		for _, set := range subsets(n, po.Crashes) {

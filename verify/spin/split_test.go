@@ -80,6 +80,26 @@ func TestSplitCrashes(t *testing.T) {
 	if res.States <= others.States {
 		t.Errorf("the split runs stored %d states in all, no more than the one run crashing processes 0 and 1 (%d): their states were not summed", res.States, others.States)
 	}
+	// Made apart (Options.Victims), the split's runs give the same
+	// verdicts and, together, the same states.
+	var apart int64
+	for v := range 3 {
+		one := fast
+		one.Victims = []int{v}
+		r, _, err := CheckAlgorithm(t.Context(), a, p, quiet(mode.Mutex, 1), Quiescence, one)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v == 2 {
+			wantStuck(t, r, "A2")
+		} else if r.Status != Passed {
+			t.Errorf("crashing only process %d: %s %s %s", v, r.Status, r.Message, r.Reason)
+		}
+		apart += r.States
+	}
+	if apart != res.States {
+		t.Errorf("the runs made apart stored %d states in all, the split %d", apart, res.States)
+	}
 }
 
 // The suite's coverage says a crash check was split, and how.
@@ -88,22 +108,24 @@ func TestSplitCrashesCoverage(t *testing.T) {
 	topts := templates.Options{Mode: mode.KExclusion}
 	a, claims := e.MustDef(topts), e.PropsFor(topts)
 	for _, c := range []struct {
-		split bool
-		k     int
-		want  string
+		split   bool
+		victims []int
+		k       int
+		want    string
 	}{
-		{false, 2, ""},
-		{true, 2, "one run per process that may crash"},
-		{true, 3, "one run per set of 2 processes that may crash"},
+		{false, nil, 2, ""},
+		{true, nil, 2, "one run per process that may crash"},
+		{true, nil, 3, "one run per set of 2 processes that may crash"},
+		{false, []int{1}, 2, "only process 1 may crash: one run of those a split by victim makes"},
 	} {
-		so := SuiteOptions{Passages: 1, Quiescence: true, K: c.k, Run: Options{SplitCrashes: c.split}}
+		so := SuiteOptions{Passages: 1, Quiescence: true, K: c.k, Run: Options{SplitCrashes: c.split, Victims: c.victims}}
 		atts, err := plan(a, claims, mode.KExclusion, CrashTolerance, 4, so)
 		if err != nil {
 			t.Fatal(err)
 		}
 		cov := atts[len(atts)-1].cov
-		if got := strings.Contains(cov, "that may crash"); got != (c.want != "") || !strings.Contains(cov, c.want) {
-			t.Errorf("split %v, k = %d: coverage %q, want %q", c.split, c.k, cov, c.want)
+		if got := strings.Contains(cov, "may crash"); got != (c.want != "") || !strings.Contains(cov, c.want) {
+			t.Errorf("split %v, victims %v, k = %d: coverage %q, want %q", c.split, c.victims, c.k, cov, c.want)
 		}
 	}
 }

@@ -438,7 +438,10 @@ func plan(a *ir.Algorithm, claims templates.Properties, m mode.Mode, prop Proper
 	if po.Crashes > 0 {
 		who := map[bool]string{true: "1 process crashes", false: fmt.Sprintf("up to %d processes crash", po.Crashes)}[po.Crashes == 1]
 		head = append(head, who+" at any point (inside the critical section too) and for ever; the claim is about the others")
-		if so.Run.SplitCrashes {
+		switch {
+		case so.Run.Victims != nil:
+			head = append(head, "only "+processList(so.Run.Victims)+" may crash: one run of those a split by victim makes (-split-crashes), which together cover every crash")
+		case so.Run.SplitCrashes:
 			per := "process"
 			if po.Crashes > 1 {
 				per = fmt.Sprintf("set of %d processes", po.Crashes)

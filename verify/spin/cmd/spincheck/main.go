@@ -46,6 +46,7 @@ func main() {
 	fold := flag.Bool("fold", false, "fold local work into the neighbouring step (promela Options.Fold): usually fewer states, same verdicts")
 	hashCompact := flag.Bool("hash-compact", false, "store a 96-bit signature per state (pan -DHC4): fewer bytes per state than -collapse; a pass reports how many states the search may have skipped on average (at most 1e-6, or no verdict)")
 	noReduce := flag.Bool("no-reduce", false, "compile pan without partial order reduction (-DNOREDUCE); for the safety form's crash models, which it prunes nothing in, it saves a word per stored state")
+	victims := flag.String("victims", "", "with crashes, only these processes (comma-separated) may crash: one run of -split-crashes's split, to make its runs apart")
 	splitCrashes := flag.Bool("split-crashes", false, "check crash tolerance once per process that may crash (per set of k − 1 processes): the runs together cover every crash, each stores fewer states")
 	quiescence := flag.Bool("quiescence", false, "check liveness over bounded passages as a safety property (no state where every process is idle, crashed or stuck), where the loops write nothing")
 	flag.Parse()
@@ -57,6 +58,17 @@ func main() {
 			os.Exit(2)
 		}
 		ns = append(ns, n)
+	}
+	var victimList []int
+	if *victims != "" {
+		for _, s := range strings.Split(*victims, ",") {
+			v, err := strconv.Atoi(strings.TrimSpace(s))
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "spincheck: bad -victims:", err)
+				os.Exit(2)
+			}
+			victimList = append(victimList, v)
+		}
 	}
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: spincheck [flags] algorithm...  (one of", strings.Join(templates.Names(), ", ")+")")
@@ -95,7 +107,7 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	so := spin.SuiteOptions{Sizes: ns, Passages: *passages, Preference: templates.Preference(*pref), Mode: mode.Mode(*modeName), K: *k,
-		Run: spin.Options{Timeout: *timeout, MemLimitMB: *mem, Collapse: *collapse, FixedHash: *fixedHash, HashBits: *hash, Fold: *fold, SplitCrashes: *splitCrashes, HashCompact: *hashCompact, NoReduce: *noReduce},
+		Run: spin.Options{Timeout: *timeout, MemLimitMB: *mem, Collapse: *collapse, FixedHash: *fixedHash, HashBits: *hash, Fold: *fold, SplitCrashes: *splitCrashes, Victims: victimList, HashCompact: *hashCompact, NoReduce: *noReduce},
 		Log: func(s string) { fmt.Fprintln(os.Stderr, s) }, Quiescence: *quiescence}
 	if *props != "" {
 		for _, p := range strings.Split(*props, ",") {
