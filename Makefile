@@ -48,9 +48,9 @@ vet:
 # The simulator is one goroutine, and so are verify/mutation's mutant and
 # control tests, gen's corpus of mutated specs and templates/golang's scan
 # of every configuration's waits: they skip themselves under -race and run
-# here without it. One go test line runs the whole packages, two at a time
-# (each of these tests keeps one core busy; gen's other tests run twice,
-# a few seconds).
+# here without it. One go test line runs the four packages two at a time,
+# so that no core idles while a single-threaded one runs (gen's other
+# tests run twice: a few seconds).
 test-race:
 	$(GO) test -race -count=1 $(PKGS)
 	$(GO) test -count=1 ./verify/mutation/ ./netsim/ ./netsim/cmd/netsim/ ./gen/
