@@ -50,25 +50,10 @@ func main() {
 	splitCrashes := flag.Bool("split-crashes", false, "check crash tolerance once per process that may crash (per set of k − 1 processes): the runs together cover every crash, each stores fewer states")
 	quiescence := flag.Bool("quiescence", false, "check liveness over bounded passages as a safety property (no state where every process is idle, crashed or stuck), where the loops write nothing")
 	flag.Parse()
-	var ns []int
-	for _, s := range strings.Split(*sizes, ",") {
-		n, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "spincheck: bad -n:", err)
-			os.Exit(2)
-		}
-		ns = append(ns, n)
-	}
+	ns := ints("n", *sizes)
 	var victimList []int
 	if *victims != "" {
-		for _, s := range strings.Split(*victims, ",") {
-			v, err := strconv.Atoi(strings.TrimSpace(s))
-			if err != nil {
-				fmt.Fprintln(os.Stderr, "spincheck: bad -victims:", err)
-				os.Exit(2)
-			}
-			victimList = append(victimList, v)
-		}
+		victimList = ints("victims", *victims)
 	}
 	if flag.NArg() == 0 {
 		fmt.Fprintln(os.Stderr, "usage: spincheck [flags] algorithm...  (one of", strings.Join(templates.Names(), ", ")+")")
@@ -143,4 +128,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, "spincheck: some runs gave no verdict")
 		os.Exit(3)
 	}
+}
+
+// ints parses a comma-separated list of integers given to -name, or exits
+// with the usage status.
+func ints(name, list string) []int {
+	var out []int
+	for _, s := range strings.Split(list, ",") {
+		v, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "spincheck: bad -%s: %v\n", name, err)
+			os.Exit(2)
+		}
+		out = append(out, v)
+	}
+	return out
 }
