@@ -371,13 +371,21 @@ func TestTrailNamesLabels(t *testing.T) {
 	}
 }
 
-func TestDepthTruncationIsIncomplete(t *testing.T) {
-	needSpin(t)
-	t.Parallel()
-	m, err := promela.Model(entryDef(t, "mcs"), ir.Params{N: 2, K: 1}, promela.Options{Checks: promela.MutualExclusion})
+// exclusionModel is the mutual-exclusion model of a catalogue entry at
+// n = 2.
+func exclusionModel(t *testing.T, name string) string {
+	t.Helper()
+	m, err := promela.Model(entryDef(t, name), ir.Params{N: 2, K: 1}, promela.Options{Checks: promela.MutualExclusion})
 	if err != nil {
 		t.Fatal(err)
 	}
+	return m
+}
+
+func TestDepthTruncationIsIncomplete(t *testing.T) {
+	needSpin(t)
+	t.Parallel()
+	m := exclusionModel(t, "mcs")
 	o := fast
 	o.MaxDepth = 10 // the search needs about 120; the retry tries 100
 	res, err := Check(context.Background(), m, MutualExclusion, o)
@@ -714,10 +722,7 @@ func TestBitstateFindsButNeverPasses(t *testing.T) {
 		alg  string
 		want Status
 	}{{"hyman", Failed}, {"peterson", Incomplete}} {
-		m, err := promela.Model(entryDef(t, c.alg), ir.Params{N: 2, K: 1}, promela.Options{Checks: promela.MutualExclusion})
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := exclusionModel(t, c.alg)
 		res, err := Check(context.Background(), m, MutualExclusion, o)
 		if err != nil {
 			t.Fatal(err)
@@ -740,10 +745,7 @@ func TestHashCompact(t *testing.T) {
 		alg  string
 		want Status
 	}{{"hyman", Failed}, {"peterson", Passed}} {
-		m, err := promela.Model(entryDef(t, c.alg), ir.Params{N: 2, K: 1}, promela.Options{Checks: promela.MutualExclusion})
-		if err != nil {
-			t.Fatal(err)
-		}
+		m := exclusionModel(t, c.alg)
 		full, err := Check(t.Context(), m, MutualExclusion, fast)
 		if err != nil {
 			t.Fatal(err)
