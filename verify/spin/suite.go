@@ -440,7 +440,7 @@ func plan(a *ir.Algorithm, claims templates.Properties, m mode.Mode, prop Proper
 		head = append(head, who+" at any point (inside the critical section too) and for ever; the claim is about the others")
 		switch {
 		case so.Run.Victims != nil:
-			head = append(head, "only "+processList(so.Run.Victims)+" may crash: one run of those a split by victim makes (-split-crashes), which together cover every crash")
+			head = append(head, "only "+processList(so.Run.Victims)+" may crash: one run of those a split by victim makes, which together cover every crash")
 		case so.Run.SplitCrashes:
 			per := "process"
 			if po.Crashes > 1 {
