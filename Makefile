@@ -104,10 +104,12 @@ demo: deps
 # verify runs every layer over the whole catalogue (the negative controls
 # must be rejected) and rewrites docs/verification.md: SPIN at n = 2 and 3,
 # 30 s per run (about 16 minutes on 2 cores); add 4 to -n for n = 4 where
-# the state space allows (much longer).
+# the state space allows (much longer). It also recomputes the whole of
+# docs/distributed.md (make test recomputes it at n = 10 and 20 only).
 verify: deps
 	$(GO) run ./cmd/lockgen verify -expect-rejections -n 2,3 -spin-timeout 30s -report docs/verification.md generated/*/lock.toml
 	$(GO) test -tags lockgen_check -count=1 ./bench/...
+	LOCKGEN_DOC_FULL=1 $(GO) test -count=1 -run TestDistributedDocIsFresh ./netsim/cmd/netsim/
 
 # spin-zehavi checks Zehavi's k-exclusion with SPIN at n = 3, k = 2, one
 # passage per process, beyond make verify's 30 s budget: mutual exclusion,

@@ -11,11 +11,13 @@ import (
 )
 
 // writeDoc writes docs/distributed.md to w and, when plotDir is set, its
-// plots there (rel is plotDir as the document names it).
-func writeDoc(w io.Writer, plotDir, rel string, progress func(report.Point)) error {
-	s := report.PaperSweep
+// plots there (rel is plotDir as the document names it). ns restricts
+// every sweep to those sizes (nil: the paper's), for a test that checks
+// the document in part.
+func writeDoc(w io.Writer, plotDir, rel string, ns []int, progress func(report.Point)) error {
+	s := paperSweep(ns)
 	curves, sweeps := map[string][]report.Curve{}, map[string]report.Sweep{}
-	for _, r := range docRuns() {
+	for _, r := range docRuns(ns) {
 		e := mustEntry(r.entry)
 		c, err := r.sweep.Run(e.Name, e.Def(), r.ratios, progress)
 		if err != nil {
@@ -201,8 +203,8 @@ type docRun struct {
 // docRuns are the report's simulations, in order; where an entry's cost
 // depends on the load down to a light limit (Carvalho–Roucairol, the
 // broadcast tokens, Raymond, the rings) its grid starts lighter.
-func docRuns() []docRun {
-	s := report.PaperSweep
+func docRuns(ns []int) []docRun {
+	s := paperSweep(ns)
 	light := s
 	light.Loads = append([]float64{0.02}, s.Loads...)
 	// Le Lann's token makes about 5/L messages per entry: at 2% load a
@@ -222,6 +224,15 @@ func docRuns() []docRun {
 		{"le-lann", ring, []int{0}},
 		{"dijkstra-ring", ring, []int{0}},
 	}
+}
+
+// paperSweep is the paper's grid, at the sizes ns if not nil.
+func paperSweep(ns []int) report.Sweep {
+	s := report.PaperSweep
+	if ns != nil {
+		s.Ns = ns
+	}
+	return s
 }
 
 // simulations counts the runs of r.

@@ -90,10 +90,10 @@ func writeDocFile(path string) error {
 	dir := strings.TrimSuffix(path, filepath.Ext(path))
 	var b bytes.Buffer
 	done, total := 0, 0
-	for _, r := range docRuns() {
+	for _, r := range docRuns(nil) {
 		total += r.simulations()
 	}
-	err := writeDoc(&b, dir, filepath.Base(dir), func(p report.Point) {
+	err := writeDoc(&b, dir, filepath.Base(dir), nil, func(p report.Point) {
 		done++
 		fmt.Fprintf(os.Stderr, "\rnetsim: %d/%d simulations (%s n=%d load %.0f%%)   ", done, total, p.Alg, p.N, p.Load*100)
 	})
