@@ -1,6 +1,10 @@
 package golang
 
 import (
+	"bytes"
+	"cmp"
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -77,7 +81,7 @@ func networkLockPasses(t *testing.T, name string) {
 	}
 }
 
-// findTest requires netstress to find a violation in the package's lock.
+// findTest requires netstress to find a violation in lock NAME.
 const findTest = `package netpkg
 
 import (
@@ -88,9 +92,10 @@ import (
 	"github.com/lockgen/lockgen/verify/netstress"
 )
 
-func TestFinds(t *testing.T) {
+func TestFindsNAME(t *testing.T) {
+	t.Parallel()
 	for attempt := range 5 {
-		s := netstress.Subject{New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) { return NewL(self, n, tr) }}
+		s := netstress.Subject{New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) { return NewNAME(self, n, tr) }}
 		s.Timeout = 3 * time.Second
 		s.Network = NETWORK
 		r := netstress.Find(s)
@@ -116,10 +121,6 @@ func TestNetworkControlsCaught(t *testing.T) {
 		t.Fatal(err)
 	}
 	inOrder := "inproc.Options{Delay: func() time.Duration { return time.Duration(time.Now().UnixNano()%50) * time.Microsecond }}"
-	type variant struct {
-		name, entry, network, runtime string
-		alg                           *distributed.Control
-	}
 	variants := []variant{
 		{name: "dcrew over a reordering network", entry: "dcrew", network: "inproc.Options{Reorder: true, Delay: func() time.Duration { return time.Duration(time.Now().UnixNano()%200) * time.Microsecond }}"},
 		{name: "dcrew on a resume-later runtime", entry: "dcrew", network: inOrder, runtime: "resume-later"},
@@ -140,43 +141,101 @@ func TestNetworkControlsCaught(t *testing.T) {
 		}
 		variants = append(variants, variant{name: controls[i].Name, entry: controls[i].Entry, network: inOrder, alg: &controls[i]})
 	}
+	// The variants on one runtime share a package: one build and link
+	// for them all instead of one each (about 2 s of CPU a variant).
+	byRuntime := map[string][]variant{}
 	for _, v := range variants {
-		t.Run(v.name, func(t *testing.T) {
+		byRuntime[v.runtime] = append(byRuntime[v.runtime], v)
+	}
+	for rt, vs := range byRuntime {
+		t.Run("runtime="+cmp.Or(rt, "catalogue"), func(t *testing.T) {
 			t.Parallel()
-			dir := writeNetworkPackage(t, v.entry, "L")
-			if v.alg != nil {
-				e, _ := distributed.Lookup(v.entry)
-				lock, err := NetworkLock(NetConfig{Name: "L", Package: "netpkg", Entry: e, Alg: v.alg.Alg, SpecPath: "locks.toml"})
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dir, lock.Name), lock.Data, 0o644); err != nil {
-					t.Fatal(err)
-				}
+			results := runFinds(t, rt, vs)
+			for i, v := range vs {
+				t.Run(v.name, func(t *testing.T) {
+					r := results[findName(i)]
+					if r.action != "pass" {
+						t.Fatalf("%s not caught (%s):\n%s", v.name, cmp.Or(r.action, "did not run"), r.output)
+					}
+					t.Logf("%s", r.output)
+				})
 			}
-			if v.runtime != "" {
-				rt, err := NetRuntimeControl("netpkg", v.runtime)
-				if err != nil {
-					t.Fatal(err)
-				}
-				if err := os.WriteFile(filepath.Join(dir, rt.Name), rt.Data, 0o644); err != nil {
-					t.Fatal(err)
-				}
-			}
-			os.Remove(filepath.Join(dir, "l_test.go"))
-			src := strings.Replace(findTest, "NETWORK", v.network, 1)
-			if err := os.WriteFile(filepath.Join(dir, "find_test.go"), []byte(src), 0o644); err != nil {
-				t.Fatal(err)
-			}
-			// Without -race: two writers are the checker's finding, which the
-			// race detector would turn into a failure of its own.
-			cmd := exec.Command("go", "test", "-count=1", "-v", "-run", "TestFinds", ".")
-			cmd.Dir = dir
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				t.Fatalf("%s not caught: %v\n%s", v.name, err, out)
-			}
-			t.Logf("%s", out)
 		})
 	}
+}
+
+// variant is one case of TestNetworkControlsCaught: a lock (an entry's,
+// or a control's definition) over a network, on a runtime.
+type variant struct {
+	name, entry, network, runtime string
+	alg                           *distributed.Control
+}
+
+// findResult is one find test's outcome in go test -json's words.
+type findResult struct{ action, output string }
+
+// findName is the lock type and the find test's suffix of variant i.
+func findName(i int) string { return fmt.Sprintf("C%d", i) }
+
+// runFinds writes the variants vs into one package on the runtime rt
+// ("" for the catalogue's), each as lock C<i> with its find test, runs
+// the find tests and returns their outcomes by lock name.
+func runFinds(t *testing.T, rt string, vs []variant) map[string]findResult {
+	dir, _ := testPackage(t, "net-controls")
+	runtime, err := NetRuntimeControl("netpkg", rt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := []File{runtime}
+	for i, v := range vs {
+		e, ok := distributed.Lookup(v.entry)
+		if !ok {
+			t.Fatalf("no entry %s", v.entry)
+		}
+		c := NetConfig{Name: findName(i), Package: "netpkg", Entry: e, SpecPath: "locks.toml", SpecHash: "0123456789abcdef"}
+		if v.alg != nil {
+			c.Alg = v.alg.Alg
+		}
+		lock, err := NetworkLock(c)
+		if err != nil {
+			t.Fatalf("%s: %v", v.name, err)
+		}
+		src := strings.NewReplacer("NETWORK", v.network, "NAME", c.Name).Replace(findTest)
+		files = append(files, lock, File{Name: strings.ToLower(c.Name) + "_find_test.go", Data: []byte(src)})
+	}
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// Without -race: two writers are the checker's finding, which the
+	// race detector would turn into a failure of its own. Most finds end
+	// on netstress's 3 s progress timeout, asleep: six run at once.
+	cmd := exec.Command("go", "test", "-count=1", "-json", "-parallel=6", "-run", "^TestFinds", ".")
+	cmd.Dir = dir
+	out, err := cmd.Output()
+	results := map[string]findResult{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var ev struct{ Action, Test, Output string }
+		if dec.Decode(&ev) != nil {
+			break
+		}
+		name, ok := strings.CutPrefix(ev.Test, "TestFinds")
+		if !ok {
+			continue
+		}
+		r := results[name]
+		switch ev.Action {
+		case "output":
+			r.output += ev.Output
+		case "pass", "fail", "skip":
+			r.action = ev.Action
+		}
+		results[name] = r
+	}
+	if len(results) == 0 {
+		t.Fatalf("go test ran no find test: %v\n%s", err, out)
+	}
+	return results
 }
