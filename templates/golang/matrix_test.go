@@ -1,22 +1,34 @@
 package golang
 
 import (
+	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
 )
 
+// matrixGroups is how many packages hold the matrix: two, so that the
+// two go test runs keep both cores busy while each builds and links once.
+const matrixGroups = 2
+
 // TestMatrix lowers every catalogue algorithm in every mode, preference,
 // supported node policy and allowed waiting policy (paddings and TryLock
-// varied along), one package per algorithm, and requires each package to
-// pass go vet and its generated stress and misuse tests under -race. This is
-// what backs the claim that every policy the catalogue accepts works.
+// varied along), and requires every configuration to pass go vet and its
+// generated stress and misuse tests under -race. This is what backs the
+// claim that every policy the catalogue accepts works.
+//
+// The configurations share matrixGroups packages (lock M<algorithm>L<i>
+// is configuration i of an algorithm): one package per algorithm built
+// and linked 28 race-instrumented test binaries, 3 s of CPU each, more
+// than their stress runs took. Each algorithm is still a subtest, which
+// passes when every test of its configurations passed.
 //
 // Each configuration's stress runs for 100 ms (LOCKGEN_STRESS, unless set):
 // the catalogue's own packages under generated/ stress each lock for the
@@ -26,51 +38,94 @@ func TestMatrix(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles and stress-tests every configuration: skipped in -short")
 	}
+	var groups [matrixGroups][]*templates.Entry
+	i := 0
 	for _, e := range templates.All() {
 		if e.NegativeControl() {
 			continue // known-wrong or timing-dependent: their generated tests require a violation
 		}
-		t.Run(e.Name, func(t *testing.T) {
+		groups[i%matrixGroups] = append(groups[i%matrixGroups], e)
+		i++
+	}
+	for g, entries := range groups {
+		t.Run(fmt.Sprintf("group%d", g), func(t *testing.T) {
 			t.Parallel()
-			pkg := "m" + strings.ReplaceAll(e.Name, "-", "")
-			dir, importPath := testPackage(t, "matrix-"+e.Name)
-			n := 0
-			for _, c := range configs(e) {
-				n++
-				c.Name = fmt.Sprintf("L%d", n)
-				c.Package = pkg
-				c.ImportPath = importPath
-				c.SpecPath, c.SpecHash, c.SpecEcho = "matrix", "0", c.describe()
-				lock, err := Lock(c)
-				if err != nil {
-					t.Fatalf("%s: %v", c.describe(), err)
+			matrixGroup(t, g, entries)
+		})
+	}
+}
+
+// matrixGroup writes every configuration of entries into one package,
+// vets it, runs its tests under -race, and reports each entry as a
+// subtest.
+func matrixGroup(t *testing.T, g int, entries []*templates.Entry) {
+	pkg := fmt.Sprintf("matrix%d", g)
+	dir, importPath := testPackage(t, pkg)
+	names := map[string][]string{}  // entry → its configurations' lock names
+	describe := map[string]string{} // lock name → its configuration
+	for _, e := range entries {
+		for n, c := range configs(e) {
+			c.Name = fmt.Sprintf("M%sL%d", strings.ReplaceAll(e.Name, "-", ""), n+1)
+			c.Package = pkg
+			c.ImportPath = importPath
+			c.SpecPath, c.SpecHash, c.SpecEcho = "matrix", "0", c.describe()
+			lock, err := Lock(c)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", e.Name, c.describe(), err)
+			}
+			tests, err := Tests(c)
+			if err != nil {
+				t.Fatalf("%s: %s: %v", e.Name, c.describe(), err)
+			}
+			for _, f := range append(tests, lock) {
+				if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+					t.Fatal(err)
 				}
-				tests, err := Tests(c)
-				if err != nil {
-					t.Fatalf("%s: %v", c.describe(), err)
-				}
-				for _, f := range append(tests, lock) {
-					if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
-						t.Fatal(err)
+			}
+			names[e.Name] = append(names[e.Name], c.Name)
+			describe[c.Name] = c.describe()
+		}
+	}
+	rt, err := Runtime(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range rt {
+		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vet := exec.Command("go", "vet", ".")
+	vet.Dir = dir
+	if out, err := vet.CombinedOutput(); err != nil {
+		t.Fatalf("go vet on %d configurations: %v\n%s", len(describe), err, out)
+	}
+	test := exec.Command("go", "test", "-race", "-count=1", "-json", ".")
+	test.Dir = dir
+	test.Env = append(os.Environ(), matrixStress...)
+	out, runErr := test.Output()
+	results := testResults(out)
+	for _, e := range entries {
+		t.Run(e.Name, func(t *testing.T) {
+			for _, name := range names[e.Name] {
+				ran := 0
+				for test, r := range results {
+					rest, ok := strings.CutPrefix(test, "Test"+name)
+					if !ok || rest == "" || !unicode.IsUpper(rune(rest[0])) {
+						continue // another lock's (L1 is a prefix of L10)
+					}
+					ran++
+					if r.action != "pass" && r.action != "skip" {
+						t.Errorf("%s (%s): %s\n%s", test, describe[name], cmp.Or(r.action, "did not finish"), r.output)
 					}
 				}
-			}
-			rt, err := Runtime(pkg)
-			if err != nil {
-				t.Fatal(err)
-			}
-			for _, f := range rt {
-				os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644)
-			}
-			for _, args := range [][]string{{"vet", "."}, {"test", "-race", "-count=1", "."}} {
-				cmd := exec.Command("go", args...)
-				cmd.Dir = dir
-				cmd.Env = append(os.Environ(), matrixStress...)
-				if out, err := cmd.CombinedOutput(); err != nil {
-					t.Fatalf("go %s on %d configurations of %s: %v\n%s", strings.Join(args, " "), n, e.Name, err, out)
+				if ran == 0 {
+					t.Errorf("no test of %s (%s) ran: %v\n%s", name, describe[name], runErr, out)
 				}
 			}
-			t.Logf("%d configurations vet clean and pass stress under -race", n)
+			if !t.Failed() {
+				t.Logf("%d configurations vet clean and pass stress under -race", len(names[e.Name]))
+			}
 		})
 	}
 }

@@ -1,9 +1,7 @@
 package golang
 
 import (
-	"bytes"
 	"cmp"
-	"encoding/json"
 	"fmt"
 	"os"
 	"os/exec"
@@ -171,16 +169,13 @@ type variant struct {
 	alg                           *distributed.Control
 }
 
-// findResult is one find test's outcome in go test -json's words.
-type findResult struct{ action, output string }
-
 // findName is the lock type and the find test's suffix of variant i.
 func findName(i int) string { return fmt.Sprintf("C%d", i) }
 
 // runFinds writes the variants vs into one package on the runtime rt
 // ("" for the catalogue's), each as lock C<i> with its find test, runs
 // the find tests and returns their outcomes by lock name.
-func runFinds(t *testing.T, rt string, vs []variant) map[string]findResult {
+func runFinds(t *testing.T, rt string, vs []variant) map[string]testResult {
 	dir, _ := testPackage(t, "net-controls")
 	runtime, err := NetRuntimeControl("netpkg", rt)
 	if err != nil {
@@ -214,25 +209,11 @@ func runFinds(t *testing.T, rt string, vs []variant) map[string]findResult {
 	cmd := exec.Command("go", "test", "-count=1", "-json", "-parallel=6", "-run", "^TestFinds", ".")
 	cmd.Dir = dir
 	out, err := cmd.Output()
-	results := map[string]findResult{}
-	dec := json.NewDecoder(bytes.NewReader(out))
-	for {
-		var ev struct{ Action, Test, Output string }
-		if dec.Decode(&ev) != nil {
-			break
+	results := map[string]testResult{}
+	for test, r := range testResults(out) {
+		if name, ok := strings.CutPrefix(test, "TestFinds"); ok {
+			results[name] = r
 		}
-		name, ok := strings.CutPrefix(ev.Test, "TestFinds")
-		if !ok {
-			continue
-		}
-		r := results[name]
-		switch ev.Action {
-		case "output":
-			r.output += ev.Output
-		case "pass", "fail", "skip":
-			r.action = ev.Action
-		}
-		results[name] = r
 	}
 	if len(results) == 0 {
 		t.Fatalf("go test ran no find test: %v\n%s", err, out)

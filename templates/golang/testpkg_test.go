@@ -1,8 +1,11 @@
 package golang
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -28,4 +31,31 @@ func testPackage(t *testing.T, prefix string) (dir, importPath string) {
 		t.Cleanup(func() { os.RemoveAll(dir) })
 	}
 	return dir, "github.com/lockgen/lockgen/templates/golang/testdata/" + filepath.Base(dir)
+}
+
+// testResult is one test's outcome in go test -json's words.
+type testResult struct{ action, output string }
+
+// testResults reads go test -json's events into each top-level test's
+// outcome and output.
+func testResults(out []byte) map[string]testResult {
+	results := map[string]testResult{}
+	dec := json.NewDecoder(bytes.NewReader(out))
+	for {
+		var ev struct{ Action, Test, Output string }
+		if dec.Decode(&ev) != nil {
+			return results
+		}
+		if ev.Test == "" || strings.Contains(ev.Test, "/") {
+			continue
+		}
+		r := results[ev.Test]
+		switch ev.Action {
+		case "output":
+			r.output += ev.Output
+		case "pass", "fail", "skip":
+			r.action = ev.Action
+		}
+		results[ev.Test] = r
+	}
 }
