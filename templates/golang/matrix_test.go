@@ -1,14 +1,12 @@
 package golang
 
 import (
-	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
-	"unicode"
 
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
@@ -105,23 +103,13 @@ func matrixGroup(t *testing.T, g int, entries []*templates.Entry) {
 	test.Env = append(os.Environ(), matrixStress...)
 	out, runErr := test.Output()
 	results := testResults(out)
+	if len(results) == 0 {
+		t.Fatalf("go test -race on %d configurations ran no test: %v\n%s", len(describe), runErr, out)
+	}
 	for _, e := range entries {
 		t.Run(e.Name, func(t *testing.T) {
 			for _, name := range names[e.Name] {
-				ran := 0
-				for test, r := range results {
-					rest, ok := strings.CutPrefix(test, "Test"+name)
-					if !ok || rest == "" || !unicode.IsUpper(rune(rest[0])) {
-						continue // another lock's (L1 is a prefix of L10)
-					}
-					ran++
-					if r.action != "pass" && r.action != "skip" {
-						t.Errorf("%s (%s): %s\n%s", test, describe[name], cmp.Or(r.action, "did not finish"), r.output)
-					}
-				}
-				if ran == 0 {
-					t.Errorf("no test of %s (%s) ran: %v\n%s", name, describe[name], runErr, out)
-				}
+				requireTestsOf(t, results, name, describe[name], fmt.Sprint(runErr))
 			}
 			if !t.Failed() {
 				t.Logf("%d configurations vet clean and pass stress under -race", len(names[e.Name]))

@@ -12,70 +12,66 @@ import (
 	"github.com/lockgen/lockgen/templates/distributed"
 )
 
-// writeNetworkPackage generates entry name as lock type typ into a fresh
-// test package, with its runtime and tests.
-func writeNetworkPackage(t *testing.T, name, typ string) string {
-	t.Helper()
-	e, ok := distributed.Lookup(name)
-	if !ok {
-		t.Fatalf("no entry %s", name)
-	}
-	dir, _ := testPackage(t, "net-"+name)
-	pkg := "netpkg"
-	c := NetConfig{Name: typ, Package: pkg, Entry: e, SpecPath: "locks.toml", SpecHash: "0123456789abcdef"}
-	lock, err := NetworkLock(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	tests, err := NetworkTests(c)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rt, err := NetRuntime(pkg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range []File{lock, tests, rt} {
-		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return dir
-}
-
 // Every generated distributed lock compiles, vets, imports only the
 // standard library, and passes its own tests under the race detector.
+// The catalogue shares one package (lock N<entry>): one build and link
+// instead of one per entry; each entry is a subtest that reads its tests'
+// outcomes.
 func TestNetworkLockPasses(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs generated packages")
 	}
-	for _, e := range distributed.All() {
-		t.Run(e.Name, func(t *testing.T) {
-			t.Parallel()
-			networkLockPasses(t, e.Name)
-		})
+	dir, _ := testPackage(t, "net-catalogue")
+	pkg := "netpkg"
+	rt, err := NetRuntime(pkg)
+	if err != nil {
+		t.Fatal(err)
 	}
-}
-
-func networkLockPasses(t *testing.T, name string) {
-	dir := writeNetworkPackage(t, name, "L")
+	files := []File{rt}
+	names := map[string]string{} // entry → lock name
+	for _, e := range distributed.All() {
+		c := NetConfig{Name: "N" + strings.ReplaceAll(e.Name, "-", ""), Package: pkg, Entry: e, SpecPath: "locks.toml", SpecHash: "0123456789abcdef"}
+		lock, err := NetworkLock(c)
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name, err)
+		}
+		tests, err := NetworkTests(c)
+		if err != nil {
+			t.Fatalf("%s: %v", e.Name, err)
+		}
+		files = append(files, lock, tests)
+		names[e.Name] = c.Name
+	}
+	for _, f := range files {
+		if err := os.WriteFile(filepath.Join(dir, f.Name), f.Data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
 	out, err := exec.Command("go", "list", "-f", `{{join .Imports " "}}`, dir).CombinedOutput()
 	if err != nil {
 		t.Fatalf("go list: %v\n%s", err, out)
 	}
 	for _, imp := range strings.Fields(string(out)) {
 		if strings.Contains(imp, ".") {
-			t.Errorf("the generated lock imports %s: only the standard library is allowed", imp)
+			t.Errorf("the generated locks import %s: only the standard library is allowed", imp)
 		}
 	}
-	for _, args := range [][]string{{"vet", "."}, {"test", "-race", "-count=1", "-v", "."}} {
-		cmd := exec.Command("go", args...)
-		cmd.Dir = dir
-		out, err := cmd.CombinedOutput()
-		if err != nil {
-			t.Fatalf("go %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		t.Logf("go %s:\n%s", strings.Join(args, " "), out)
+	vet := exec.Command("go", "vet", ".")
+	vet.Dir = dir
+	if out, err := vet.CombinedOutput(); err != nil {
+		t.Fatalf("go vet: %v\n%s", err, out)
+	}
+	test := exec.Command("go", "test", "-race", "-count=1", "-json", ".")
+	test.Dir = dir
+	out, runErr := test.Output()
+	results := testResults(out)
+	if len(results) == 0 {
+		t.Fatalf("go test -race ran no test: %v\n%s", runErr, out)
+	}
+	for _, e := range distributed.All() {
+		t.Run(e.Name, func(t *testing.T) {
+			requireTestsOf(t, results, names[e.Name], e.Name, fmt.Sprint(runErr))
+		})
 	}
 }
 

@@ -2,11 +2,13 @@ package golang
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode"
 )
 
 // testPackage makes a directory for a generated package under testdata
@@ -57,5 +59,27 @@ func testResults(out []byte) map[string]testResult {
 			r.action = ev.Action
 		}
 		results[ev.Test] = r
+	}
+}
+
+// requireTestsOf fails t unless a test of lock name (Test<name>Stress,
+// Test<name>Misuse, ...) is among results and every one of them passed
+// or was skipped; what describes the lock, and context (go test's error
+// and output) explains a run where none of its tests ran.
+func requireTestsOf(t *testing.T, results map[string]testResult, name, what, context string) {
+	t.Helper()
+	ran := 0
+	for test, r := range results {
+		rest, ok := strings.CutPrefix(test, "Test"+name)
+		if !ok || rest == "" || !unicode.IsUpper(rune(rest[0])) {
+			continue // another lock's (L1 is a prefix of L10)
+		}
+		ran++
+		if r.action != "pass" && r.action != "skip" {
+			t.Errorf("%s (%s): %s\n%s", test, what, cmp.Or(r.action, "did not finish"), r.output)
+		}
+	}
+	if ran == 0 {
+		t.Errorf("no test of %s (%s) ran: %s", name, what, context)
 	}
 }
