@@ -295,27 +295,31 @@ func TestCrashStatesNoCopies(t *testing.T) {
 
 // The safety form's crash is a rendezvous received in the escape of an
 // unless, and pan warns that such an escape "could make p.o. reduction
-// invalid". It cannot here: in these models the reduction prunes nothing.
-// Every statement of a process's unless body carries the escape, a receive
-// on a global channel, so pan never counts one as safe, and a process is
-// inside that body from its start. This test holds pan to that: each crash
-// model below, folded (as make test and spincheck -fold run them) and not,
-// stores the same states with the reduction as without it, with the same
-// verdict. The crash-free model shows that the flag is not idle: there the
-// reduction stores fewer states.
+// invalid": a search with the reduction that finds nothing is therefore
+// incomplete, and CheckAlgorithm checks crash models without it. That
+// costs nothing: in these models the reduction prunes nothing. Every
+// statement of a process's unless body carries the escape, a receive on a
+// global channel, so pan never counts one as safe, and a process is inside
+// that body from its start. This test holds pan to that: each crash model
+// below, folded (as make test and spincheck -fold run them) and not,
+// stores the same states with the reduction as without it, and a
+// counterexample is found either way. The crash-free model shows that the
+// flag is not idle: there the reduction stores fewer states, and pan
+// does not warn.
 func TestCrashReductionPrunesNothing(t *testing.T) {
 	needSpin(t)
 	t.Parallel()
 	victims := quiet(mode.Mutex, 1)
 	victims.Victims = []int{0, 1}
 	zehavi := entryDefIn(t, "zehavi", mode.KExclusion)
+	const warning = "rendezvous stmnts in the escape of an unless clause"
 	for _, c := range []struct {
 		name string
 		a    *ir.Algorithm
 		p    ir.Params
 		o    promela.Options
 		fold bool
-		want Status
+		want Status // without the reduction
 	}{
 		{"zehavi, k = 1, folded", zehavi, ir.Params{N: 2, K: 1}, quiet(mode.KExclusion, 1), true, Failed},
 		{"zehavi, k = 2, folded", zehavi, ir.Params{N: 2, K: 2}, quiet(mode.KExclusion, 1), true, Passed},
@@ -325,31 +329,49 @@ func TestCrashReductionPrunesNothing(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			t.Parallel()
+			po := c.o
+			po.Fold = c.fold
+			low, err := promela.Lower(c.a, c.p, po)
+			if err != nil {
+				t.Fatal(err)
+			}
 			var got [2]Result
 			for i, noReduce := range []bool{false, true} {
 				o := fast
 				o.NoReduce = noReduce
-				po := c.o
-				po.Fold = c.fold
-				res, _, err := CheckAlgorithm(t.Context(), c.a, c.p, po, Quiescence, o)
-				if err != nil {
+				if got[i], err = Check(t.Context(), low.Text, Quiescence, o); err != nil {
 					t.Fatal(err)
 				}
-				if slices.Contains(res.CompileFlags, "-DNOREDUCE") != noReduce {
-					t.Fatalf("%s (%s), flags %v, NoReduce %v", res.Status, res.Reason, res.CompileFlags, noReduce)
-				}
-				got[i] = res
 			}
 			red, full := got[0], got[1]
-			t.Logf("reduced: %s %s (%d states); without reduction: %s %s (%d states)", red.Status, red.Message, red.States, full.Status, full.Message, full.States)
-			if red.Status != c.want || full.Status != c.want || red.Message != full.Message {
-				t.Fatalf("reduced %s %q, without reduction %s %q: want %s for both", red.Status, red.Message, full.Status, full.Message, c.want)
+			t.Logf("reduced: %s %s%s (%d states); without reduction: %s %s (%d states)", red.Status, red.Message, red.Reason, red.States, full.Status, full.Message, full.States)
+			if full.Status != c.want || (c.want == Passed && len(full.Warnings) != 0) {
+				t.Fatalf("without reduction: %s %q, warnings %q; want %s (and no warning if it passes)", full.Status, full.Message, full.Warnings, c.want)
+			}
+			crashes := c.o.Crashes > 0
+			if warned := slices.ContainsFunc(red.Warnings, func(w string) bool { return strings.Contains(w, warning) }); warned != crashes {
+				t.Errorf("with reduction: warnings %q; want the unless warning only with crashes", red.Warnings)
 			}
 			switch {
-			case c.o.Crashes > 0 && red.States != full.States:
-				t.Errorf("%d states reduced, %d without: the reduction prunes crash models, whose soundness rests on its pruning nothing", red.States, full.States)
-			case c.o.Crashes == 0 && red.States >= full.States:
+			case c.want == Failed && (red.Status != Failed || red.Message != full.Message):
+				t.Errorf("with reduction: %s %q; want %q too", red.Status, red.Message, full.Message)
+			case c.want == Passed && crashes && red.Status != Incomplete:
+				t.Errorf("with reduction: %s; want incomplete for the warning", red.Status)
+			case c.want == Passed && !crashes && red.Status != Passed:
+				t.Errorf("with reduction: %s %s; want passed", red.Status, red.Reason)
+			}
+			switch {
+			case crashes && red.States != full.States:
+				t.Errorf("%d states reduced, %d without: the reduction prunes crash models, so checking them without it is not free", red.States, full.States)
+			case !crashes && red.States >= full.States:
 				t.Errorf("%d states reduced, %d without: the reduction does nothing even without crashes", red.States, full.States)
+			}
+			res, _, err := CheckAlgorithm(t.Context(), c.a, c.p, po, Quiescence, fast)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if slices.Contains(res.CompileFlags, "-DNOREDUCE") != crashes || res.Status != c.want {
+				t.Errorf("CheckAlgorithm: %s, flags %v; want %s, and -DNOREDUCE only with crashes", res.Status, res.CompileFlags, c.want)
 			}
 		})
 	}

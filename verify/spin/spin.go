@@ -30,6 +30,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -314,6 +315,14 @@ type Result struct {
 	SearchTime  time.Duration
 	Elapsed     time.Duration // spin + gcc + pan (+ trail replay)
 
+	// Warnings are spin's and pan's warnings about this run, each on one
+	// line. A search that finds no counterexample passes only if every
+	// warning is known not to touch the verdict (harmfulWarning):
+	// otherwise it is Incomplete, since a warning may say the search was
+	// not what it claims (a reduction pan cannot vouch for). A
+	// counterexample stands whatever the warnings: it is a real run.
+	Warnings []string
+
 	CompileFlags []string
 	RunFlags     []string
 	Output       string // pan's output
@@ -371,7 +380,8 @@ func Check(ctx context.Context, model string, prop Property, opts Options) (res 
 	}
 	_ = os.Remove(filepath.Join(dir, file+".trail"))
 
-	if out, err := run(ctx, dir, "spin", "-a", file); err != nil {
+	out, err := run(ctx, dir, "spin", "-a", file)
+	if err != nil {
 		if r, done := budgetOut(ctx, res, "spin -a"); done {
 			return r, nil
 		}
@@ -379,6 +389,7 @@ func Check(ctx context.Context, model string, prop Property, opts Options) (res 
 	} else if strings.Contains(out, "Error:") {
 		return res, fmt.Errorf("spin rejected the model:\n%s", out)
 	}
+	spinWarnings := warningLines(out)
 
 	cflags := []string{"-w", opts.Optimize, fmt.Sprintf("-DMEMLIM=%d", opts.MemLimitMB), "-DVECTORSZ=4096"}
 	if !prop.Liveness() {
@@ -438,6 +449,7 @@ func Check(ctx context.Context, model string, prop Property, opts Options) (res 
 			return res, fmt.Errorf("pan: %v\n%s", err, out)
 		}
 		parseStats(out, &res)
+		res.Warnings = slices.Concat(spinWarnings, warningLines(out))
 		errs := countErrors(out)
 		if errs > 0 {
 			res.Status = Failed
@@ -490,9 +502,59 @@ func Check(ctx context.Context, model string, prop Property, opts Options) (res 
 				return res, nil
 			}
 		}
+		if w := harmfulWarning(res.Warnings, model, prop); w != "" {
+			res.Status = Incomplete
+			res.Reason = "no counterexample, but spin warned: " + w
+			return res, nil
+		}
 		res.Status = Passed
 		return res, nil
 	}
+}
+
+// warningLines are the warnings in a spin or pan output, each with the
+// indented lines that continue it joined to it.
+func warningLines(out string) []string {
+	var ws []string
+	in := false
+	for _, line := range strings.Split(out, "\n") {
+		switch {
+		case strings.Contains(strings.ToLower(line), "warning"):
+			ws = append(ws, strings.TrimSpace(line))
+			in = true
+		case in && strings.HasPrefix(line, "\t"):
+			ws[len(ws)-1] += " " + strings.TrimSpace(line)
+		default:
+			in = false
+		}
+	}
+	return ws
+}
+
+// harmfulWarning returns the first of warnings that may touch a verdict,
+// or "". The one known to be harmless is pan's "only one claim defined,
+// -N ignored" where the model's one claim is the one -N names: every
+// liveness model holds exactly the claim of its property.
+func harmfulWarning(warnings []string, model string, prop Property) string {
+	for _, w := range warnings {
+		if strings.Contains(w, "only one claim defined, -N ignored") && prop.claim() != "" && onlyClaim(model) == prop.claim() {
+			continue
+		}
+		return w
+	}
+	return ""
+}
+
+var reClaim = regexp.MustCompile(`(?m)^\s*(?:ltl|never)\b\s*(\w*)\s*\{`)
+
+// onlyClaim is the name of the model's claim (ltl or never) if it has
+// exactly one, and "" otherwise.
+func onlyClaim(model string) string {
+	m := reClaim.FindAllStringSubmatch(model, -1)
+	if len(m) != 1 {
+		return ""
+	}
+	return m[0][1]
 }
 
 // OmissionLimit is the bound on the expected number of skipped states
