@@ -138,7 +138,7 @@ VICTIMS ?= 0 1 2
 SPIN_MEM ?= 21500
 spin-zehavi-crash: deps
 	for v in $(VICTIMS); do \
-		$(GO) run ./verify/spin/cmd/spincheck -n 3 -mode kexclusion -k 2 -passages 1 -fold -hash-compact -no-reduce -fixed-hash -hash 28 -mem $(SPIN_MEM) -timeout 3h \
+		$(GO) run ./verify/spin/cmd/spincheck -n 3 -mode kexclusion -k 2 -passages 1 -fold -hash-compact -fixed-hash -hash 28 -mem $(SPIN_MEM) -timeout 3h \
 			-quiescence -victims $$v -props crash-tolerance zehavi || exit $$?; \
 	done
 

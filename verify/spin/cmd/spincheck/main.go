@@ -45,7 +45,7 @@ func main() {
 	k := flag.Int("k", 0, "k of k-exclusion, default n − 1")
 	fold := flag.Bool("fold", false, "fold local work into the neighbouring step (promela Options.Fold): usually fewer states, same verdicts")
 	hashCompact := flag.Bool("hash-compact", false, "store a 96-bit signature per state (pan -DHC4): fewer bytes per state than -collapse; a pass reports how many states the search may have skipped on average (at most 1e-6, or no verdict)")
-	noReduce := flag.Bool("no-reduce", false, "compile pan without partial order reduction (-DNOREDUCE); for the safety form's crash models, which it prunes nothing in, it saves a word per stored state")
+	noReduce := flag.Bool("no-reduce", false, "compile pan without partial order reduction (-DNOREDUCE); crash models are always checked without it, since pan cannot vouch for it there")
 	victims := flag.String("victims", "", "with crashes, only these processes (comma-separated) may crash: one run of -split-crashes's split, to make its runs apart")
 	splitCrashes := flag.Bool("split-crashes", false, "check crash tolerance once per process that may crash (per set of k − 1 processes): the runs together cover every crash, each stores fewer states")
 	quiescence := flag.Bool("quiescence", false, "check liveness over bounded passages as a safety property (no state where every process is idle, crashed or stuck), where the loops write nothing")
