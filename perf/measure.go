@@ -171,6 +171,9 @@ type Report struct {
 	Config     ReportConfig
 	Limits     Limits
 	Results    []Result
+	// Inlining is the compiler's verdict on the generated locks' methods
+	// the benchmark calls (set by RunDriver, which builds the benchmark).
+	Inlining []Inlining `json:",omitempty"`
 }
 
 // ReportConfig is the configuration as the report records it.

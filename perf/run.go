@@ -9,6 +9,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"time"
 )
 
@@ -24,7 +25,8 @@ func RunDriver(ctx context.Context, dir string, cfg Config, progress io.Writer) 
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
-	if err := buildDriver(ctx, dir, bin, ""); err != nil {
+	inlining, err := buildDriver(ctx, dir, bin, "")
+	if err != nil {
 		return nil, err
 	}
 	if cfg.PGO {
@@ -36,29 +38,43 @@ func RunDriver(ctx context.Context, dir string, cfg Config, progress io.Writer) 
 			return nil, err
 		}
 		fmt.Fprintln(progress, "rebuilding the benchmark with -pgo...")
-		if err := buildDriver(ctx, dir, bin, profile); err != nil {
+		if inlining, err = buildDriver(ctx, dir, bin, profile); err != nil {
 			return nil, err
 		}
 	}
-	return runDriver(ctx, dir, bin, cfg, progress)
+	rep, err := runDriver(ctx, dir, bin, cfg, progress)
+	if err != nil {
+		return nil, err
+	}
+	rep.Inlining = inlining
+	return rep, nil
 }
 
 // buildDriver compiles the test package in dir to bin, with -pgo=profile
-// when profile is not "".
-func buildDriver(ctx context.Context, dir, bin, profile string) error {
-	args := []string{"test", "-c", "-o", bin}
+// when profile is not "", and returns the compiler's verdict on inlining
+// the locks' methods (its -m=2 report on that package: diagnostics only,
+// the code compiled is the same).
+func buildDriver(ctx context.Context, dir, bin, profile string) ([]Inlining, error) {
+	args := []string{"test", "-c", "-o", bin, "-gcflags=-m=2"}
 	if profile != "" {
 		args = append(args, "-pgo="+profile)
 	}
 	build := exec.CommandContext(ctx, "go", append(args, ".")...)
 	build.Dir = dir
-	if out, err := build.CombinedOutput(); err != nil {
+	out, err := build.CombinedOutput()
+	if err != nil {
 		if ctx.Err() != nil {
-			return fmt.Errorf("interrupted")
+			return nil, fmt.Errorf("interrupted")
 		}
-		return fmt.Errorf("building the benchmark: %v\n%s", err, out)
+		// The error drowns in the diagnostics: build again without them.
+		again := exec.CommandContext(ctx, "go", append(slices.DeleteFunc(args, func(a string) bool { return a == "-gcflags=-m=2" }), ".")...)
+		again.Dir = dir
+		if msg, _ := again.CombinedOutput(); len(msg) > 0 {
+			out = msg
+		}
+		return nil, fmt.Errorf("building the benchmark: %v\n%s", err, out)
 	}
-	return nil
+	return parseInlining(string(out)), nil
 }
 
 // runDriver runs the driver bin with cfg and reads its report.

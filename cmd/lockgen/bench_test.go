@@ -102,11 +102,25 @@ func TestBenchFromAUserModule(t *testing.T) {
 	if want := 9 * 2 * 2; len(rep.Results) != want { // subjects × goroutine counts × workloads
 		t.Errorf("%d results, want %d", len(rep.Results), want)
 	}
+	// The compiler's verdict on every method the loops call.
+	verdicts := map[string]perf.Inlining{}
+	for _, in := range rep.Inlining {
+		verdicts[in.Type+"."+in.Method] = in
+	}
+	for _, m := range []string{"Ticket.Lock", "Ticket.Unlock", "Sem.Lock", "Sem.Unlock", "RW.Lock", "RW.Unlock", "RW.RLock", "RW.RUnlock"} {
+		in, ok := verdicts[m]
+		switch {
+		case !ok:
+			t.Errorf("no inlining verdict on %s: %+v", m, rep.Inlining)
+		case in.Cost == 0 && in.Reason == "", in.Inlined && !in.Inlinable, !in.Inlinable && in.Budget == 0 && in.Reason == "":
+			t.Errorf("%s: inconsistent verdict %+v", m, in)
+		}
+	}
 	md, err := os.ReadFile(reportFile)
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, want := range []string{"## This machine's limits", "## Mutual exclusion", "## k-exclusion", "## Reader/writer locks", "![", "perf/throughput-mutex-empty.png"} {
+	for _, want := range []string{"## This machine's limits", "## Inlining", "## Mutual exclusion", "## k-exclusion", "## Reader/writer locks", "![", "perf/throughput-mutex-empty.png"} {
 		if !strings.Contains(string(md), want) {
 			t.Errorf("the report lacks %q", want)
 		}

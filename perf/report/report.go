@@ -217,6 +217,9 @@ func Markdown(w io.Writer, rep *perf.Report, command string, plots []Plot, targe
 	if len(l.BareSteps) > 0 {
 		bareStepsTable(w, x, c.Workloads[0].Name)
 	}
+	if len(rep.Inlining) > 0 {
+		inliningTable(w, x)
+	}
 	if len(targets) > 0 {
 		fmt.Fprintf(w, "## Targets\n\n| target | measured | met |\n|---|---|---|\n")
 		for _, t := range targets {

@@ -171,15 +171,19 @@ func ratioTarget(what, who string, r Ratio, bound float64) Target {
 
 // callsShare says, for a reader/writer lock that missed sync.RWMutex's
 // throughput, what the calls of its passage cost: the same sync.RWMutex
-// called through functions that do not inline, as the generated lock's
-// methods are not inlined, against sync.RWMutex and against the lock.
+// called through functions that do not inline, against sync.RWMutex and
+// against the lock, and which of the lock's methods the compiler inlined.
 func (x *Index) callsShare(lock, workload string, g int) string {
 	called, r := x.Get(perf.RWMutexCalled, workload, g), x.Get(lock, workload, g)
 	if called == nil || r == nil {
 		return ""
 	}
-	return fmt.Sprintf("; sync.RWMutex called through functions that do not inline, as a generated lock's methods are called: %s sync.RWMutex's throughput, and %s against it %s",
+	out := fmt.Sprintf("; sync.RWMutex called through functions that do not inline: %s sync.RWMutex's throughput, and %s against it %s",
 		x.RatioTo(called, BaselineOf(called)), lock, x.RatioTo(r, perf.RWMutexCalled))
+	if calls := x.callsPhrase(lock, "RLock", "RUnlock", "Lock", "Unlock"); calls != "" {
+		out += "; " + calls
+	}
+	return out
 }
 
 // missedStraddle is straddles for a ratio that must reach bound, said only
@@ -269,7 +273,10 @@ func atomicSteps(x *Index, r *perf.Result, limit float64) string {
 	if !ok {
 		return out + fmt.Sprintf(": these steps fit within %.1f×, the rest is this passage's own", limit)
 	}
-	out += fmt.Sprintf("; the same steps in two calls that do not inline, as this lock's Lock and Unlock are called, %s", calledFloor)
+	out += fmt.Sprintf("; the same steps in two calls that do not inline, %s", calledFloor)
+	if calls := x.callsPhrase(r.Subject, "Lock", "Unlock"); calls != "" {
+		out += " (" + calls + ")"
+	}
 	if calledFloor.Med > limit {
 		return out + fmt.Sprintf(": no lock that makes these steps and does not inline meets %.1f× here", limit)
 	}
