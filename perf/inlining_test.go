@@ -1,7 +1,11 @@
 package perf
 
 import (
+	"context"
+	"os"
+	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -32,5 +36,26 @@ func TestParseInlining(t *testing.T) {
 	}
 	if got := parseInlining(out); !reflect.DeepEqual(got, want) {
 		t.Errorf("parseInlining:\n got %+v\nwant %+v", got, want)
+	}
+}
+
+// A benchmark that does not compile is reported with the compiler's error
+// alone, not buried in the inlining diagnostics of the package that did
+// compile before it (here the package, before its external test).
+func TestBuildErrorWithoutDiagnostics(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"go.mod":         "module example.com/broken\n\ngo 1.24\n",
+		"ok.go":          "package broken\n\nfunc Small() int { return 1 }\n",
+		"broken_test.go": "package broken_test\n\nfunc Broken() int { return undefinedName }\n",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, err := buildDriver(context.Background(), dir, filepath.Join(dir, "x.test"), "")
+	if err == nil || !strings.Contains(err.Error(), "undefined: undefinedName") || strings.Contains(err.Error(), "can inline") {
+		t.Errorf("buildDriver of a broken package: %v", err)
 	}
 }
