@@ -116,3 +116,48 @@ func inliningTable(w io.Writer, x *Index) {
 	}
 	fmt.Fprintln(w)
 }
+
+// inliningLines writes, under the terminal table, one line per generated
+// lock: which of its methods the compiler inlined into the loop, and the
+// cost against the budget (or the reason) of those it did not. At most
+// 100 columns, like the table.
+func inliningLines(w io.Writer, x *Index) {
+	if len(x.rep.Inlining) == 0 {
+		return
+	}
+	fmt.Fprintf(w, "\n%-22s %s\n", "LOCK", "METHODS INLINED INTO THE LOOP (the compiler's cost>budget where not)")
+	seen := map[string]bool{}
+	for i := range x.rep.Results {
+		r := &x.rep.Results[i]
+		if r.Baseline || seen[r.Subject] {
+			continue
+		}
+		seen[r.Subject] = true
+		var in, out []string
+		for _, m := range passageMethods {
+			v, ok := x.inliningOf(r.Subject, m)
+			switch {
+			case !ok:
+			case v.Inlined:
+				in = append(in, m)
+			case v.Reason != "":
+				out = append(out, m+" ("+v.Reason+")")
+			case v.Budget > 0:
+				out = append(out, fmt.Sprintf("%s %d>%d", m, v.Cost, v.Budget))
+			default:
+				out = append(out, fmt.Sprintf("%s %d", m, v.Cost))
+			}
+		}
+		if len(in)+len(out) == 0 {
+			continue
+		}
+		var parts []string
+		if len(in) > 0 {
+			parts = append(parts, "inlined: "+strings.Join(in, ", "))
+		}
+		if len(out) > 0 {
+			parts = append(parts, "not inlined: "+strings.Join(out, ", "))
+		}
+		fmt.Fprintln(w, trunc(fmt.Sprintf("%-22s %s", trunc(r.Subject, 22), strings.Join(parts, "; ")), 100))
+	}
+}

@@ -71,3 +71,28 @@ func TestInliningTable(t *testing.T) {
 		t.Errorf("a baseline row in the inlining table:\n%s", section)
 	}
 }
+
+// Under the terminal table, one line per generated lock says what was
+// inlined and what not, within 100 columns even with a long reason.
+func TestInliningLines(t *testing.T) {
+	rep := againstBaseline(mode.Mutex, "sync.Mutex", 10, "TAS", "tas", 12)
+	var b strings.Builder
+	Table(&b, rep)
+	if strings.Contains(b.String(), "INLINED") {
+		t.Errorf("inlining lines without verdicts:\n%s", b.String())
+	}
+	inlining(rep, perf.Inlining{Type: "TAS", Method: "Lock", Cost: 89, Budget: 80},
+		perf.Inlining{Type: "TAS", Method: "Unlock", Cost: 40, Inlinable: true, Inlined: true},
+		perf.Inlining{Type: "TAS", Method: "RLock", Reason: strings.Repeat("a very long reason ", 10)})
+	b.Reset()
+	Table(&b, rep)
+	want := "TAS                    inlined: Unlock; not inlined: Lock 89>80, RLock (a very long reason"
+	if !strings.Contains(b.String(), want) {
+		t.Errorf("the table lacks %q:\n%s", want, b.String())
+	}
+	for _, line := range strings.Split(b.String(), "\n") {
+		if n := len([]rune(line)); n > 100 {
+			t.Errorf("line of %d columns: %q", n, line)
+		}
+	}
+}

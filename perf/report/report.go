@@ -116,7 +116,8 @@ func Jain(r *perf.Result) float64 {
 }
 
 // Table writes a terminal table at most 100 columns wide: one line per
-// subject, goroutine count and workload.
+// subject, goroutine count and workload, then one per generated lock on
+// what the compiler inlined, when the report has its verdicts.
 func Table(w io.Writer, rep *perf.Report) {
 	x := NewIndex(rep)
 	fmt.Fprintf(w, "%-22s %3s %-6s %9s %-20s %5s %8s %8s %6s\n",
@@ -132,6 +133,7 @@ func Table(w io.Writer, rep *perf.Report) {
 			trunc(r.Subject, 22), r.Goroutines, trunc(r.Workload, 6), med, trunc(ratio, 20), Jain(r),
 			dur(r.Latency.P99), dur(r.Latency.Max), r.Allocs())
 	}
+	inliningLines(w, x)
 }
 
 func trunc(s string, n int) string {
