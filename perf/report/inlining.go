@@ -74,6 +74,18 @@ func andList(words []string) string {
 	return strings.Join(words[:len(words)-1], ", ") + " and " + words[len(words)-1]
 }
 
+// generated lists the report's generated locks (not the baselines) once
+// each, in the report's order.
+func (x *Index) generated() []string {
+	var out []string
+	for i := range x.rep.Results {
+		if r := &x.rep.Results[i]; !r.Baseline && !slices.Contains(out, r.Subject) {
+			out = append(out, r.Subject)
+		}
+	}
+	return out
+}
+
 // inliningTable writes the compiler's verdict on every generated lock's
 // passage methods, one row per lock in the report's order.
 func inliningTable(w io.Writer, x *Index) {
@@ -88,17 +100,11 @@ func inliningTable(w io.Writer, x *Index) {
 		fmt.Fprintf(w, " %s |", m)
 	}
 	fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---|", len(cols)))
-	seen := map[string]bool{}
-	for i := range x.rep.Results {
-		r := &x.rep.Results[i]
-		if r.Baseline || seen[r.Subject] {
-			continue
-		}
-		seen[r.Subject] = true
-		row := fmt.Sprintf("| %s |", r.Subject)
+	for _, subject := range x.generated() {
+		row := fmt.Sprintf("| %s |", subject)
 		found := false
 		for _, m := range cols {
-			v, ok := x.inliningOf(r.Subject, m)
+			v, ok := x.inliningOf(subject, m)
 			switch {
 			case !ok:
 				row += " |"
@@ -126,16 +132,10 @@ func inliningLines(w io.Writer, x *Index) {
 		return
 	}
 	fmt.Fprintf(w, "\n%-22s %s\n", "LOCK", "METHODS INLINED INTO THE LOOP (the compiler's cost>budget where not)")
-	seen := map[string]bool{}
-	for i := range x.rep.Results {
-		r := &x.rep.Results[i]
-		if r.Baseline || seen[r.Subject] {
-			continue
-		}
-		seen[r.Subject] = true
+	for _, subject := range x.generated() {
 		var in, out []string
 		for _, m := range passageMethods {
-			v, ok := x.inliningOf(r.Subject, m)
+			v, ok := x.inliningOf(subject, m)
 			switch {
 			case !ok:
 			case v.Inlined:
@@ -158,6 +158,6 @@ func inliningLines(w io.Writer, x *Index) {
 		if len(out) > 0 {
 			parts = append(parts, "not inlined: "+strings.Join(out, ", "))
 		}
-		fmt.Fprintln(w, trunc(fmt.Sprintf("%-22s %s", trunc(r.Subject, 22), strings.Join(parts, "; ")), 100))
+		fmt.Fprintln(w, trunc(fmt.Sprintf("%-22s %s", trunc(subject, 22), strings.Join(parts, "; ")), 100))
 	}
 }
