@@ -117,8 +117,9 @@ verify: deps
 # passage per process, beyond make verify's 30 s budget: mutual exclusion,
 # FIFE and starvation freedom (as quiescence, a safety search: see
 # templates/promela/quiescence.go) pass: 195, 388 and 441 million states,
-# 31 minutes in all, at most 16 GB (2026-11-27). Crash tolerance does not
-# fit in this machine's memory (see spin-zehavi-crash), and deadlock cannot
+# 31 minutes in all, at most 16 GB (2026-11-27). Crash tolerance fits in
+# this machine's memory only as one run per process that may crash (see
+# spin-zehavi-crash, where all three pass), and deadlock cannot
 # fail in this model (every wait is a busy loop, so no process ever
 # blocks): both are left out.
 spin-zehavi: deps
