@@ -50,14 +50,15 @@ func init() {
 			"Raynal 1986's chapter 3 is not in our copy and the Ultracomputer papers were not available to check against; the code is the busy-waiting semaphore usually attributed to them (Gottlieb, Lubachevsky & Rudolph 1983), initialised to 1 for mutual exclusion or k for k-exclusion, and the labels 1–5 are ours.",
 			"replace-add(S, e), which returns the new value, is fetch&add(S, e), which returns the old one, plus e: line 3 tests old − 1 < 0.",
 			"The paper's \"while S ≤ 0 do nothing\" before the decrement is an await (line 1); the retry after an undone decrement goes back to it.",
+			"Release keeps what its replace-add(S, +1) returned: a k-exclusion lock's release finds S already k when no process held a place, and panics (as semaphore.Weighted does on a release of more than is held), with no count of holders kept beside S. The check can miss a release without a place made while another process's failed decrement is not undone yet.",
 			"TryLock is lines 2–4 once: it may fail while another process's failed decrement has not been undone yet (a spurious failure, as C++'s try_lock allows).",
 		},
 		Notes: []string{
 			"Not starvation-free: a waiting process can lose every race for a freed place. It never livelocks, though: when S becomes positive with no undo pending, the next decrement succeeds.",
 			"With k > 1 the same code is a k-exclusion lock (S starts at k).",
 		},
-		Def: func(Options) *ir.Algorithm {
-			return &ir.Algorithm{
+		Def: func(o Options) *ir.Algorithm {
+			a := &ir.Algorithm{
 				Name: "replace-add",
 				Shared: []ir.Shared{
 					{Name: "S", Type: ir.TInt, Init: func(p ir.Params, _ int) int64 { return int64(p.K) },
@@ -88,6 +89,14 @@ func init() {
 					),
 				),
 			}
+			if o.Mode == mode.KExclusion {
+				// The release keeps what it read of S: already k, no
+				// process held a place to give back.
+				a.Locals = append(a.Locals, ir.Local{Name: "prev", Type: ir.TInt, Doc: "S before the release's replace-add(S, +1)"})
+				a.Release = Code(FetchAdd("5", "prev", s, Lit(1)))
+				a.ReleaseMisuse = Ge(Var("prev"), Param("k"))
+			}
+			return a
 		},
 	})
 }

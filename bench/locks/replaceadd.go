@@ -44,6 +44,7 @@ type replaceAddState struct{}
 //   - Raynal 1986's chapter 3 is not in our copy and the Ultracomputer papers were not available to check against; the code is the busy-waiting semaphore usually attributed to them (Gottlieb, Lubachevsky & Rudolph 1983), initialised to 1 for mutual exclusion or k for k-exclusion, and the labels 1–5 are ours.
 //   - replace-add(S, e), which returns the new value, is fetch&add(S, e), which returns the old one, plus e: line 3 tests old − 1 < 0.
 //   - The paper's "while S ≤ 0 do nothing" before the decrement is an await (line 1); the retry after an undone decrement goes back to it.
+//   - Release keeps what its replace-add(S, +1) returned: a k-exclusion lock's release finds S already k when no process held a place, and panics (as semaphore.Weighted does on a release of more than is held), with no count of holders kept beside S. The check can miss a release without a place made while another process's failed decrement is not undone yet.
 //   - TryLock is lines 2–4 once: it may fail while another process's failed decrement has not been undone yet (a spurious failure, as C++'s try_lock allows).
 //
 // Generated for this spec:

@@ -33,6 +33,12 @@ func TestReplaceAddK2Misuse(t *testing.T) {
 		var l locks.ReplaceAddK2
 		l.Unlock()
 	})
+	replaceAddK2MustPanic(t, "Unlock once too often", func() {
+		l := locks.NewReplaceAddK2()
+		l.Lock()
+		l.Unlock()
+		l.Unlock()
+	})
 }
 
 // replaceAddK2MustPanic runs f and fails unless it panics with a lockgen message.

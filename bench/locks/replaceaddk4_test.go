@@ -33,6 +33,12 @@ func TestReplaceAddK4Misuse(t *testing.T) {
 		var l locks.ReplaceAddK4
 		l.Unlock()
 	})
+	replaceAddK4MustPanic(t, "Unlock once too often", func() {
+		l := locks.NewReplaceAddK4()
+		l.Lock()
+		l.Unlock()
+		l.Unlock()
+	})
 }
 
 // replaceAddK4MustPanic runs f and fails unless it panics with a lockgen message.

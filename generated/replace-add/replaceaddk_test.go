@@ -33,6 +33,12 @@ func TestReplaceAddKMisuse(t *testing.T) {
 		var l replaceadd.ReplaceAddK
 		l.Unlock()
 	})
+	replaceAddKMustPanic(t, "Unlock once too often", func() {
+		l := replaceadd.NewReplaceAddK()
+		l.Lock()
+		l.Unlock()
+		l.Unlock()
+	})
 }
 
 // replaceAddKMustPanic runs f and fails unless it panics with a lockgen message.

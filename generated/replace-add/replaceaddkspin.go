@@ -44,12 +44,13 @@ type replaceAddKSpinState struct{}
 //	            else
 //	  (3)         ok := true
 //	release:
-//	  (5)     fetch&add(S, 1)
+//	  (5)     prev := fetch&add(S, 1)
 //
 // Deviations from the paper:
 //   - Raynal 1986's chapter 3 is not in our copy and the Ultracomputer papers were not available to check against; the code is the busy-waiting semaphore usually attributed to them (Gottlieb, Lubachevsky & Rudolph 1983), initialised to 1 for mutual exclusion or k for k-exclusion, and the labels 1–5 are ours.
 //   - replace-add(S, e), which returns the new value, is fetch&add(S, e), which returns the old one, plus e: line 3 tests old − 1 < 0.
 //   - The paper's "while S ≤ 0 do nothing" before the decrement is an await (line 1); the retry after an undone decrement goes back to it.
+//   - Release keeps what its replace-add(S, +1) returned: a k-exclusion lock's release finds S already k when no process held a place, and panics (as semaphore.Weighted does on a release of more than is held), with no count of holders kept beside S. The check can miss a release without a place made while another process's failed decrement is not undone yet.
 //   - TryLock is lines 2–4 once: it may fail while another process's failed decrement has not been undone yet (a spurious failure, as C++'s try_lock allows).
 //
 // Generated for this spec:
@@ -70,9 +71,8 @@ type ReplaceAddKSpin struct {
 	s         intReg // S: the free places: k minus holders minus pending failed decrements
 	_         [56]byte
 	_         [64]byte
-	setupDone atomic.Bool  // setup has run (read by every method, written once)
-	setupOnce sync.Once    // runs setup
-	held      atomic.Int32 // holders (misuse checks)
+	setupDone atomic.Bool // setup has run (read by every method, written once)
+	setupOnce sync.Once   // runs setup
 }
 
 // setup gives a ReplaceAddKSpin its initial state, once: the zero value of a ReplaceAddKSpin is
@@ -121,7 +121,6 @@ func (l *ReplaceAddKSpin) Lock() {
 			}
 		}
 	}
-	l.held.Add(1)
 }
 
 // acquireSlow1 continues acquire where its inline path had to wait.
@@ -212,10 +211,13 @@ func (l *ReplaceAddKSpin) acquireSlow2(ok bool) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *ReplaceAddKSpin) Unlock() {
-	if l.held.Add(-1) < 0 {
-		l.held.Add(1)
-		panic("lockgen: ReplaceAddKSpin.Unlock: not held")
+	if !l.setupDone.Load() {
+		l.setup()
 	}
-	// 5: fetch&add(S, 1)
-	l.s.fetchAdd("5", 1)
+	var prev int64
+	// 5: prev := fetch&add(S, 1)
+	prev = l.s.fetchAdd("5", 1)
+	if prev >= ReplaceAddKSpinK {
+		panic("lockgen: ReplaceAddKSpin.Unlock: not held (the lock's count of free places is now wrong, as after semaphore.Weighted's panic on releasing more than held)")
+	}
 }

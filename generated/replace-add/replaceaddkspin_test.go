@@ -33,6 +33,12 @@ func TestReplaceAddKSpinMisuse(t *testing.T) {
 		var l replaceadd.ReplaceAddKSpin
 		l.Unlock()
 	})
+	replaceAddKSpinMustPanic(t, "Unlock once too often", func() {
+		l := replaceadd.NewReplaceAddKSpin()
+		l.Lock()
+		l.Unlock()
+		l.Unlock()
+	})
 }
 
 // replaceAddKSpinMustPanic runs f and fails unless it panics with a lockgen message.

@@ -78,6 +78,12 @@ func (g *gen) methods(f *jen.File) error {
 			fast = append(fast, jen.If(g.expr(g.a.RReleaseMisuse, "misuse")).Block(jen.Panic(jen.Lit(fmt.Sprintf(
 				"lockgen: %s.%s: not read-locked (the lock's reader count is now wrong, as after sync.RWMutex's fatal error)", typeName, v.name)))))
 		}
+		if v.release && !v.reader && g.releaseMisuse() {
+			// Likewise for a k-exclusion release, whose holders share
+			// the lock and so have no flag.
+			fast = append(fast, jen.If(g.expr(g.a.ReleaseMisuse, "misuse")).Block(jen.Panic(jen.Lit(fmt.Sprintf(
+				"lockgen: %s.%s: not held (the lock's count of free places is now wrong, as after semaphore.Weighted's panic on releasing more than held)", typeName, v.name)))))
+		}
 		// The operation inline: its locals, then its fast path, which
 		// sets ok in a try.
 		var run []jen.Code
@@ -111,7 +117,7 @@ func (g *gen) methods(f *jen.File) error {
 		// A release that checks its misuse flag first needs no setup check:
 		// the flag is set only by an acquire, which ran the setup. A
 		// Locker's reader release has no flag.
-		flagged := v.release && !(g.api == apiLocker && v.reader)
+		flagged := v.release && !(g.api == apiLocker && v.reader) && !g.releaseMisuse()
 		if g.api != apiHandle && !flagged {
 			body = append(body, g.setupCheck(jen.Id("l"))...)
 		}
@@ -125,21 +131,13 @@ func (g *gen) methods(f *jen.File) error {
 			if op.try {
 				body = append(body, jen.Return(jen.Id("entered")))
 			}
-		case g.api == apiLocker && g.c.Params.K > 1:
+		case g.releaseMisuse():
+			// No flag: the release's own check (ReleaseMisuse, at the end
+			// of fast) tells a release without a holder.
 			body = append(body, g.stateVar(run)...)
-			switch {
-			case v.release:
-				body = append(body,
-					jen.If(jen.Id("l").Dot("held").Dot("Add").Call(jen.Lit(-1)).Op("<").Lit(0)).Block(
-						jen.Id("l").Dot("held").Dot("Add").Call(jen.Lit(1)),
-						jen.Panic(msg("not held"))))
-				body = append(body, run...)
-			case op.try:
-				body = append(body, run...)
-				body = append(body, failed, jen.Id("l").Dot("held").Dot("Add").Call(jen.Lit(1)), jen.Return(jen.True()))
-			default:
-				body = append(body, run...)
-				body = append(body, jen.Id("l").Dot("held").Dot("Add").Call(jen.Lit(1)))
+			body = append(body, run...)
+			if op.try {
+				body = append(body, failed, jen.Return(jen.True()))
 			}
 		case g.api == apiLocker:
 			hasState := len(g.stateLocals) > 0
@@ -400,4 +398,13 @@ func (g *gen) usage() string {
 		u += fmt.Sprintf(" Hot registers are padded to %d bytes.", g.c.Padding)
 	}
 	return u
+}
+
+// releaseMisuse reports whether a Locker's release tells misuse from the
+// algorithm's registers (Algorithm.ReleaseMisuse; checkShape requires it)
+// rather than from a flag: a k-exclusion lock's holders share the lock,
+// and a count of them would cost every passage two atomic steps on a
+// word they all write. A mutex's flag costs one plain write.
+func (g *gen) releaseMisuse() bool {
+	return g.api == apiLocker && g.c.Params.K > 1
 }

@@ -50,9 +50,16 @@ func (g *gen) beginOp(op opInfo) {
 	g.op = op
 	g.loopVars = map[string]bool{}
 	g.stepReads = localReads(g.opCode(op.name))
-	if op.name == "RRelease" && g.a.RReleaseMisuse != nil {
+	var misuse ir.Expr
+	switch {
+	case op.name == "RRelease":
+		misuse = g.a.RReleaseMisuse
+	case op.name == "Release" && g.releaseMisuse():
+		misuse = g.a.ReleaseMisuse
+	}
+	if misuse != nil {
 		// The misuse check after the release reads locals too.
-		ir.WalkExpr(g.a.RReleaseMisuse, func(x ir.Expr) {
+		ir.WalkExpr(misuse, func(x ir.Expr) {
 			if r, ok := x.(ir.LocalRef); ok {
 				g.stepReads[r.Name] = true
 			}

@@ -196,6 +196,11 @@ func (g *gen) checkShape() error {
 	if g.api == apiLocker && k > 1 && len(g.stateLocals) > 0 {
 		return fmt.Errorf("%s: %d-exclusion through Lock()/Unlock() cannot keep per-passage state; use handles or ids", c.Name, k)
 	}
+	if g.api == apiLocker && k > 1 && g.a.ReleaseMisuse == nil {
+		// Holders share the lock: only the algorithm's own registers can
+		// tell a release without one at no extra atomic step.
+		return fmt.Errorf("%s: %d-exclusion through Lock()/Unlock() needs a release that tells misuse (ir.Algorithm.ReleaseMisuse); use handles or ids", c.Name, k)
+	}
 	if g.api == apiLocker && c.Mode.Readers() {
 		for _, op := range []ir.Code{g.a.RAcquire, g.a.RRelease, g.a.TryRAcquire} {
 			if usesState(op, g.stateLocals) {

@@ -236,9 +236,7 @@ func (g *gen) types(f *jen.File) {
 		if len(g.stateLocals) > 0 {
 			lk = append(lk, jen.Id("holder").Id(g.stateType()).Comment("the holder's passage state (written inside the critical section)"))
 		}
-		if g.c.Params.K > 1 {
-			lk = append(lk, jen.Id("held").Qual("sync/atomic", "Int32").Comment("holders (misuse checks)"))
-		} else {
+		if !g.releaseMisuse() { // else the release tells misuse from the registers
 			lk = append(lk, jen.Id("held").Bool().Comment("locked (misuse checks; written inside the critical section)"))
 		}
 	case apiID:

@@ -162,6 +162,11 @@ func (g *gen) misuseTests(f *jen.File) {
 			// The zero value's first call may be the Unlock: the misuse
 			// check comes before the setup a Lock would run.
 			misuse{"Unlock of a zero-value lock", []jen.Code{jen.Var().Id("l").Add(g.pkg(c.Name)), jen.Id("l").Dot("Unlock").Call()}})
+		if c.Params.K > 1 {
+			// A k-exclusion lock admits k holders: only a release beyond
+			// them all is caught.
+			cases = append(cases, misuse{"Unlock once too often", []jen.Code{jen.Id("l").Op(":=").Add(newLock.Clone()), jen.Id("l").Dot("Lock").Call(), jen.Id("l").Dot("Unlock").Call(), jen.Id("l").Dot("Unlock").Call()}})
+		}
 		if c.Mode.Readers() {
 			cases = append(cases, misuse{"Unlock of a read-locked lock", []jen.Code{jen.Id("l").Op(":=").Add(newLock.Clone()), jen.Id("l").Dot("RLock").Call(), jen.Id("l").Dot("Unlock").Call()}})
 		}

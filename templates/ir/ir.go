@@ -186,6 +186,16 @@ type Algorithm struct {
 	// they only use the lock correctly. Nil: no check.
 	RReleaseMisuse Expr
 
+	// ReleaseMisuse, for anonymous k-exclusion algorithms, is true after
+	// Release when no process held the lock: an expression over Release's
+	// locals and the registers (for example the count of free places that
+	// its fetch&add returned was already k). The Go backend panics on it:
+	// holders share a Locker, so it has no per-holder flag, and a count of
+	// holders would cost every passage two atomic steps on a word they all
+	// write. Models ignore it. Required for k-exclusion through
+	// Lock()/Unlock(); nil otherwise.
+	ReleaseMisuse Expr
+
 	// DoorwayEnd is the label of the last statement of the doorway (the
 	// wait-free prefix of Acquire); "" when the algorithm has no doorway.
 	// The FIFO/FCFS checks compare doorway order with entry order; the
