@@ -116,7 +116,9 @@ func (g *gen) methods(f *jen.File) error {
 		var body []jen.Code
 		// A release that checks its misuse flag first needs no setup check:
 		// the flag is set only by an acquire, which ran the setup. A
-		// Locker's reader release has no flag.
+		// Locker's reader release has no flag, nor has a k-exclusion
+		// Locker's release: its check reads registers the setup gives
+		// their initial values (the zero value's S is 0, not k).
 		flagged := v.release && !(g.api == apiLocker && v.reader) && !g.releaseMisuse()
 		if g.api != apiHandle && !flagged {
 			body = append(body, g.setupCheck(jen.Id("l"))...)
