@@ -72,17 +72,15 @@ func (g *gen) methods(f *jen.File) error {
 		if err != nil {
 			return err
 		}
-		if g.api == apiLocker && v.reader && v.release && g.a.RReleaseMisuse != nil {
+		if check := g.releaseCheck(op.name); check != nil {
 			// At no extra atomic step: the check reads what the release's
 			// own fetch&add returned.
-			fast = append(fast, jen.If(g.expr(g.a.RReleaseMisuse, "misuse")).Block(jen.Panic(jen.Lit(fmt.Sprintf(
-				"lockgen: %s.%s: not read-locked (the lock's reader count is now wrong, as after sync.RWMutex's fatal error)", typeName, v.name)))))
-		}
-		if v.release && !v.reader && g.releaseMisuse() {
-			// Likewise for a k-exclusion release, whose holders share
-			// the lock and so have no flag.
-			fast = append(fast, jen.If(g.expr(g.a.ReleaseMisuse, "misuse")).Block(jen.Panic(jen.Lit(fmt.Sprintf(
-				"lockgen: %s.%s: not held (the lock's count of free places is now wrong, as after semaphore.Weighted's panic on releasing more than held)", typeName, v.name)))))
+			what := "not held (the lock's count of free places is now wrong, as after semaphore.Weighted's panic on releasing more than held)"
+			if v.reader {
+				what = "not read-locked (the lock's reader count is now wrong, as after sync.RWMutex's fatal error)"
+			}
+			fast = append(fast, jen.If(g.expr(check, "misuse")).Block(jen.Panic(jen.Lit(fmt.Sprintf(
+				"lockgen: %s.%s: %s", typeName, v.name, what)))))
 		}
 		// The operation inline: its locals, then its fast path, which
 		// sets ok in a try.
@@ -400,6 +398,22 @@ func (g *gen) usage() string {
 		u += fmt.Sprintf(" Hot registers are padded to %d bytes.", g.c.Padding)
 	}
 	return u
+}
+
+// releaseCheck is the misuse test a Locker's release op makes after its
+// steps, on what they returned (nil: none): a reader's release, when the
+// algorithm can tell (RReleaseMisuse), and a k-exclusion release
+// (ReleaseMisuse).
+func (g *gen) releaseCheck(op string) ir.Expr {
+	switch {
+	case g.api != apiLocker:
+		return nil
+	case op == "RRelease":
+		return g.a.RReleaseMisuse
+	case op == "Release" && g.releaseMisuse():
+		return g.a.ReleaseMisuse
+	}
+	return nil
 }
 
 // releaseMisuse reports whether a Locker's release tells misuse from the

@@ -50,14 +50,7 @@ func (g *gen) beginOp(op opInfo) {
 	g.op = op
 	g.loopVars = map[string]bool{}
 	g.stepReads = localReads(g.opCode(op.name))
-	var misuse ir.Expr
-	switch {
-	case op.name == "RRelease":
-		misuse = g.a.RReleaseMisuse
-	case op.name == "Release" && g.releaseMisuse():
-		misuse = g.a.ReleaseMisuse
-	}
-	if misuse != nil {
+	if misuse := g.releaseCheck(op.name); misuse != nil {
 		// The misuse check after the release reads locals too.
 		ir.WalkExpr(misuse, func(x ir.Expr) {
 			if r, ok := x.(ir.LocalRef); ok {
