@@ -1,0 +1,122 @@
+package lockrt
+
+// The smallest shapes a generated lock's Lock and Unlock could take, so
+// that the Go compiler's inliner can be asked which of them fit its budget
+// (80 on go1.26; see TestInlineShapes). They measure a limit, the way
+// perf.Limits measures what a wake-up or a cache-line transfer costs: they
+// are not locks anyone should use. They are test code, so the Go backend
+// does not copy them into generated packages.
+//
+// Registers are this package's own intReg and refReg, the ones generated
+// code calls: an atomic word behind a method that takes the paper's line
+// label. The slow paths are calls that do not inline, as a generated
+// lock's continuations are.
+
+import "sync/atomic"
+
+// shapeNode is a queue lock's record.
+type shapeNode struct{ next refReg[shapeNode] }
+
+// shapeTAS is a test-and-set lock with the waiting layer's word beside its
+// own: l, the lock word, and sleepers, the count a release must look at.
+type shapeTAS struct {
+	l, sleepers intReg
+	word        int64 // a lock word for sync/atomic's functions
+	held        bool  // the misuse flag: one plain write each way
+}
+
+//go:noinline
+func (t *shapeTAS) slow() {}
+
+//go:noinline
+func (t *shapeTAS) slowWith(int64) {}
+
+// Lock is the shape of the generated TAS's acquire, without the local
+// variable the generic emission declares: one swap, one call when it
+// fails, the flag.
+func (t *shapeTAS) Lock() {
+	if t.l.swap("1", 1) != 0 {
+		t.slow()
+	}
+	t.held = true
+}
+
+// Unlock is the shape of the generated TAS's release: the misuse check,
+// the write of FREE, then a load of the sleepers' word and a call when
+// someone sleeps (the generated one tests that word through waitq.wake).
+func (t *shapeTAS) Unlock() {
+	if !t.held {
+		panic("not locked")
+	}
+	t.held = false
+	t.l.store("2", 0)
+	if t.sleepers.load("2") != 0 {
+		t.slow()
+	}
+}
+
+// UnlockUnchecked is Unlock without its misuse check: the write and the
+// separate test for sleepers alone.
+func (t *shapeTAS) UnlockUnchecked() {
+	t.l.store("2", 0)
+	if t.sleepers.load("2") != 0 {
+		t.slow()
+	}
+}
+
+// UnlockFolded is the release of a lock whose word holds both the lock bit
+// and the sleepers' flag, as sync.Mutex's does: one swap, and one call
+// unless the old word was exactly "locked, nobody asleep". The call tells
+// an unlocked lock (misuse) from sleepers to wake.
+func (t *shapeTAS) UnlockFolded() {
+	if old := t.l.swap("2", 0); old != 1 {
+		t.slowWith(old)
+	}
+}
+
+// UnlockFoldedDirect is UnlockFolded on a plain word through sync/atomic's
+// SwapInt64 instead of an atomic.Int64 behind a labelled method, as the
+// checked build's registers already are.
+func (t *shapeTAS) UnlockFoldedDirect() {
+	if old := atomic.SwapInt64(&t.word, 0); old != 1 {
+		t.slowWith(old)
+	}
+}
+
+// UnlockFoldedFlagged is UnlockFolded that also keeps the misuse flag.
+func (t *shapeTAS) UnlockFoldedFlagged() {
+	if !t.held {
+		panic("not locked")
+	}
+	t.held = false
+	if old := t.l.swap("2", 0); old != 1 {
+		t.slowWith(old)
+	}
+}
+
+// shapeQueue is a queue lock on pointers, reduced to its tail.
+type shapeQueue struct {
+	tail refReg[shapeNode]
+	me   shapeNode
+}
+
+//go:noinline
+func (q *shapeQueue) slow(*shapeNode) {}
+
+// Lock is the least a queue lock on pointers does to enter: one swap of
+// the tail, and one call when it had a predecessor. MCS's and CLH's
+// acquires add to it.
+func (q *shapeQueue) Lock() {
+	if pred := q.tail.swap("1", &q.me); pred != nil {
+		q.slow(pred)
+	}
+}
+
+// shapeCall is a method that only calls one that does not inline.
+type shapeCall struct{}
+
+//go:noinline
+func (c *shapeCall) slow() {}
+
+// Lock is a call and nothing else: what any slow path costs the caller.
+func (c *shapeCall) Lock() { c.slow() }
