@@ -35,6 +35,8 @@ func init() {
 			"Our copy of Raynal 1986 has only the book's contents; the code is the standard form of the exchange / test-and-set lock (one register, FREE = 0, BUSY = 1), and the labels 1–2 are ours.",
 			"test-and-set(L) is written as exchange(L, BUSY): the two instructions differ only in whether the value written is a constant, so they give the same lock.",
 			"TryLock is one exchange: it enters if the old value was FREE (a failed attempt writes BUSY over BUSY, which changes nothing).",
+			"The release writes FREE by exchange (line 2) rather than by a plain write, so that it can tell from the old value a release of a lock nobody holds (misuse: the old value was FREE). The write is the same; only its old value is kept.",
+			"In Go, Lock and Unlock first try one compare-and-swap of L, which succeeds only when L holds the value the paper's step finds in an uncontended passage and nobody waits (the waiting layer's count shares L's word): that is the paper's exchange returning that value. When it fails it has written nothing and the paper's code runs. The compare-and-swap is an instruction the paper's lock does not use; it lets both methods inline (Go backend, guards).",
 		},
 		Notes: []string{
 			"RMR: every failed exchange is a write that invalidates the other waiters' cached copies, so a waiting process makes remote references for as long as it waits.",
@@ -46,7 +48,10 @@ func init() {
 				Shared: []ir.Shared{
 					{Name: "L", Type: ir.TInt, Doc: "FREE (0) or BUSY (1)"},
 				},
-				Locals: []ir.Local{{Name: "old", Type: ir.TInt, Doc: "the value the exchange returned"}},
+				Locals: []ir.Local{
+					{Name: "old", Type: ir.TInt, Doc: "the value the exchange returned"},
+					{Name: "prev", Type: ir.TInt, Doc: "the value the release's exchange returned"},
+				},
 				Acquire: Code(
 					// repeat old := exchange(L, BUSY) until old = FREE
 					BusyRepeat("1", Eq(Var("old"), free),
@@ -54,8 +59,9 @@ func init() {
 					),
 				),
 				Release: Code(
-					Write("2", Reg("L"), free),
+					Swap("2", "prev", Reg("L"), free),
 				),
+				ReleaseMisuse: Ne(Var("prev"), busy),
 				TryAcquire: Code(
 					Swap("1", "old", Reg("L"), busy),
 					If("1", Ne(Var("old"), free), Fail("1")),

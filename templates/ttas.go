@@ -56,6 +56,8 @@ func init() {
 			"The backoff is deterministic (doubling from backoff_min up to backoff_max, kept per acquire); Anderson's Ethernet-style backoff also randomises the delay.",
 			"delay is the runtime's delay (time.Sleep), whose real granularity is far coarser than a hardware pause loop (tens of microseconds on Linux): small backoff values all behave alike.",
 			"TryLock is the paper's step without the spinning: one read (line 1 once) and, if FREE, one exchange (line 2).",
+			"The release writes FREE by exchange (line 6) rather than by a plain write, so that it can tell from the old value a release of a lock nobody holds (misuse: the old value was FREE). The write is the same; only its old value is kept.",
+			"In Go, Lock and Unlock first try one compare-and-swap of L, which succeeds only when L holds the value the paper's step finds in an uncontended passage and nobody waits (the waiting layer's count shares L's word): that is the paper's exchange returning that value, right after line 1's read found FREE. When it fails it has written nothing and the paper's code runs. The compare-and-swap is an instruction the paper's lock does not use; it lets both methods inline (Go backend, guards).",
 		},
 		Notes: []string{
 			"RMR: a waiting process reads a cached copy until the release invalidates it; each release then costs every waiter a miss and the winners' exchanges, so the count is not bounded by a constant, but the spinning itself is local in the CC model.",
@@ -69,6 +71,7 @@ func init() {
 				Locals: []ir.Local{
 					{Name: "old", Type: ir.TInt, Doc: "the value the exchange returned"},
 					{Name: "backoff", Type: ir.TInt, Doc: "the current delay, in nanoseconds"},
+					{Name: "prev", Type: ir.TInt, Doc: "the value the release's exchange returned"},
 				},
 				Acquire: Code(
 					Set("", "backoff", Param("backoff_min")),
@@ -84,8 +87,9 @@ func init() {
 					),
 				),
 				Release: Code(
-					Write("6", Reg("L"), free),
+					Swap("6", "prev", Reg("L"), free),
 				),
+				ReleaseMisuse: Ne(Var("prev"), busy),
 				TryAcquire: Code(
 					If("1", Ne(Read(Reg("L")), free), Fail("1")),
 					Swap("2", "old", Reg("L"), busy),

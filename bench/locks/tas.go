@@ -27,12 +27,14 @@ type tasState struct{}
 //	  (1)       old := FAS(L, BUSY)
 //	          until old = FREE
 //	release:
-//	  (2)     L := FREE
+//	  (2)     prev := FAS(L, FREE)
 //
 // Deviations from the paper:
 //   - Our copy of Raynal 1986 has only the book's contents; the code is the standard form of the exchange / test-and-set lock (one register, FREE = 0, BUSY = 1), and the labels 1–2 are ours.
 //   - test-and-set(L) is written as exchange(L, BUSY): the two instructions differ only in whether the value written is a constant, so they give the same lock.
 //   - TryLock is one exchange: it enters if the old value was FREE (a failed attempt writes BUSY over BUSY, which changes nothing).
+//   - The release writes FREE by exchange (line 2) rather than by a plain write, so that it can tell from the old value a release of a lock nobody holds (misuse: the old value was FREE). The write is the same; only its old value is kept.
+//   - In Go, Lock and Unlock first try one compare-and-swap of L, which succeeds only when L holds the value the paper's step finds in an uncontended passage and nobody waits (the waiting layer's count shares L's word): that is the paper's exchange returning that value. When it fails it has written nothing and the paper's code runs. The compare-and-swap is an instruction the paper's lock does not use; it lets both methods inline (Go backend, guards).
 //
 // Generated for this spec:
 //
@@ -45,15 +47,13 @@ type tasState struct{}
 //	wait = "adaptive"
 //	trylock = false
 //
-// Use NewTAS; a *TAS is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewTAS; a *TAS is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. In Go, Lock first tries one compare-and-swap of L from 0 to 1, which succeeds only when L = 0 and nobody waits: that is line 1's exchange returning 0, and it owes no wake-up; when it fails it has written nothing, and the paper's code runs from its first line. In Go, Unlock first tries one compare-and-swap of L from 1 to 0, which succeeds only when L = 1 and nobody waits: that is line 2's exchange returning 1, and it owes no wake-up; when it fails it has written nothing, and the paper's code runs from its first line. Hot registers are padded to 64 bytes.
 type TAS struct {
-	_         [64]byte
-	l         intReg // L: FREE (0) or BUSY (1)
-	lSleepers waitq  // processes waiting on L
-	_         [24]byte
-	spinners  intReg // waiters spinning now (the adaptive policy caps them)
-	_         [56]byte
-	held      bool // locked (misuse checks; written inside the critical section)
+	_        [64]byte
+	l        bitReg // L: FREE (0) or BUSY (1), and the processes waiting on it
+	_        [32]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
 }
 
 // NewTAS returns an unlocked TAS. The zero value is an unlocked TAS too.
@@ -64,6 +64,13 @@ func NewTAS() *TAS {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *TAS) Lock() {
+	if !l.l.idle("1", 0, 1) {
+		l.lockSlow()
+	}
+}
+
+// lockSlow is Lock from its first line, after its guard failed.
+func (l *TAS) lockSlow() {
 	var old int64
 	// 1: repeat
 	// 1: old := FAS(L, BUSY)
@@ -71,7 +78,6 @@ func (l *TAS) Lock() {
 	if !(old == 0) {
 		l.acquireSlow1()
 	}
-	l.held = true
 }
 
 // acquireSlow1 continues acquire where its inline path had to wait.
@@ -79,7 +85,7 @@ func (l *TAS) acquireSlow1() {
 	var old int64
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
+	w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
 	for first0 := false; ; first0 = false {
 		armed0 := !first0 && !w0.spin("1")
 		if armed0 {
@@ -102,14 +108,24 @@ func (l *TAS) acquireSlow1() {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *TAS) Unlock() {
-	if !l.held {
-		panic("lockgen: TAS.Unlock: not locked")
+	if !l.l.idle("2", 1, 0) {
+		l.unlockSlow()
 	}
-	l.held = false
-	// 2: L := FREE
+}
+
+// unlockSlow is Unlock from its first line, after its guard failed.
+func (l *TAS) unlockSlow() {
+	var prev int64
+	// 2: prev := FAS(L, FREE)
 	{
 		var newVal int64 = 0
-		l.l.store("2", newVal)
-		l.lSleepers.wake("2", newVal)
+		prevVal := l.l.swap("2", newVal)
+		prev = prevVal
+		if prevVal != newVal {
+			l.l.q.wake("2", newVal)
+		}
+	}
+	if prev != 1 {
+		panic("lockgen: TAS.Unlock: not locked")
 	}
 }

@@ -37,13 +37,15 @@ type ttasState struct{}
 //	  (5)           backoff := backoff_max
 //	          until old = FREE
 //	release:
-//	  (6)     L := FREE
+//	  (6)     prev := FAS(L, FREE)
 //
 // Deviations from the paper:
 //   - The source papers have no code for this lock and Anderson's paper was not available to check against; the code is the usual test-and-test-and-set with exponential backoff, and the labels 1–6 are ours.
 //   - The backoff is deterministic (doubling from backoff_min up to backoff_max, kept per acquire); Anderson's Ethernet-style backoff also randomises the delay.
 //   - delay is the runtime's delay (time.Sleep), whose real granularity is far coarser than a hardware pause loop (tens of microseconds on Linux): small backoff values all behave alike.
 //   - TryLock is the paper's step without the spinning: one read (line 1 once) and, if FREE, one exchange (line 2).
+//   - The release writes FREE by exchange (line 6) rather than by a plain write, so that it can tell from the old value a release of a lock nobody holds (misuse: the old value was FREE). The write is the same; only its old value is kept.
+//   - In Go, Lock and Unlock first try one compare-and-swap of L, which succeeds only when L holds the value the paper's step finds in an uncontended passage and nobody waits (the waiting layer's count shares L's word): that is the paper's exchange returning that value, right after line 1's read found FREE. When it fails it has written nothing and the paper's code runs. The compare-and-swap is an instruction the paper's lock does not use; it lets both methods inline (Go backend, guards).
 //
 // Generated for this spec:
 //
@@ -58,15 +60,13 @@ type ttasState struct{}
 //	backoff_min = "1us"
 //	backoff_max = "100us"
 //
-// Use NewTTAS; a *TTAS is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
+// Use NewTTAS; a *TTAS is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. In Go, Lock first tries one compare-and-swap of L from 0 to 1, which succeeds only when L = 0 and nobody waits: that is line 1's check finding L = 0 and line 2's exchange returning 0 right after it, and it owes no wake-up; when it fails it has written nothing, and the paper's code runs from its first line. In Go, Unlock first tries one compare-and-swap of L from 1 to 0, which succeeds only when L = 1 and nobody waits: that is line 6's exchange returning 1, and it owes no wake-up; when it fails it has written nothing, and the paper's code runs from its first line. Hot registers are padded to 64 bytes.
 type TTAS struct {
-	_         [64]byte
-	l         intReg // L: FREE (0) or BUSY (1)
-	lSleepers waitq  // processes waiting on L
-	_         [24]byte
-	spinners  intReg // waiters spinning now (the adaptive policy caps them)
-	_         [56]byte
-	held      bool // locked (misuse checks; written inside the critical section)
+	_        [64]byte
+	l        bitReg // L: FREE (0) or BUSY (1), and the processes waiting on it
+	_        [32]byte
+	spinners intReg // waiters spinning now (the adaptive policy caps them)
+	_        [56]byte
 }
 
 // NewTTAS returns an unlocked TTAS. The zero value is an unlocked TTAS too.
@@ -77,6 +77,13 @@ func NewTTAS() *TTAS {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *TTAS) Lock() {
+	if !l.l.idle("2", 0, 1) {
+		l.lockSlow()
+	}
+}
+
+// lockSlow is Lock from its first line, after its guard failed.
+func (l *TTAS) lockSlow() {
 	var old int64
 	var backoff int64
 	// backoff := backoff_min
@@ -97,7 +104,6 @@ func (l *TTAS) Lock() {
 			}
 		}
 	}
-	l.held = true
 }
 
 // acquireSlow1 continues acquire where its inline path had to wait.
@@ -105,7 +111,7 @@ func (l *TTAS) acquireSlow1(backoff int64) {
 	var old int64
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
+	w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
 	for {
 		if !w0.spin("1") {
 			w0.prepare("1")
@@ -139,7 +145,7 @@ func (l *TTAS) acquireSlow1(backoff int64) {
 		for {
 			// 1: await L = FREE
 			if !(l.l.load("1") == 0) {
-				w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
+				w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
 				for {
 					if !w0.spin("1") {
 						w0.prepare("1")
@@ -195,7 +201,7 @@ func (l *TTAS) acquireSlow2(old int64, backoff int64) {
 		for {
 			// 1: await L = FREE
 			if !(l.l.load("1") == 0) {
-				w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
+				w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
 				for {
 					if !w0.spin("1") {
 						w0.prepare("1")
@@ -241,7 +247,7 @@ func (l *TTAS) acquireSlow3(backoff int64) {
 	for {
 		// 1: await L = FREE
 		if !(l.l.load("1") == 0) {
-			w0.begin("1", &l.lSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
+			w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("1") {
 					w0.prepare("1")
@@ -280,14 +286,24 @@ func (l *TTAS) acquireSlow3(backoff int64) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *TTAS) Unlock() {
-	if !l.held {
-		panic("lockgen: TTAS.Unlock: not locked")
+	if !l.l.idle("6", 1, 0) {
+		l.unlockSlow()
 	}
-	l.held = false
-	// 6: L := FREE
+}
+
+// unlockSlow is Unlock from its first line, after its guard failed.
+func (l *TTAS) unlockSlow() {
+	var prev int64
+	// 6: prev := FAS(L, FREE)
 	{
 		var newVal int64 = 0
-		l.l.store("6", newVal)
-		l.lSleepers.wake("6", newVal)
+		prevVal := l.l.swap("6", newVal)
+		prev = prevVal
+		if prevVal != newVal {
+			l.l.q.wake("6", newVal)
+		}
+	}
+	if prev != 1 {
+		panic("lockgen: TTAS.Unlock: not locked")
 	}
 }

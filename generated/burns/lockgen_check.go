@@ -61,6 +61,26 @@ func (r *intReg) fetchAdd(l string, d int64) int64 {
 
 func (r *intReg) init(v int64) { atomic.StoreInt64(&r.v, v) }
 
+func (r *intReg) or(l string, m int64) int64 {
+	sched.Access(l, sched.OpBits, r.p())
+	old := atomic.OrInt64(&r.v, m)
+	sched.ResultInt(old, old|m != old)
+	return old
+}
+
+func (r *intReg) and(l string, m int64) int64 {
+	sched.Access(l, sched.OpBits, r.p())
+	old := atomic.AndInt64(&r.v, m)
+	sched.ResultInt(old, old&m != old)
+	return old
+}
+
+func (r *intReg) idle(l string, from, to int64) bool { return r.cas(l, from, to) }
+
+func (r *bitReg) idle(l string, from, to int64) bool {
+	return r.q.state.cas(l, from, to) // control guard-ignores-sleepers: return r.cas(l, from, to)
+}
+
 type boolReg struct{ v int64 }
 
 func (r *boolReg) p() unsafe.Pointer { return unsafe.Pointer(r) }

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // The register types hold all shared state of the locks in this package.
@@ -16,33 +17,77 @@ import (
 // argument is the paper's line label: this build ignores it, the
 // lockgen_check build reports it to the controlled scheduler.
 
-// intReg is a shared integer register.
-type intReg struct{ v atomic.Int64 }
+// The registers are plain words read and written through sync/atomic's
+// functions, not atomic.Int64 and its kin behind these methods: the
+// wrapper's method costs the inliner's budget a few more units per step,
+// and a fast path has none to spare (TestInlineShapes).
 
-func (r *intReg) load(string) int64                 { return r.v.Load() }
-func (r *intReg) store(_ string, v int64)           { r.v.Store(v) }
-func (r *intReg) swap(_ string, v int64) int64      { return r.v.Swap(v) }
-func (r *intReg) cas(_ string, old, new int64) bool { return r.v.CompareAndSwap(old, new) }
-func (r *intReg) fetchAdd(_ string, d int64) int64  { return r.v.Add(d) - d }
-func (r *intReg) init(v int64)                      { r.v.Store(v) }
+// intReg is a shared integer register. The empty array aligns v to 8
+// bytes on 32-bit platforms, as 64-bit atomic operations need there.
+type intReg struct {
+	_ [0]atomic.Int64
+	v int64
+}
 
-// boolReg is a shared boolean register.
-type boolReg struct{ v atomic.Bool }
+func (r *intReg) load(string) int64            { return atomic.LoadInt64(&r.v) }
+func (r *intReg) store(_ string, v int64)      { atomic.StoreInt64(&r.v, v) }
+func (r *intReg) swap(_ string, v int64) int64 { return atomic.SwapInt64(&r.v, v) }
+func (r *intReg) cas(_ string, old, new int64) bool {
+	return atomic.CompareAndSwapInt64(&r.v, old, new)
+}
+func (r *intReg) fetchAdd(_ string, d int64) int64 { return atomic.AddInt64(&r.v, d) - d }
+func (r *intReg) init(v int64)                     { atomic.StoreInt64(&r.v, v) }
+func (r *intReg) or(_ string, m int64) int64       { return atomic.OrInt64(&r.v, m) }
+func (r *intReg) and(_ string, m int64) int64      { return atomic.AndInt64(&r.v, m) }
 
-func (r *boolReg) load(string) bool                 { return r.v.Load() }
-func (r *boolReg) store(_ string, v bool)           { r.v.Store(v) }
-func (r *boolReg) swap(_ string, v bool) bool       { return r.v.Swap(v) }
-func (r *boolReg) cas(_ string, old, new bool) bool { return r.v.CompareAndSwap(old, new) }
-func (r *boolReg) init(v bool)                      { r.v.Store(v) }
+// idle is an uncontended passage of a lock whose register has no queue
+// (the spin and yield policies): one compare-and-swap from the value the
+// passage finds to the one it leaves.
+func (r *intReg) idle(_ string, from, to int64) bool {
+	return atomic.CompareAndSwapInt64(&r.v, from, to)
+}
+
+// idle is an uncontended passage of a lock whose register is folded into
+// its waiters' queue: one compare-and-swap that succeeds only if the
+// register holds from and nobody waits (the queue's bits are 0). It calls
+// the atomic itself, not the queue word's method: the nested call would
+// cost the fast path's budget 5 more (TestInlineShapes).
+func (r *bitReg) idle(l string, from, to int64) bool {
+	return atomic.CompareAndSwapInt64(&r.q.state.v, from, to) // control guard-ignores-sleepers: return r.cas(l, from, to)
+}
+
+// boolReg is a shared boolean register (0 or 1).
+type boolReg struct{ v uint32 }
+
+func (r *boolReg) load(string) bool       { return atomic.LoadUint32(&r.v) != 0 }
+func (r *boolReg) store(_ string, v bool) { atomic.StoreUint32(&r.v, b2u(v)) }
+func (r *boolReg) swap(_ string, v bool) bool {
+	return atomic.SwapUint32(&r.v, b2u(v)) != 0
+}
+func (r *boolReg) cas(_ string, old, new bool) bool {
+	return atomic.CompareAndSwapUint32(&r.v, b2u(old), b2u(new))
+}
+func (r *boolReg) init(v bool) { atomic.StoreUint32(&r.v, b2u(v)) }
+
+func b2u(b bool) uint32 {
+	if b {
+		return 1
+	}
+	return 0
+}
 
 // refReg is a shared register holding a reference to a record.
-type refReg[T any] struct{ v atomic.Pointer[T] }
+type refReg[T any] struct{ v unsafe.Pointer }
 
-func (r *refReg[T]) load(string) *T                 { return r.v.Load() }
-func (r *refReg[T]) store(_ string, v *T)           { r.v.Store(v) }
-func (r *refReg[T]) swap(_ string, v *T) *T         { return r.v.Swap(v) }
-func (r *refReg[T]) cas(_ string, old, new *T) bool { return r.v.CompareAndSwap(old, new) }
-func (r *refReg[T]) init(v *T)                      { r.v.Store(v) }
+func (r *refReg[T]) load(string) *T       { return (*T)(atomic.LoadPointer(&r.v)) }
+func (r *refReg[T]) store(_ string, v *T) { atomic.StorePointer(&r.v, unsafe.Pointer(v)) }
+func (r *refReg[T]) swap(_ string, v *T) *T {
+	return (*T)(atomic.SwapPointer(&r.v, unsafe.Pointer(v)))
+}
+func (r *refReg[T]) cas(_ string, old, new *T) bool {
+	return atomic.CompareAndSwapPointer(&r.v, unsafe.Pointer(old), unsafe.Pointer(new))
+}
+func (r *refReg[T]) init(v *T) { atomic.StorePointer(&r.v, unsafe.Pointer(v)) }
 
 // doorway marks the end of an acquire's doorway (for the lockgen_check
 // build's FIFO checks).

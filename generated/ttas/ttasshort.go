@@ -37,13 +37,15 @@ type ttasShortState struct{}
 //	  (5)           backoff := backoff_max
 //	          until old = FREE
 //	release:
-//	  (6)     L := FREE
+//	  (6)     prev := FAS(L, FREE)
 //
 // Deviations from the paper:
 //   - The source papers have no code for this lock and Anderson's paper was not available to check against; the code is the usual test-and-test-and-set with exponential backoff, and the labels 1–6 are ours.
 //   - The backoff is deterministic (doubling from backoff_min up to backoff_max, kept per acquire); Anderson's Ethernet-style backoff also randomises the delay.
 //   - delay is the runtime's delay (time.Sleep), whose real granularity is far coarser than a hardware pause loop (tens of microseconds on Linux): small backoff values all behave alike.
 //   - TryLock is the paper's step without the spinning: one read (line 1 once) and, if FREE, one exchange (line 2).
+//   - The release writes FREE by exchange (line 6) rather than by a plain write, so that it can tell from the old value a release of a lock nobody holds (misuse: the old value was FREE). The write is the same; only its old value is kept.
+//   - In Go, Lock and Unlock first try one compare-and-swap of L, which succeeds only when L holds the value the paper's step finds in an uncontended passage and nobody waits (the waiting layer's count shares L's word): that is the paper's exchange returning that value, right after line 1's read found FREE. When it fails it has written nothing and the paper's code runs. The compare-and-swap is an instruction the paper's lock does not use; it lets both methods inline (Go backend, guards).
 //
 // Generated for this spec:
 //
@@ -59,12 +61,11 @@ type ttasShortState struct{}
 //	backoff_min = "100ns"
 //	backoff_max = "10us"
 //
-// Use NewTTASShort; a *TTASShort is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning 100 times, then yielding. Hot registers are padded to 64 bytes.
+// Use NewTTASShort; a *TTASShort is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning 100 times, then yielding. In Go, Lock first tries one compare-and-swap of L from 0 to 1, which succeeds only when L = 0: that is line 1's check finding L = 0 and line 2's exchange returning 0 right after it, and it owes no wake-up; when it fails it has written nothing, and the paper's code runs from its first line. In Go, Unlock first tries one compare-and-swap of L from 1 to 0, which succeeds only when L = 1: that is line 6's exchange returning 1, and it owes no wake-up; when it fails it has written nothing, and the paper's code runs from its first line. Hot registers are padded to 64 bytes.
 type TTASShort struct {
-	_    [64]byte
-	l    intReg // L: FREE (0) or BUSY (1)
-	_    [56]byte
-	held bool // locked (misuse checks; written inside the critical section)
+	_ [64]byte
+	l intReg // L: FREE (0) or BUSY (1)
+	_ [56]byte
 }
 
 // NewTTASShort returns an unlocked TTASShort. The zero value is an unlocked TTASShort too.
@@ -75,6 +76,13 @@ func NewTTASShort() *TTASShort {
 
 // Lock acquires the lock, waiting (spinning 100 times, then yielding) until it is free.
 func (l *TTASShort) Lock() {
+	if !l.l.idle("2", 0, 1) {
+		l.lockSlow()
+	}
+}
+
+// lockSlow is Lock from its first line, after its guard failed.
+func (l *TTASShort) lockSlow() {
 	var old int64
 	var backoff int64
 	// backoff := backoff_min
@@ -95,7 +103,6 @@ func (l *TTASShort) Lock() {
 			}
 		}
 	}
-	l.held = true
 }
 
 // acquireSlow1 continues acquire where its inline path had to wait.
@@ -250,10 +257,17 @@ func (l *TTASShort) acquireSlow3(backoff int64) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *TTASShort) Unlock() {
-	if !l.held {
+	if !l.l.idle("6", 1, 0) {
+		l.unlockSlow()
+	}
+}
+
+// unlockSlow is Unlock from its first line, after its guard failed.
+func (l *TTASShort) unlockSlow() {
+	var prev int64
+	// 6: prev := FAS(L, FREE)
+	prev = l.l.swap("6", 0)
+	if prev != 1 {
 		panic("lockgen: TTASShort.Unlock: not locked")
 	}
-	l.held = false
-	// 6: L := FREE
-	l.l.store("6", 0)
 }

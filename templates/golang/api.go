@@ -76,6 +76,9 @@ func (g *gen) methods(f *jen.File) error {
 			// At no extra atomic step: the check reads what the release's
 			// own fetch&add returned.
 			what := "not held (the lock's count of free places is now wrong, as after semaphore.Weighted's panic on releasing more than held)"
+			if g.c.Params.K <= 1 {
+				what = "not locked"
+			}
 			if v.reader {
 				what = "not read-locked (the lock's reader count is now wrong, as after sync.RWMutex's fatal error)"
 			}
@@ -203,9 +206,16 @@ func (g *gen) methods(f *jen.File) error {
 		if op.try {
 			results = []jen.Code{jen.Bool()}
 		}
+		slow := lowerName(v.name) + "Slow"
+		body, rest, guarded := g.guarded(op.name, slow, body)
 		f.Line()
 		f.Comment(g.verbDoc(v.name))
 		f.Func().Params(recv).Id(v.name).Params(params...).Params(results...).Block(body...)
+		if guarded {
+			f.Line()
+			f.Comment(fmt.Sprintf("%s is %s from its first line, after its guard failed.", slow, v.name))
+			f.Func().Params(recv).Id(slow).Params().Block(rest...)
+		}
 		g.contFuncs(f, conts)
 	}
 	return nil
@@ -391,7 +401,7 @@ func (g *gen) usage() string {
 		u += " The zero value is ready to use, like sync.Mutex's."
 	}
 	u += fmt.Sprintf(" Waiting: %s.", g.waitDesc())
-	for _, note := range g.fusionNotes() {
+	for _, note := range append(g.guardNotes(), g.fusionNotes()...) {
 		u += " In Go, " + note + "."
 	}
 	if g.c.Padding > 0 {
@@ -417,10 +427,11 @@ func (g *gen) releaseCheck(op string) ir.Expr {
 }
 
 // releaseMisuse reports whether a Locker's release tells misuse from the
-// algorithm's registers (Algorithm.ReleaseMisuse; checkShape requires it)
-// rather than from a flag: a k-exclusion lock's holders share the lock,
-// and a count of them would cost every passage two atomic steps on a
-// word they all write. A mutex's flag costs one plain write.
+// algorithm's registers (Algorithm.ReleaseMisuse; checkShape requires it
+// for k-exclusion) rather than from a flag: a k-exclusion lock's holders
+// share the lock, and a count of them would cost every passage two atomic
+// steps on a word they all write; a mutex's flag costs a plain write each
+// way, more than a guarded fast path's budget has left (guard.go).
 func (g *gen) releaseMisuse() bool {
-	return g.api == apiLocker && g.c.Params.K > 1
+	return g.api == apiLocker && g.a.ReleaseMisuse != nil
 }

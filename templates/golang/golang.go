@@ -113,6 +113,8 @@ type gen struct {
 	waitDepth    int                          // waiters a process needs at once (nested waits)
 
 	fusions map[int]*fusion   // by node id, both ends: awaits that first check a fetch&add's result (fuse.go)
+	guards  map[string]*guard // by operation: its uncontended passage as one compare-and-swap (guard.go)
+	bitRegs map[string]bool   // registers folded into their queue's word (guard.go)
 	known   map[string]string // while lowering a fused check: locations whose value a local holds
 
 	stateLocals []ir.Local // Passage and Process locals, in declaration order
@@ -161,6 +163,7 @@ func newGen(c *Config) (*gen, error) {
 		}
 	}
 	g.analyseWaits()
+	g.deriveGuards()
 	g.analyseFusions()
 	for _, op := range g.ops {
 		g.waitDepth = max(g.waitDepth, waitNesting(op.nodes))

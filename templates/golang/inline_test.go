@@ -99,6 +99,41 @@ func TestFastPathsInline(t *testing.T) {
 	}
 }
 
+// TestGuardedMethodsInline checks, with the compiler's verdicts, that the
+// locks whose uncontended passages are guarded (guard.go) have a Lock and
+// an Unlock that inline into their callers, as sync.Mutex's do: that is
+// what the guard is for, and a change to the guard's emission, to the
+// registers or to the inliner that undoes it must not go unnoticed.
+func TestGuardedMethodsInline(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles two generated packages")
+	}
+	verdict := regexp.MustCompile(`(can|cannot) inline \(\*(\w+)\)\.(Lock|Unlock)\b(?: with cost (\d+)|: function too complex: cost (\d+))`)
+	for p, locks := range map[string][]string{"tas": {"TAS"}, "ttas": {"TTAS", "TTASShort"}} {
+		out, err := exec.Command("go", "build", "-gcflags=-m=2", "./"+filepath.ToSlash(filepath.Join("..", "..", "generated", p))).CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", p, err, out)
+		}
+		got := map[string]string{}
+		for _, m := range verdict.FindAllStringSubmatch(string(out), -1) {
+			got[m[2]+"."+m[3]] = m[1] + " inline, cost " + m[4] + m[5]
+		}
+		for _, l := range locks {
+			for _, method := range []string{"Lock", "Unlock"} {
+				v, ok := got[l+"."+method]
+				switch {
+				case !ok:
+					t.Errorf("%s.%s: no verdict in the compiler's report", l, method)
+				case !strings.HasPrefix(v, "can "):
+					t.Errorf("%s.%s: %s; its guard should make it inline", l, method, v)
+				default:
+					t.Logf("%s.%s: %s", l, method, v)
+				}
+			}
+		}
+	}
+}
+
 func recvName(fn *ast.FuncDecl) string {
 	t := fn.Recv.List[0].Type
 	if s, ok := t.(*ast.StarExpr); ok {

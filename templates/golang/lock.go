@@ -186,6 +186,12 @@ func (g *gen) types(f *jen.File) {
 	for _, s := range g.a.Shared {
 		name := g.fieldNames[s.Name]
 		sz := regSize(s.Type)
+		if g.bitRegs[s.Name] {
+			// The register and its queue in one word (guard.go).
+			lk = append(lk, jen.Id(name).Id("bitReg").Comment(fieldDoc(s.Name, s.Doc)+", and the processes waiting on it"))
+			lk = append(lk, padField(padBytes(pad, waitqSize))...)
+			continue
+		}
 		if !s.IsArray() {
 			lk = append(lk, jen.Id(name).Add(g.regType(s.Type)).Comment(fieldDoc(s.Name, s.Doc)))
 			if q, ok := g.regQ[s.Name]; ok {

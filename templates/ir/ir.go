@@ -186,14 +186,17 @@ type Algorithm struct {
 	// they only use the lock correctly. Nil: no check.
 	RReleaseMisuse Expr
 
-	// ReleaseMisuse, for anonymous k-exclusion algorithms, is true after
-	// Release when no process held the lock: an expression over Release's
-	// locals and the registers (for example the count of free places that
-	// its fetch&add returned was already k). The Go backend panics on it:
-	// holders share a Locker, so it has no per-holder flag, and a count of
-	// holders would cost every passage two atomic steps on a word they all
-	// write. Models ignore it. Required for k-exclusion through
-	// Lock()/Unlock(); nil otherwise.
+	// ReleaseMisuse, for anonymous algorithms whose release can tell, is
+	// true after Release when no process held the lock: an expression over
+	// Release's locals and the registers (for example the count of free
+	// places that its fetch&add returned was already k, or the lock word
+	// that its exchange returned was already FREE). The Go backend panics
+	// on it instead of keeping a misuse flag: a k-exclusion lock's holders
+	// share a Locker, so it has no per-holder flag, and a count of holders
+	// would cost every passage two atomic steps on a word they all write;
+	// a mutex's flag costs a plain write each way, which a fast path that
+	// is one atomic step (Go backend, guards) cannot afford. Models ignore
+	// it. Required for k-exclusion through Lock()/Unlock().
 	ReleaseMisuse Expr
 
 	// DoorwayEnd is the label of the last statement of the doorway (the

@@ -33,9 +33,10 @@ const (
 	OpSwap            // fetch-and-store; the result is the old value
 	OpCAS             // compare-and-swap; the result is the outcome
 	OpAdd             // fetch-and-add; the result is the old value
+	OpBits            // fetch-and-or or fetch-and-and; the result is the old value
 )
 
-var opNames = [...]string{"load", "store", "swap", "cas", "add"}
+var opNames = [...]string{"load", "store", "swap", "cas", "add", "bits"}
 
 func (o Op) String() string {
 	if int(o) < len(opNames) {

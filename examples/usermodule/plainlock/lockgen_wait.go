@@ -64,14 +64,16 @@ const spinYieldEvery = 16
 // keep-the-wake, a woken exclusive waiter that leaves still counted
 // awake, so that later writes wake none of the others.
 
-// waitq's state word: a lock bit guarding the list, the number of queued
-// waiters that are not exclusive, of queued exclusive ones, and of
+// waitq's state word: the value of a register folded into it (bitReg; 0
+// in a queue of its own), a lock bit guarding the list, the number of
+// queued waiters that are not exclusive, of queued exclusive ones, and of
 // exclusive waiters that are awake (at most 2^20 - 1 of each).
 const (
-	qLocked     int64 = 1
-	qSleeper    int64 = 1 << 1  // not exclusive
-	qExclusive  int64 = 1 << 21 // exclusive
-	qAwake      int64 = 1 << 41
+	qValue      int64 = 1
+	qLocked     int64 = 1 << 1
+	qSleeper    int64 = 1 << 2  // not exclusive
+	qExclusive  int64 = 1 << 22 // exclusive
+	qAwake      int64 = 1 << 42
 	qSleepers   int64 = qExclusive - qSleeper
 	qExclusives int64 = qAwake - qExclusive
 	qAwakeMask  int64 = ^(qAwake - 1)
@@ -80,7 +82,7 @@ const (
 // waitq is the queue of the waiters sleeping until a write to the
 // registers it covers. The zero value is an empty queue.
 type waitq struct {
-	state      intReg // qLocked | sleepers*qSleeper | exclusives*qExclusive | awake*qAwake
+	state      intReg // value | qLocked | sleepers*qSleeper | exclusives*qExclusive | awake*qAwake
 	head, tail *waiter
 	// shared counts the queued waiters whose key is not their own alone
 	// (guarded by the lock bit): while it is 0, a keyed wake stops at its
@@ -108,7 +110,7 @@ type waitq struct {
 // only exclusive waiters sleep with one awake.
 func (q *waitq) wake(l string, val int64) {
 	// Someone counted (s >= qSleeper) and no exclusive waiter awake
-	// (s < qAwake), the lock bit aside.
+	// (s < qAwake), the value and the lock bit aside.
 	if uint64(q.state.load(l)-qSleeper) < uint64(qAwake-qSleeper) {
 		q.wakeSlow(l, val) // control skip-wake:
 	}
@@ -249,6 +251,43 @@ func (q *soloq) wakeSlow(l string) {
 		w.wakeUp(l)
 	}
 }
+
+// bitReg is a shared integer register that only ever holds 0 or 1 (a
+// test-and-set lock's word), folded into bit 0 of the state word of the
+// queue its waiters sleep on (the Go backend picks it for those). A
+// write is one atomic step that keeps the queue's bits (or, and); its
+// wake test then loads the same word. What the fold buys is idle: one
+// compare-and-swap that succeeds only if the register holds from and
+// nobody waits or is queuing, so an uncontended acquire or release is
+// that one step and owes no wake.
+type bitReg struct{ q waitq }
+
+func (r *bitReg) load(l string) int64 { return r.q.state.load(l) & qValue }
+
+func (r *bitReg) swap(l string, v int64) int64 {
+	if v != 0 {
+		return r.q.state.or(l, qValue) & qValue
+	}
+	return r.q.state.and(l, ^qValue) & qValue
+}
+
+func (r *bitReg) store(l string, v int64) { r.swap(l, v) }
+
+// cas is the register's compare-and-swap: it compares the value alone.
+func (r *bitReg) cas(l string, old, new int64) bool {
+	for n := 0; ; n++ {
+		s := r.q.state.load(l)
+		if s&qValue != old {
+			return false
+		}
+		if r.q.state.cas(l, s, s&^qValue|new) {
+			return true
+		}
+		backoff(l, n) // the queue's bits changed: try again
+	}
+}
+
+func (r *bitReg) init(v int64) { r.q.state.init(v & qValue) }
 
 // ticketq is the queue of a register each of whose waiters waits for a
 // value no other waiter waits for, a ticket (await NOW = my). The waiter

@@ -45,11 +45,13 @@ func TestInlineShapes(t *testing.T) {
 	}{
 		{"shapeCall.Lock", true, "a call that does not inline costs most of the budget by itself"},
 		{"shapeTAS.Lock", true, "a swap, a call when it fails, and the misuse flag fit"},
-		{"shapeTAS.Unlock", false, "the release as generated: misuse check, write, separate test for sleepers"},
-		{"shapeTAS.UnlockUnchecked", false, "a write and a separate test for sleepers do not fit even without the misuse check"},
-		{"shapeTAS.UnlockFolded", false, "one swap whose old value tells both misuse and sleepers, as in sync.Mutex's Unlock, behind the register's labelled method"},
-		{"shapeTAS.UnlockFoldedDirect", true, "the same through sync/atomic's SwapInt64 on a plain word fits"},
+		{"shapeTAS.Unlock", false, "an unguarded release: misuse check, write, separate test for sleepers"},
+		{"shapeTAS.UnlockUnchecked", true, "a write and a separate test for sleepers fit only with no misuse check at all"},
+		{"shapeTAS.UnlockFolded", true, "one swap whose old value tells both misuse and sleepers, as in sync.Mutex's Unlock, fits"},
 		{"shapeTAS.UnlockFoldedFlagged", false, "the folded release does not fit with the misuse flag beside it"},
+		{"shapeGuard.Lock", true, "a guard, one compare-and-swap of a bitReg's word, and a call fit"},
+		{"shapeGuard.Unlock", true, "the same for the release"},
+		{"shapeGuard.UnlockNested", false, "the guard through the queue word's method, one call deeper, does not fit: bitReg.idle calls the atomic itself"},
 		{"shapeQueue.Lock", false, "one swap of a pointer and a call do not fit: no queue lock on pointers inlines its acquire"},
 	} {
 		r, ok := got[w.shape]

@@ -7,12 +7,10 @@ package lockrt
 // are not locks anyone should use. They are test code, so the Go backend
 // does not copy them into generated packages.
 //
-// Registers are this package's own intReg and refReg, the ones generated
-// code calls: an atomic word behind a method that takes the paper's line
-// label. The slow paths are calls that do not inline, as a generated
+// Registers are this package's own intReg, bitReg and refReg, the ones
+// generated code calls: a plain word behind methods that take the paper's
+// line label. The slow paths are calls that do not inline, as a generated
 // lock's continuations are.
-
-import "sync/atomic"
 
 // shapeNode is a queue lock's record.
 type shapeNode struct{ next refReg[shapeNode] }
@@ -21,8 +19,7 @@ type shapeNode struct{ next refReg[shapeNode] }
 // own: l, the lock word, and sleepers, the count a release must look at.
 type shapeTAS struct {
 	l, sleepers intReg
-	word        int64 // a lock word for sync/atomic's functions
-	held        bool  // the misuse flag: one plain write each way
+	held        bool // the misuse flag: one plain write each way
 }
 
 //go:noinline
@@ -31,9 +28,9 @@ func (t *shapeTAS) slow() {}
 //go:noinline
 func (t *shapeTAS) slowWith(int64) {}
 
-// Lock is the shape of the generated TAS's acquire, without the local
-// variable the generic emission declares: one swap, one call when it
-// fails, the flag.
+// Lock is the shape of an unguarded test-and-set acquire, without the
+// local variable the generic emission declares: one swap, one call when
+// it fails, the flag.
 func (t *shapeTAS) Lock() {
 	if t.l.swap("1", 1) != 0 {
 		t.slow()
@@ -41,9 +38,9 @@ func (t *shapeTAS) Lock() {
 	t.held = true
 }
 
-// Unlock is the shape of the generated TAS's release: the misuse check,
-// the write of FREE, then a load of the sleepers' word and a call when
-// someone sleeps (the generated one tests that word through waitq.wake).
+// Unlock is the shape of an unguarded test-and-set release: the misuse
+// check, the write of FREE, then a load of the sleepers' word and a call
+// when someone sleeps.
 func (t *shapeTAS) Unlock() {
 	if !t.held {
 		panic("not locked")
@@ -74,15 +71,6 @@ func (t *shapeTAS) UnlockFolded() {
 	}
 }
 
-// UnlockFoldedDirect is UnlockFolded on a plain word through sync/atomic's
-// SwapInt64 instead of an atomic.Int64 behind a labelled method, as the
-// checked build's registers already are.
-func (t *shapeTAS) UnlockFoldedDirect() {
-	if old := atomic.SwapInt64(&t.word, 0); old != 1 {
-		t.slowWith(old)
-	}
-}
-
 // UnlockFoldedFlagged is UnlockFolded that also keeps the misuse flag.
 func (t *shapeTAS) UnlockFoldedFlagged() {
 	if !t.held {
@@ -91,6 +79,40 @@ func (t *shapeTAS) UnlockFoldedFlagged() {
 	t.held = false
 	if old := t.l.swap("2", 0); old != 1 {
 		t.slowWith(old)
+	}
+}
+
+// shapeGuard is a test-and-set lock as the Go backend emits one whose
+// register is folded into its queue's word (bitReg): each method is its
+// guard, one compare-and-swap of the whole word, and one call when it
+// fails.
+type shapeGuard struct{ l bitReg }
+
+//go:noinline
+func (t *shapeGuard) slow() {}
+
+func (t *shapeGuard) Lock() {
+	if !t.l.idle("1", 0, 1) {
+		t.slow()
+	}
+}
+
+func (t *shapeGuard) Unlock() {
+	if !t.l.idle("2", 1, 0) {
+		t.slow()
+	}
+}
+
+// idleNested is bitReg.idle written through the queue word's own method,
+// one call deeper.
+func (t *shapeGuard) idleNested(l string, from, to int64) bool {
+	return t.l.q.state.cas(l, from, to)
+}
+
+// UnlockNested is Unlock with idleNested.
+func (t *shapeGuard) UnlockNested() {
+	if !t.idleNested("2", 1, 0) {
+		t.slow()
 	}
 }
 
