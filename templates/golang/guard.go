@@ -94,6 +94,9 @@ func (g *gen) acquireGuard(code ir.Code) (*guard, bool) {
 		return nil, false
 	}
 	body := loop.Body
+	if len(body) == 0 {
+		return nil, false
+	}
 	reg, check := "", ""
 	if aw, ok := body[0].(ir.Await); ok {
 		r, v, ok := g.regIsConst(aw.Cond)

@@ -30,6 +30,8 @@ func TestGuards(t *testing.T) {
 		Swap("1", "old", Reg("L"), Named("BUSY", 1))))
 	noMisuse := tas()
 	noMisuse.ReleaseMisuse = nil
+	emptyLoop := tas()
+	emptyLoop.Acquire = Code(BusyRepeat("1", Eq(Var("old"), Named("FREE", 0))))
 
 	cases := []struct {
 		name, alg string
@@ -49,6 +51,7 @@ func TestGuards(t *testing.T) {
 		{"misuse tested on another local", "tas", misuseOnOther, templates.Park, false, false},
 		{"acquire ends on BUSY", "tas", acquireAwaitsBusy, templates.Park, false, false},
 		{"no misuse test (a flag instead)", "tas", noMisuse, templates.Park, false, false},
+		{"acquire loop emptied", "tas", emptyLoop, templates.Park, false, false},
 	}
 	for _, tc := range cases {
 		e, _ := templates.Lookup(tc.alg)
