@@ -36,7 +36,7 @@ func init() {
 			"test-and-set(L) is written as exchange(L, BUSY): the two instructions differ only in whether the value written is a constant, so they give the same lock.",
 			"TryLock is one exchange: it enters if the old value was FREE (a failed attempt writes BUSY over BUSY, which changes nothing).",
 			"The release writes FREE by exchange (line 2) rather than by a plain write, so that it can tell from the old value a release of a lock nobody holds (misuse: the old value was FREE). The write is the same; only its old value is kept.",
-			"In Go, Lock and Unlock first try one compare-and-swap of L, which succeeds only when L holds the value the paper's step finds in an uncontended passage and nobody waits (the waiting layer's count shares L's word): that is the paper's exchange returning that value. When it fails it has written nothing and the paper's code runs. The compare-and-swap is an instruction the paper's lock does not use; it lets both methods inline (Go backend, guards).",
+			"In Go, the release's exchange is a fetch-and-and that keeps the waiting layer's count, which shares L's word when waiters may sleep: its old value tells at once that the lock was held and nobody waits, so that Unlock is one atomic step and one comparison, and inlines (Go backend, guards). The acquire's exchange is a fetch-and-or likewise.",
 		},
 		Notes: []string{
 			"RMR: every failed exchange is a write that invalidates the other waiters' cached copies, so a waiting process makes remote references for as long as it waits.",

@@ -45,7 +45,7 @@ type ttasSpinState struct{}
 //   - delay is the runtime's delay (time.Sleep), whose real granularity is far coarser than a hardware pause loop (tens of microseconds on Linux): small backoff values all behave alike.
 //   - TryLock is the paper's step without the spinning: one read (line 1 once) and, if FREE, one exchange (line 2).
 //   - The release writes FREE by exchange (line 6) rather than by a plain write, so that it can tell from the old value a release of a lock nobody holds (misuse: the old value was FREE). The write is the same; only its old value is kept.
-//   - In Go, Lock and Unlock first try one compare-and-swap of L, which succeeds only when L holds the value the paper's step finds in an uncontended passage and nobody waits (the waiting layer's count shares L's word): that is the paper's exchange returning that value, right after line 1's read found FREE. When it fails it has written nothing and the paper's code runs. The compare-and-swap is an instruction the paper's lock does not use; it lets both methods inline (Go backend, guards).
+//   - In Go, when waiters may sleep (the park and adaptive policies), Lock makes line 2's exchange first: if it returns FREE, that is line 1's read finding FREE and line 2's exchange with no step between them, one interleaving of the paper's; if not, it wrote BUSY over BUSY, which changes nothing, and the code runs from line 1. With spinning or yielding waiters it starts at line 1, as the paper does: an arriving process more often finds the lock held, and its exchange would take the cache line the holder is about to write. The exchanges are a fetch-and-or and a fetch-and-and that keep the waiting layer's count, which shares L's word when waiters may sleep, so that the release's old value tells at once that the lock was held and nobody waits: Unlock is one atomic step and one comparison, and inlines, and so does Lock where it starts with the exchange (Go backend, guards).
 //
 // Generated for this spec:
 //
@@ -60,9 +60,8 @@ type ttasSpinState struct{}
 //	backoff_min = "1us"
 //	backoff_max = "100us"
 //
-// Use NewTTASSpin; a *TTASSpin is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning, yielding the processor every 16 checks. In Go, Lock first tries one compare-and-swap of L from 0 to 1, which succeeds only when L = 0: that is line 1's check finding L = 0 and line 2's exchange returning 0 right after it, and it owes no wake-up; when it fails it has written nothing, and the paper's code runs from its first line. In Go, Unlock first tries one compare-and-swap of L from 1 to 0, which succeeds only when L = 1: that is line 6's exchange returning 1, and it owes no wake-up; when it fails it has written nothing, and the paper's code runs from its first line. Hot registers are padded to 64 bytes.
+// Use NewTTASSpin; a *TTASSpin is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning, yielding the processor every 16 checks. In Go, Unlock's exchange (line 6) also returns whether anyone waits, so that an uncontended release is that one step and one comparison. Hot registers are padded to 64 bytes.
 type TTASSpin struct {
-	_ [64]byte
 	l intReg // L: FREE (0) or BUSY (1)
 	_ [56]byte
 }
@@ -75,13 +74,6 @@ func NewTTASSpin() *TTASSpin {
 
 // Lock acquires the lock, waiting (spinning, yielding the processor every 16 checks) until it is free.
 func (l *TTASSpin) Lock() {
-	if !l.l.idle("2", 0, 1) {
-		l.lockSlow()
-	}
-}
-
-// lockSlow is Lock from its first line, after its guard failed.
-func (l *TTASSpin) lockSlow() {
 	var old int64
 	var backoff int64
 	// backoff := backoff_min
@@ -256,16 +248,14 @@ func (l *TTASSpin) acquireSlow3(backoff int64) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *TTASSpin) Unlock() {
-	if !l.l.idle("6", 1, 0) {
-		l.unlockSlow()
+	if w := l.l.swap("6", 0); w != 1 {
+		l.unlockSlow(w)
 	}
 }
 
-// unlockSlow is Unlock from its first line, after its guard failed.
-func (l *TTASSpin) unlockSlow() {
-	var prev int64
-	// 6: prev := FAS(L, FREE)
-	prev = l.l.swap("6", 0)
+// unlockSlow is the rest of Unlock after its exchange, which returned w: someone to wake, or misuse.
+func (l *TTASSpin) unlockSlow(w int64) {
+	prev := w
 	if prev != 1 {
 		panic("lockgen: TTASSpin.Unlock: not locked")
 	}

@@ -116,6 +116,16 @@ func (q *waitq) wake(l string, val int64) {
 	}
 }
 
+// wakeWord is wake on the state word s that the write of val returned (a
+// bitReg's set or clear): the write and the look at the queue are one
+// atomic step, and a waiter counted after it checks its condition after
+// the write.
+func (q *waitq) wakeWord(l string, s, val int64) {
+	if uint64(s-qSleeper) < uint64(qAwake-qSleeper) {
+		q.wakeSlow(l, val) // control skip-wake:
+	}
+}
+
 // mustWake is the test of wake for a queue with waiters of both kinds: the
 // generated code calls wakeSlow when it holds (the two tests and the call
 // would not inline as one method).
@@ -255,20 +265,19 @@ func (q *soloq) wakeSlow(l string) {
 // bitReg is a shared integer register that only ever holds 0 or 1 (a
 // test-and-set lock's word), folded into bit 0 of the state word of the
 // queue its waiters sleep on (the Go backend picks it for those). A
-// write is one atomic step that keeps the queue's bits (or, and); its
-// wake test then loads the same word. What the fold buys is idle: one
-// compare-and-swap that succeeds only if the register holds from and
-// nobody waits or is queuing, so an uncontended acquire or release is
-// that one step and owes no wake.
+// write is one atomic step that keeps the queue's bits (set, clear), and
+// the old word it returns says whether anyone was queued when it wrote:
+// so a release is one step and one comparison when nobody waits, with
+// the wake test on that word (wakeWord), and small enough to inline.
 type bitReg struct{ q waitq }
 
 func (r *bitReg) load(l string) int64 { return r.q.state.load(l) & qValue }
 
 func (r *bitReg) swap(l string, v int64) int64 {
 	if v != 0 {
-		return r.q.state.or(l, qValue) & qValue
+		return r.set(l) & qValue
 	}
-	return r.q.state.and(l, ^qValue) & qValue
+	return r.clear(l) & qValue
 }
 
 func (r *bitReg) store(l string, v int64) { r.swap(l, v) }

@@ -75,11 +75,8 @@ func (r *intReg) and(l string, m int64) int64 {
 	return old
 }
 
-func (r *intReg) idle(l string, from, to int64) bool { return r.cas(l, from, to) }
-
-func (r *bitReg) idle(l string, from, to int64) bool {
-	return r.q.state.cas(l, from, to) // control guard-ignores-sleepers: return r.cas(l, from, to)
-}
+func (r *bitReg) set(l string) int64   { return r.q.state.or(l, qValue) }
+func (r *bitReg) clear(l string) int64 { return r.q.state.and(l, ^qValue) }
 
 type boolReg struct{ v int64 }
 

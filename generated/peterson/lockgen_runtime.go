@@ -40,21 +40,14 @@ func (r *intReg) init(v int64)                     { atomic.StoreInt64(&r.v, v) 
 func (r *intReg) or(_ string, m int64) int64       { return atomic.OrInt64(&r.v, m) }
 func (r *intReg) and(_ string, m int64) int64      { return atomic.AndInt64(&r.v, m) }
 
-// idle is an uncontended passage of a lock whose register has no queue
-// (the spin and yield policies): one compare-and-swap from the value the
-// passage finds to the one it leaves.
-func (r *intReg) idle(_ string, from, to int64) bool {
-	return atomic.CompareAndSwapInt64(&r.v, from, to)
-}
-
-// idle is an uncontended passage of a lock whose register is folded into
-// its waiters' queue: one compare-and-swap that succeeds only if the
-// register holds from and nobody waits (the queue's bits are 0). It calls
-// the atomic itself, not the queue word's method: the nested call would
-// cost the fast path's budget 5 more (TestInlineShapes).
-func (r *bitReg) idle(l string, from, to int64) bool {
-	return atomic.CompareAndSwapInt64(&r.q.state.v, from, to) // control guard-ignores-sleepers: return r.cas(l, from, to)
-}
+// set and clear are a bitReg's writes of 1 and 0, each one atomic step
+// that keeps the queue's bits, returning the whole old word: its value
+// (qValue) and whether anyone was queued, so that a fast path tells an
+// uncontended passage with one comparison. They call the atomics
+// themselves, not the queue word's methods: the nested call would cost
+// the fast path's budget 5 more (TestInlineShapes).
+func (r *bitReg) set(string) int64   { return atomic.OrInt64(&r.q.state.v, qValue) }
+func (r *bitReg) clear(string) int64 { return atomic.AndInt64(&r.q.state.v, ^qValue) }
 
 // boolReg is a shared boolean register (0 or 1).
 type boolReg struct{ v uint32 }

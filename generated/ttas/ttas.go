@@ -51,7 +51,7 @@ type ttasState struct{}
 //   - delay is the runtime's delay (time.Sleep), whose real granularity is far coarser than a hardware pause loop (tens of microseconds on Linux): small backoff values all behave alike.
 //   - TryLock is the paper's step without the spinning: one read (line 1 once) and, if FREE, one exchange (line 2).
 //   - The release writes FREE by exchange (line 6) rather than by a plain write, so that it can tell from the old value a release of a lock nobody holds (misuse: the old value was FREE). The write is the same; only its old value is kept.
-//   - In Go, Lock and Unlock first try one compare-and-swap of L, which succeeds only when L holds the value the paper's step finds in an uncontended passage and nobody waits (the waiting layer's count shares L's word): that is the paper's exchange returning that value, right after line 1's read found FREE. When it fails it has written nothing and the paper's code runs. The compare-and-swap is an instruction the paper's lock does not use; it lets both methods inline (Go backend, guards).
+//   - In Go, when waiters may sleep (the park and adaptive policies), Lock makes line 2's exchange first: if it returns FREE, that is line 1's read finding FREE and line 2's exchange with no step between them, one interleaving of the paper's; if not, it wrote BUSY over BUSY, which changes nothing, and the code runs from line 1. With spinning or yielding waiters it starts at line 1, as the paper does: an arriving process more often finds the lock held, and its exchange would take the cache line the holder is about to write. The exchanges are a fetch-and-or and a fetch-and-and that keep the waiting layer's count, which shares L's word when waiters may sleep, so that the release's old value tells at once that the lock was held and nobody waits: Unlock is one atomic step and one comparison, and inlines, and so does Lock where it starts with the exchange (Go backend, guards).
 //
 // Generated for this spec:
 //
@@ -66,9 +66,8 @@ type ttasState struct{}
 //	backoff_min = "1us"
 //	backoff_max = "100us"
 //
-// Use NewTTAS; a *TTAS is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. In Go, Lock first tries one compare-and-swap of L from 0 to 1, which succeeds only when L = 0 and nobody waits: that is line 1's check finding L = 0 and line 2's exchange returning 0 right after it, and it owes no wake-up; when it fails it has written nothing, and the paper's code runs from its first line. In Go, Unlock first tries one compare-and-swap of L from 1 to 0, which succeeds only when L = 1 and nobody waits: that is line 6's exchange returning 1, and it owes no wake-up; when it fails it has written nothing, and the paper's code runs from its first line. Hot registers are padded to 64 bytes.
+// Use NewTTAS; a *TTAS is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. In Go, Lock makes line 2's exchange first; if it returns 0, that is line 1's check finding L = 0 and line 2's exchange right after it and the acquire is done; if not, it wrote 1 over 1, which changes nothing, and the paper's code runs from its first line. In Go, Unlock's exchange (line 6) also returns whether anyone waits (the waiting layer's count shares L's word), so that an uncontended release is that one step and one comparison. Hot registers are padded to 64 bytes.
 type TTAS struct {
-	_        [64]byte
 	l        bitReg // L: FREE (0) or BUSY (1), and the processes waiting on it
 	_        [32]byte
 	spinners intReg // waiters spinning now (the adaptive policy caps them)
@@ -83,12 +82,12 @@ func NewTTAS() *TTAS {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *TTAS) Lock() {
-	if !l.l.idle("2", 0, 1) {
+	if (l.l.set("2"))&qValue != 0 {
 		l.lockSlow()
 	}
 }
 
-// lockSlow is Lock from its first line, after its guard failed.
+// lockSlow is Lock from its first line, after the inline exchange found the lock taken.
 func (l *TTAS) lockSlow() {
 	var old int64
 	var backoff int64
@@ -292,23 +291,15 @@ func (l *TTAS) acquireSlow3(backoff int64) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *TTAS) Unlock() {
-	if !l.l.idle("6", 1, 0) {
-		l.unlockSlow()
+	if w := l.l.clear("6"); w != 1 {
+		l.unlockSlow(w)
 	}
 }
 
-// unlockSlow is Unlock from its first line, after its guard failed.
-func (l *TTAS) unlockSlow() {
-	var prev int64
-	// 6: prev := FAS(L, FREE)
-	{
-		var newVal int64 = 0
-		prevVal := l.l.swap("6", newVal)
-		prev = prevVal
-		if prevVal != newVal {
-			l.l.q.wake("6", newVal)
-		}
-	}
+// unlockSlow is the rest of Unlock after its exchange, which returned w: someone to wake, or misuse.
+func (l *TTAS) unlockSlow(w int64) {
+	prev := w & qValue
+	l.l.q.wakeWord("6", w, 0)
 	if prev != 1 {
 		panic("lockgen: TTAS.Unlock: not locked")
 	}

@@ -207,14 +207,18 @@ func (g *gen) methods(f *jen.File) error {
 			results = []jen.Code{jen.Bool()}
 		}
 		slow := lowerName(v.name) + "Slow"
-		body, rest, guarded := g.guarded(op.name, slow, body)
+		body, slowParams, rest, guarded := g.guarded(op.name, slow, body, conts)
 		f.Line()
 		f.Comment(g.verbDoc(v.name))
 		f.Func().Params(recv).Id(v.name).Params(params...).Params(results...).Block(body...)
-		if guarded {
+		if guarded && rest != nil {
+			doc := fmt.Sprintf("%s is %s from its first line, after the inline exchange found the lock taken.", slow, v.name)
+			if v.release {
+				doc = fmt.Sprintf("%s is the rest of %s after its exchange, which returned w: someone to wake, or misuse.", slow, v.name)
+			}
 			f.Line()
-			f.Comment(fmt.Sprintf("%s is %s from its first line, after its guard failed.", slow, v.name))
-			f.Func().Params(recv).Id(slow).Params().Block(rest...)
+			f.Comment(doc)
+			f.Func().Params(recv).Id(slow).Params(slowParams...).Block(rest...)
 		}
 		g.contFuncs(f, conts)
 	}

@@ -41,10 +41,10 @@ import (
 //     fetch&add before it, sees the register as 0 instead of the value the
 //     fetch&add left (a reader that never notices the writer inside). Not
 //     a lost wake-up: Explore must find the violation, whatever its kind;
-//   - guard-ignores-sleepers: the guard of a test-and-set lock's release
-//     (guard.go), the compare-and-swap that stands for the uncontended
-//     passage, compares the register's value alone, so a release with
-//     sleepers takes it and skips the wake it owes;
+//   - guard-ignores-sleepers: a test-and-set lock's inline release
+//     (guard.go) tests the value its exchange returned alone, not the
+//     queue's bits beside it, so a release with sleepers skips the wake
+//     it owes;
 //   - shared-record-ids: in a lock whose references are ids (nodes =
 //     "array"), every process names process 0's records, so processes
 //     share queue nodes. Not a waiting-layer bug but one in the id
@@ -73,7 +73,7 @@ func TestWaitingLayerControls(t *testing.T) {
 		{"skip-wake-rw", "skip-wake", "", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false, ""},
 		{"one-kind-wake", "", "one-kind-wake", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false, ""},
 		{"keep-the-wake", "keep-the-wake", "", []string{"tas", "ttas", "replace-add"}, park, mode.Mutex, "", false, ""},
-		{"guard-ignores-sleepers", "guard-ignores-sleepers", "", []string{"tas", "ttas"}, park, mode.Mutex, "", false, ""},
+		{"guard-ignores-sleepers", "", "guard-ignores-sleepers", []string{"tas", "ttas"}, park, mode.Mutex, "", false, ""},
 		{"wrong-key-guard", "", "wrong-key-guard", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false, ""},
 		{"wrong-ticket-slot", "", "wrong-ticket-slot", []string{"ticket"}, park, mode.Mutex, "", false, ""},
 		{"stale-fused-check", "", "stale-fused-check", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, true, ""},
@@ -153,7 +153,7 @@ func TestWaitingLayerControls(t *testing.T) {
 
 // TestRuntimeControlNamesExist keeps the controls' markers in lockrt.
 func TestRuntimeControlNamesExist(t *testing.T) {
-	for _, c := range []string{"skip-wake", "keep-the-wake", "guard-ignores-sleepers"} {
+	for _, c := range []string{"skip-wake", "keep-the-wake"} {
 		if _, err := RuntimeControl("p", c); err != nil {
 			t.Error(err)
 		}

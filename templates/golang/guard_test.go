@@ -69,12 +69,12 @@ func TestGuards(t *testing.T) {
 			t.Fatalf("%s: %v", tc.name, err)
 		}
 		src := string(f.Data)
-		guarded := strings.Contains(src, ".idle(")
+		guarded := strings.Contains(src, "unlockSlow(w int64)")
 		folded := strings.Contains(src, " bitReg ")
 		if guarded != tc.guarded || folded != tc.folded {
 			t.Errorf("%s: guarded %v, folded %v; want %v, %v", tc.name, guarded, folded, tc.guarded, tc.folded)
 		}
-		if tc.guarded && !strings.Contains(src, "Lock first tries one compare-and-swap") {
+		if tc.guarded && !strings.Contains(src, "an uncontended release is that one step and one comparison") {
 			t.Errorf("%s: the doc comment does not say what the guard does", tc.name)
 		}
 	}

@@ -109,7 +109,9 @@ func TestGuardedMethodsInline(t *testing.T) {
 		t.Skip("compiles two generated packages")
 	}
 	verdict := regexp.MustCompile(`(can|cannot) inline \(\*(\w+)\)\.(Lock|Unlock)\b(?: with cost (\d+)|: function too complex: cost (\d+))`)
-	for p, locks := range map[string][]string{"tas": {"TAS"}, "ttas": {"TTAS", "TTASShort"}} {
+	// TTASShort's waiters spin and yield: its acquire has no guard
+	// (guard.go, acquireGuarded), only its release.
+	for p, locks := range map[string][]string{"tas": {"TAS"}, "ttas": {"TTAS"}} {
 		out, err := exec.Command("go", "build", "-gcflags=-m=2", "./"+filepath.ToSlash(filepath.Join("..", "..", "generated", p))).CombinedOutput()
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", p, err, out)

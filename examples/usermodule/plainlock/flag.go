@@ -38,7 +38,7 @@ type flagState struct{}
 //   - test-and-set(L) is written as exchange(L, BUSY): the two instructions differ only in whether the value written is a constant, so they give the same lock.
 //   - TryLock is one exchange: it enters if the old value was FREE (a failed attempt writes BUSY over BUSY, which changes nothing).
 //   - The release writes FREE by exchange (line 2) rather than by a plain write, so that it can tell from the old value a release of a lock nobody holds (misuse: the old value was FREE). The write is the same; only its old value is kept.
-//   - In Go, Lock and Unlock first try one compare-and-swap of L, which succeeds only when L holds the value the paper's step finds in an uncontended passage and nobody waits (the waiting layer's count shares L's word): that is the paper's exchange returning that value. When it fails it has written nothing and the paper's code runs. The compare-and-swap is an instruction the paper's lock does not use; it lets both methods inline (Go backend, guards).
+//   - In Go, the release's exchange is a fetch-and-and that keeps the waiting layer's count, which shares L's word when waiters may sleep: its old value tells at once that the lock was held and nobody waits, so that Unlock is one atomic step and one comparison, and inlines (Go backend, guards). The acquire's exchange is a fetch-and-or likewise.
 //
 // Generated for this spec:
 //
@@ -52,9 +52,8 @@ type flagState struct{}
 //	trylock = true
 //	tests = false
 //
-// Use NewFlag; a *Flag is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. In Go, Lock first tries one compare-and-swap of L from 0 to 1, which succeeds only when L = 0 and nobody waits: that is line 1's exchange returning 0, and it owes no wake-up; when it fails it has written nothing, and the paper's code runs from its first line. In Go, Unlock first tries one compare-and-swap of L from 1 to 0, which succeeds only when L = 1 and nobody waits: that is line 2's exchange returning 1, and it owes no wake-up; when it fails it has written nothing, and the paper's code runs from its first line. Hot registers are padded to 64 bytes.
+// Use NewFlag; a *Flag is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. In Go, Lock's exchange (line 1) and its test are inline, and the loop goes on out of line only if it returned 1. In Go, Unlock's exchange (line 2) also returns whether anyone waits (the waiting layer's count shares L's word), so that an uncontended release is that one step and one comparison. Hot registers are padded to 64 bytes.
 type Flag struct {
-	_        [64]byte
 	l        bitReg // L: FREE (0) or BUSY (1), and the processes waiting on it
 	_        [32]byte
 	spinners intReg // waiters spinning now (the adaptive policy caps them)
@@ -69,18 +68,7 @@ func NewFlag() *Flag {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *Flag) Lock() {
-	if !l.l.idle("1", 0, 1) {
-		l.lockSlow()
-	}
-}
-
-// lockSlow is Lock from its first line, after its guard failed.
-func (l *Flag) lockSlow() {
-	var old int64
-	// 1: repeat
-	// 1: old := FAS(L, BUSY)
-	old = l.l.swap("1", 1)
-	if !(old == 0) {
+	if (l.l.set("1"))&qValue != 0 {
 		l.acquireSlow1()
 	}
 }
@@ -113,23 +101,15 @@ func (l *Flag) acquireSlow1() {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *Flag) Unlock() {
-	if !l.l.idle("2", 1, 0) {
-		l.unlockSlow()
+	if w := l.l.clear("2"); w != 1 {
+		l.unlockSlow(w)
 	}
 }
 
-// unlockSlow is Unlock from its first line, after its guard failed.
-func (l *Flag) unlockSlow() {
-	var prev int64
-	// 2: prev := FAS(L, FREE)
-	{
-		var newVal int64 = 0
-		prevVal := l.l.swap("2", newVal)
-		prev = prevVal
-		if prevVal != newVal {
-			l.l.q.wake("2", newVal)
-		}
-	}
+// unlockSlow is the rest of Unlock after its exchange, which returned w: someone to wake, or misuse.
+func (l *Flag) unlockSlow(w int64) {
+	prev := w & qValue
+	l.l.q.wakeWord("2", w, 0)
 	if prev != 1 {
 		panic("lockgen: Flag.Unlock: not locked")
 	}

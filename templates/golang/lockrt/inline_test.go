@@ -49,9 +49,10 @@ func TestInlineShapes(t *testing.T) {
 		{"shapeTAS.UnlockUnchecked", true, "a write and a separate test for sleepers fit only with no misuse check at all"},
 		{"shapeTAS.UnlockFolded", true, "one swap whose old value tells both misuse and sleepers, as in sync.Mutex's Unlock, fits"},
 		{"shapeTAS.UnlockFoldedFlagged", false, "the folded release does not fit with the misuse flag beside it"},
-		{"shapeGuard.Lock", true, "a guard, one compare-and-swap of a bitReg's word, and a call fit"},
-		{"shapeGuard.Unlock", true, "the same for the release"},
-		{"shapeGuard.UnlockNested", false, "the guard through the queue word's method, one call deeper, does not fit: bitReg.idle calls the atomic itself"},
+		{"shapeGuard.Lock", true, "a bitReg's exchange of 1, the test of the value it returned, and a call fit"},
+		{"shapeGuard.Unlock", true, "a bitReg's exchange of 0, the test of the whole word it returned, and a call with that word fit"},
+		{"shapeGuard.UnlockNested", false, "the same through the queue word's method, one call deeper, does not fit: bitReg's set and clear call the atomics themselves"},
+		{"shapePadded.Unlock", false, "the same with the register after a cache line of padding does not fit: the field's offset costs 2"},
 		{"shapeQueue.Lock", false, "one swap of a pointer and a call do not fit: no queue lock on pointers inlines its acquire"},
 	} {
 		r, ok := got[w.shape]

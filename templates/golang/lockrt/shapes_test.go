@@ -83,36 +83,54 @@ func (t *shapeTAS) UnlockFoldedFlagged() {
 }
 
 // shapeGuard is a test-and-set lock as the Go backend emits one whose
-// register is folded into its queue's word (bitReg): each method is its
-// guard, one compare-and-swap of the whole word, and one call when it
-// fails.
+// register is folded into its queue's word (bitReg): each method is the
+// exchange, one comparison of the old word, and one call when it is not
+// the uncontended one. Its register is at the lock's own address, as the
+// generated lock's is.
 type shapeGuard struct{ l bitReg }
 
 //go:noinline
 func (t *shapeGuard) slow() {}
 
+//go:noinline
+func (t *shapeGuard) slowWith(int64) {}
+
 func (t *shapeGuard) Lock() {
-	if !t.l.idle("1", 0, 1) {
+	if t.l.set("1")&qValue != 0 {
 		t.slow()
 	}
 }
 
 func (t *shapeGuard) Unlock() {
-	if !t.l.idle("2", 1, 0) {
-		t.slow()
+	if w := t.l.clear("2"); w != 1 {
+		t.slowWith(w)
 	}
 }
 
-// idleNested is bitReg.idle written through the queue word's own method,
-// one call deeper.
-func (t *shapeGuard) idleNested(l string, from, to int64) bool {
-	return t.l.q.state.cas(l, from, to)
+// clearNested is bitReg.clear written through the queue word's own
+// method, one call deeper.
+func (t *shapeGuard) clearNested(l string) int64 { return t.l.q.state.and(l, ^qValue) }
+
+// UnlockNested is Unlock with clearNested.
+func (t *shapeGuard) UnlockNested() {
+	if w := t.clearNested("2"); w != 1 {
+		t.slowWith(w)
+	}
 }
 
-// UnlockNested is Unlock with idleNested.
-func (t *shapeGuard) UnlockNested() {
-	if !t.idleNested("2", 1, 0) {
-		t.slow()
+// shapePadded is shapeGuard with the register after a cache line of
+// padding, as the generated locks' first register used to be.
+type shapePadded struct {
+	_ [64]byte
+	l bitReg
+}
+
+//go:noinline
+func (t *shapePadded) slowWith(int64) {}
+
+func (t *shapePadded) Unlock() {
+	if w := t.l.clear("2"); w != 1 {
+		t.slowWith(w)
 	}
 }
 
