@@ -60,7 +60,7 @@ type ttasSpinState struct{}
 //	backoff_min = "1us"
 //	backoff_max = "100us"
 //
-// Use NewTTASSpin; a *TTASSpin is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning, yielding the processor every 16 checks. In Go, Unlock's exchange (line 6) also returns whether anyone waits, so that an uncontended release is that one step and one comparison. Hot registers are padded to 64 bytes.
+// Use NewTTASSpin; a *TTASSpin is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning, yielding the processor every 16 checks. In Go, Unlock's exchange (line 6) and its misuse test are inline, so that an uncontended release is that one step and one comparison. Hot registers are padded to 64 bytes.
 type TTASSpin struct {
 	l intReg // L: FREE (0) or BUSY (1)
 	_ [56]byte

@@ -60,7 +60,7 @@ type ttasYieldState struct{}
 //	backoff_min = "1us"
 //	backoff_max = "100us"
 //
-// Use NewTTASYield; a *TTASYield is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: yielding the processor between checks. In Go, Unlock's exchange (line 6) also returns whether anyone waits, so that an uncontended release is that one step and one comparison. Hot registers are padded to 64 bytes.
+// Use NewTTASYield; a *TTASYield is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: yielding the processor between checks. In Go, Unlock's exchange (line 6) and its misuse test are inline, so that an uncontended release is that one step and one comparison. Hot registers are padded to 64 bytes.
 type TTASYield struct {
 	l intReg // L: FREE (0) or BUSY (1)
 	_ [56]byte

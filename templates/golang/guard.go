@@ -23,7 +23,10 @@ import (
 //     and the operation runs from its first line in a method of its own
 //     (lockSlow). For an acquire that first awaits L = FREE (TTAS), an
 //     exchange returning FREE is the await's check and the exchange with
-//     no step between them, one interleaving of the paper's.
+//     no step between them, one interleaving of the paper's; such an
+//     acquire is guarded only when its waiters park (acquireGuarded).
+//     An acquire that is the exchange alone, in a loop (TAS), goes on
+//     with the loop instead of starting it again.
 //   - Unlock: where the register holds only 0 and 1, the Go backend folds
 //     it into bit 0 of its wait queue's state word (lockrt's bitReg), so
 //     the exchange returns the whole old word. If it is exactly BUSY with
@@ -265,7 +268,7 @@ func (g *gen) bitRegister(name string) bool {
 // a guard. ok is false for an operation without one.
 func (g *gen) guarded(op, slow string, body []jen.Code, conts []cont) (public []jen.Code, params []jen.Code, rest []jen.Code, ok bool) {
 	gd := g.guards[op]
-	if gd == nil {
+	if gd == nil || op == "Acquire" && !g.acquireGuarded() {
 		return body, nil, nil, false
 	}
 	reg := jen.Id("l").Dot(g.fieldNames[gd.reg])
@@ -280,9 +283,6 @@ func (g *gen) guarded(op, slow string, body []jen.Code, conts []cont) (public []
 		step = reg.Clone().Dot("swap").Call(jen.Lit(gd.lbl), jen.Lit(int(gd.to)))
 	}
 	w := jen.Id("w")
-	if op == "Acquire" && !g.acquireGuarded() {
-		return body, nil, nil, false
-	}
 	if op == "Acquire" {
 		// Not the acquire's value: the exchange changed nothing, and the
 		// acquire runs from its first line. When the acquire is that
@@ -347,11 +347,10 @@ func (g *gen) guardNotes() []string {
 	if !g.acquireGuarded() {
 		lock = ""
 	}
-	unlock := fmt.Sprintf("Unlock's exchange (line %s) also returns whether anyone waits", rel.lbl)
+	unlock := fmt.Sprintf("Unlock's exchange (line %s) and its misuse test are inline, so that an uncontended release is that one step and one comparison", rel.lbl)
 	if g.bitRegs[rel.reg] {
-		unlock += fmt.Sprintf(" (the waiting layer's count shares %s's word)", rel.reg)
+		unlock = fmt.Sprintf("Unlock's exchange (line %s) also returns whether anyone waits (the waiting layer's count shares %s's word), so that an uncontended release is that one step and one comparison", rel.lbl, rel.reg)
 	}
-	unlock += ", so that an uncontended release is that one step and one comparison"
 	if lock == "" {
 		return []string{unlock}
 	}
