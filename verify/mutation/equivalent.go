@@ -37,6 +37,9 @@ var (
 	backoff  = "still correct: the statement only shapes the backoff (how long a process that lost the exchange waits before " +
 		"trying again); delays are not part of the algorithm's correctness (it is correct with any delays, none included), " +
 		"so neither mutual exclusion nor deadlock freedom depends on them"
+	releaseReadThenWrite = "still correct: the release's exchange was the paper's write of FREE, made an exchange only so " +
+		"that its old value tells misuse; while the releasing process holds the lock no other process changes L (their " +
+		"exchanges write BUSY over BUSY), so reading L and then writing FREE leaves the same states and reads the same BUSY"
 	tryPrecheck = "still correct: the try-acquire's early test only decides whether to give up before its final step; " +
 		"entering is still decided by the same final check as the acquire's (made with the process's flag raised), and " +
 		"every path that gives up lowers the flags again, so the try may give up more or less eagerly under contention, " +
@@ -327,6 +330,8 @@ var Equivalences = map[string]string{
 	"ttas/Acquire/flip-lt@5":                          backoff,
 	"ttas/Acquire/delete@5#2":                         backoff,
 	"ttas/Acquire/delete@5#3":                         backoff,
+	"tas/Release/fas-write@2":                         releaseReadThenWrite,
+	"ttas/Release/fas-write@6":                        releaseReadThenWrite,
 	"ttas/TryAcquire/delete@1":                        "still correct: the test is a read-only filter before the exchange, which alone decides (as in test-and-set's try)",
 	"ttas/TryAcquire/delete@1#2":                      "still correct: without the give-up the try goes on to the exchange, which alone decides (as in test-and-set's try)",
 	"filter[kexclusion]/Acquire/off-by-one-qfrom+1@4": filterBlind("0"),
