@@ -264,7 +264,8 @@ func (q *soloq) wakeSlow(l string) {
 
 // bitReg is a shared integer register that only ever holds 0 or 1 (a
 // test-and-set lock's word), folded into bit 0 of the state word of the
-// queue its waiters sleep on (the Go backend picks it for those). A
+// queue its waiters sleep on (the Go backend picks it for those, and
+// never for a register its code compares-and-swaps or adds to). A
 // write is one atomic step that keeps the queue's bits (set, clear), and
 // the old word it returns says whether anyone was queued when it wrote:
 // so a release is one step and one comparison when nobody waits, with
@@ -281,20 +282,6 @@ func (r *bitReg) swap(l string, v int64) int64 {
 }
 
 func (r *bitReg) store(l string, v int64) { r.swap(l, v) }
-
-// cas is the register's compare-and-swap: it compares the value alone.
-func (r *bitReg) cas(l string, old, new int64) bool {
-	for n := 0; ; n++ {
-		s := r.q.state.load(l)
-		if s&qValue != old {
-			return false
-		}
-		if r.q.state.cas(l, s, s&^qValue|new) {
-			return true
-		}
-		backoff(l, n) // the queue's bits changed: try again
-	}
-}
 
 func (r *bitReg) init(v int64) { r.q.state.init(v & qValue) }
 

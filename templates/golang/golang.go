@@ -113,7 +113,7 @@ type gen struct {
 	waitDepth    int                          // waiters a process needs at once (nested waits)
 
 	fusions map[int]*fusion   // by node id, both ends: awaits that first check a fetch&add's result (fuse.go)
-	guards  map[string]*guard // by operation: its uncontended passage as one compare-and-swap (guard.go)
+	guards  map[string]*guard // by operation: its uncontended passage, the exchange and one comparison (guard.go)
 	bitRegs map[string]bool   // registers folded into their queue's word (guard.go)
 	known   map[string]string // while lowering a fused check: locations whose value a local holds
 
