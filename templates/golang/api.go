@@ -74,16 +74,8 @@ func (g *gen) methods(f *jen.File) error {
 		}
 		if check := g.releaseCheck(op.name); check != nil {
 			// At no extra atomic step: the check reads what the release's
-			// own fetch&add returned.
-			what := "not held (the lock's count of free places is now wrong, as after semaphore.Weighted's panic on releasing more than held)"
-			if g.c.Params.K <= 1 {
-				what = "not locked"
-			}
-			if v.reader {
-				what = "not read-locked (the lock's reader count is now wrong, as after sync.RWMutex's fatal error)"
-			}
-			fast = append(fast, jen.If(g.expr(check, "misuse")).Block(jen.Panic(jen.Lit(fmt.Sprintf(
-				"lockgen: %s.%s: %s", typeName, v.name, what)))))
+			// own fetch&add or exchange returned.
+			fast = append(fast, jen.If(g.expr(check, "misuse")).Block(g.releaseMisusePanic(v.name, v.reader)))
 		}
 		// The operation inline: its locals, then its fast path, which
 		// sets ok in a try.
@@ -428,6 +420,19 @@ func (g *gen) releaseCheck(op string) ir.Expr {
 		return g.a.ReleaseMisuse
 	}
 	return nil
+}
+
+// releaseMisusePanic is a Locker's panic when its release's own check
+// (releaseCheck) finds no holder.
+func (g *gen) releaseMisusePanic(verb string, reader bool) jen.Code {
+	what := "not locked"
+	switch {
+	case reader:
+		what = "not read-locked (the lock's reader count is now wrong, as after sync.RWMutex's fatal error)"
+	case g.c.Params.K > 1:
+		what = "not held (the lock's count of free places is now wrong, as after semaphore.Weighted's panic on releasing more than held)"
+	}
+	return jen.Panic(jen.Lit(fmt.Sprintf("lockgen: %s.%s: %s", g.c.Name, verb, what)))
 }
 
 // releaseMisuse reports whether a Locker's release tells misuse from the

@@ -202,7 +202,7 @@ func scalarReg(l ir.Loc) (string, bool) {
 }
 
 // bitRegister reports whether register name only ever holds 0 or 1: an
-// integer starting at 0 or 1 that the lock's operations write only with
+// integer that the lock's operations write only with
 // swaps and writes of those constants, and that no queue but its own
 // reads (the guard would skip another queue's wake).
 func (g *gen) bitRegister(name string) bool {
@@ -212,13 +212,9 @@ func (g *gen) bitRegister(name string) bool {
 			sh = &g.a.Shared[i]
 		}
 	}
+	// It starts at 0: deriveGuards wants a lock with no setup.
 	if sh == nil || sh.IsArray() || sh.Type.Kind != ir.Int {
 		return false
-	}
-	if sh.Init != nil {
-		if v := sh.Init(g.c.Params, 0); v != 0 && v != 1 {
-			return false
-		}
 	}
 	ok := true
 	for _, op := range g.ops {
@@ -312,7 +308,7 @@ func (g *gen) guarded(op, slow string, body []jen.Code, conts []cont) (public []
 		rest = append(rest, reg.Clone().Dot("q").Dot("wakeWord").Call(jen.Lit(gd.lbl), w.Clone(), jen.Lit(int(gd.to))))
 	}
 	rest = append([]jen.Code{jen.Id(goIdent(gd.prev)).Op(":=").Add(prev)}, rest...)
-	rest = append(rest, jen.If(g.expr(g.a.ReleaseMisuse, "misuse")).Block(jen.Panic(jen.Lit(fmt.Sprintf("lockgen: %s.Unlock: not locked", g.c.Name)))))
+	rest = append(rest, jen.If(g.expr(g.a.ReleaseMisuse, "misuse")).Block(g.releaseMisusePanic("Unlock", false)))
 	return public, []jen.Code{w.Clone().Int64()}, rest, true
 }
 

@@ -281,8 +281,6 @@ func (r *bitReg) swap(l string, v int64) int64 {
 
 func (r *bitReg) store(l string, v int64) { r.swap(l, v) }
 
-func (r *bitReg) init(v int64) { r.q.state.init(v & qValue) }
-
 // ticketq is the queue of a register each of whose waiters waits for a
 // value no other waiter waits for, a ticket (await NOW = my). The waiter
 // for ticket t sleeps on slot t mod ticketSlots, a solo queue, and a write
