@@ -239,8 +239,12 @@ type execution struct {
 	progress         atomic.Int64
 	runningID        atomic.Int32
 
-	mu      sync.Mutex // guards failure (a stall is declared from outside)
+	mu      sync.Mutex // guards failure and trace (a stall is declared from outside)
 	failure *Failure
+	// trace is the events up to a failure that abort declared, kept for
+	// an execution that ends with goroutines abandoned (a crashed one
+	// that never exits): events may then no longer be read.
+	trace []Event
 
 	steps    int
 	accesses int
@@ -336,6 +340,9 @@ func Run(cfg Config, bodies []func(*Proc)) *Result {
 		sizeHint = min(len(ex.events), 1<<16)
 	} else {
 		res.Steps = int(ex.progress.Load())
+		ex.mu.Lock()
+		res.Events = ex.trace
+		ex.mu.Unlock()
 	}
 	if res.Failure != nil && res.Failure.Events > len(res.Events) {
 		res.Failure.Events = len(res.Events)
@@ -639,6 +646,9 @@ func (ex *execution) abort(self *proc, f *Failure) {
 	}
 	f.Events = len(ex.events)
 	ex.setFailure(f)
+	ex.mu.Lock()
+	ex.trace = ex.events[:f.Events:f.Events] // an append reallocates: nothing writes into it
+	ex.mu.Unlock()
 	ex.stopped.Store(true)
 	for _, q := range ex.procs {
 		if q != self && (q.state == stReady || q.state == stBlocked || q.state == stCrashed) {

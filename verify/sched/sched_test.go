@@ -471,6 +471,51 @@ func BenchmarkExecution(b *testing.B) {
 	b.ReportMetric(float64(steps)/float64(i), "steps/exec")
 }
 
+// TestCrashTraceKept: a deadlock among goroutines one of which never
+// exits once the verdict lets them run free (here a deferred call that
+// blocks; in a lock, a waiter that spins on without the scheduler) keeps
+// its trace up to the verdict. Explore showed such failures (a crash in a
+// k-exclusion lock) with no interleaving at all.
+func TestCrashTraceKept(t *testing.T) {
+	stuck := make(chan struct{})
+	defer close(stuck)
+	deadlocks := 0
+	for seed := range uint64(10) {
+		var l testlocks.TAS
+		res := sched.Run(sched.Config{Chooser: sched.NewRandom(seed), Stall: 50 * time.Millisecond}, []func(*sched.Proc){
+			func(p *sched.Proc) {
+				p.Point(0, "start")
+				l.Lock(0)
+				p.Crash("in the critical section")
+			},
+			func(p *sched.Proc) {
+				entered := false
+				defer func() {
+					if !entered {
+						<-stuck // stopped waiting: never exits
+					}
+				}()
+				p.Point(0, "start")
+				l.Lock(1)
+				entered = true
+				l.Unlock(1)
+			},
+		})
+		if res.Failure == nil {
+			continue // g1 went first, and both finished
+		}
+		deadlocks++
+		if f := res.Failure; f.Kind != sched.FailDeadlock || f.Events == 0 || len(res.Events) != f.Events ||
+			!strings.Contains(sched.FormatTrace(res.Events, 0), "CRASHED") {
+			t.Fatalf("seed %d: %v; the trace has %d events for a failure after %d:\n%s",
+				seed, f, len(res.Events), f.Events, sched.FormatTrace(res.Events, 0))
+		}
+	}
+	if deadlocks == 0 {
+		t.Fatal("no seed made the deadlock: the test looks at nothing")
+	}
+}
+
 // TestCrash: a goroutine that crashes holding a lock leaves the others
 // deadlocked, and the deadlock names it; one that crashes outside lets the
 // others finish, and the execution ends without it, its goroutine gone.
