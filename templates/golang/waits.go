@@ -629,6 +629,14 @@ func (g *gen) mayEnable(s *waitSite, val ir.Expr) bool {
 // change whether the site's wait ends: not when the site is keyed by the
 // location mod M and delta is a constant multiple of M (a reader's
 // increment leaves the writers' field of the word as it was).
+//
+// A decrement under "await S > 0" cannot end the wait, yet keeps its wake
+// test: it is how an exclusive waiter's consuming step passes a wake on.
+// While one is awake, writes skip the wake (waitq.wake), trusting it to
+// see them; if they made two places, it takes one, and only its own
+// decrement's wake test rouses a sleeper for the other. Without it,
+// verify.Explore finds a 2-exclusion replace-add with a place free, a
+// waiter asleep for good and the holder of the other place crashed.
 func (g *gen) mayChange(s *waitSite, delta ir.Expr) bool {
 	if !s.keyed() || s.mod == nil {
 		return true
