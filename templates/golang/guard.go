@@ -202,9 +202,10 @@ func scalarReg(l ir.Loc) (string, bool) {
 }
 
 // bitRegister reports whether register name only ever holds 0 or 1: an
-// integer that the lock's operations write only with
-// swaps and writes of those constants, and that no queue but its own
-// reads (the guard would skip another queue's wake).
+// integer starting at 0 (a bitReg has no initialiser) that the lock's
+// operations write only with swaps and writes of those constants, and
+// that no queue but its own reads (the guard would skip another queue's
+// wake).
 func (g *gen) bitRegister(name string) bool {
 	var sh *ir.Shared
 	for i := range g.a.Shared {
@@ -212,8 +213,7 @@ func (g *gen) bitRegister(name string) bool {
 			sh = &g.a.Shared[i]
 		}
 	}
-	// It starts at 0: deriveGuards wants a lock with no setup.
-	if sh == nil || sh.IsArray() || sh.Type.Kind != ir.Int {
+	if sh == nil || sh.IsArray() || sh.Type.Kind != ir.Int || sh.Init != nil && sh.Init(g.c.Params, 0) != 0 {
 		return false
 	}
 	ok := true
