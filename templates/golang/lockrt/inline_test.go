@@ -54,6 +54,9 @@ func TestInlineShapes(t *testing.T) {
 		{"shapeGuard.UnlockNested", false, "the same through the queue word's method, one call deeper, does not fit: bitReg's set and clear call the atomics themselves"},
 		{"shapePadded.Unlock", false, "the same with the register after a cache line of padding does not fit: the field's offset costs 2"},
 		{"shapeQueue.Lock", false, "one swap of a pointer and a call do not fit: no queue lock on pointers inlines its acquire"},
+		{"shapeTicket.Lock", false, "a ticket lock's acquire, a fetch&add and a load on two registers, a call with the ticket and the misuse flag, does not fit"},
+		{"shapeTicket.LockUnflagged", false, "nor without the misuse flag"},
+		{"shapeTicket.LockNoTicket", false, "nor with a call that is not given the ticket: two steps and a call are over the budget"},
 	} {
 		r, ok := got[w.shape]
 		if !ok {

@@ -160,3 +160,41 @@ func (c *shapeCall) slow() {}
 
 // Lock is a call and nothing else: what any slow path costs the caller.
 func (c *shapeCall) Lock() { c.slow() }
+
+// shapeTicket is a ticket lock: NEXT, the next ticket to hand out, and
+// NOW, the ticket being served.
+type shapeTicket struct {
+	next, now intReg
+	held      bool // the misuse flag
+}
+
+//go:noinline
+func (t *shapeTicket) slowWith(int64) {}
+
+//go:noinline
+func (t *shapeTicket) slow() {}
+
+// Lock is the least a ticket lock's acquire does: take a ticket (one
+// fetch&add), compare it with NOW (one load), call the wait with the
+// ticket when they differ, and set the misuse flag.
+func (t *shapeTicket) Lock() {
+	if my := t.next.fetchAdd("T1", 1); t.now.load("T2") != my {
+		t.slowWith(my)
+	}
+	t.held = true
+}
+
+// LockUnflagged is Lock without the misuse flag.
+func (t *shapeTicket) LockUnflagged() {
+	if my := t.next.fetchAdd("T1", 1); t.now.load("T2") != my {
+		t.slowWith(my)
+	}
+}
+
+// LockNoTicket is LockUnflagged with a wait that is not given the ticket,
+// which a real lock's wait needs: the two steps and a bare call.
+func (t *shapeTicket) LockNoTicket() {
+	if my := t.next.fetchAdd("T1", 1); t.now.load("T2") != my {
+		t.slow()
+	}
+}
