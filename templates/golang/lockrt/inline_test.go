@@ -57,6 +57,8 @@ func TestInlineShapes(t *testing.T) {
 		{"shapeTicket.Lock", false, "a ticket lock's acquire, a fetch&add and a load on two registers, a call with the ticket and the misuse flag, does not fit"},
 		{"shapeTicket.LockUnflagged", false, "nor without the misuse flag"},
 		{"shapeTicket.LockNoTicket", false, "nor with a call that is not given the ticket: two steps and a call are over the budget"},
+		{"shapeTicketDirect.Lock", false, "on bare words through sync/atomic, the same acquire with the misuse flag does not fit either"},
+		{"shapeTicketDirect.LockUnflagged", true, "on bare words without the flag it fits: the register methods cost it 9"},
 	} {
 		r, ok := got[w.shape]
 		if !ok {

@@ -1,5 +1,7 @@
 package lockrt
 
+import "sync/atomic"
+
 // The smallest shapes a generated lock's Lock and Unlock could take, so
 // that the Go compiler's inliner can be asked which of them fit its budget
 // (80 on go1.26; see TestInlineShapes). They measure a limit, the way
@@ -196,5 +198,32 @@ func (t *shapeTicket) LockUnflagged() {
 func (t *shapeTicket) LockNoTicket() {
 	if my := t.next.fetchAdd("T1", 1); t.now.load("T2") != my {
 		t.slow()
+	}
+}
+
+// shapeTicketDirect is shapeTicket with its words read and written through
+// sync/atomic's functions directly, as generated code cannot (the
+// lockgen_check build routes every step through the register's methods):
+// what the register methods cost a ticket lock's acquire.
+type shapeTicketDirect struct {
+	next, now int64
+	held      bool
+}
+
+//go:noinline
+func (t *shapeTicketDirect) slowWith(int64) {}
+
+// Lock is shapeTicket.Lock on the bare words.
+func (t *shapeTicketDirect) Lock() {
+	if my := atomic.AddInt64(&t.next, 1) - 1; atomic.LoadInt64(&t.now) != my {
+		t.slowWith(my)
+	}
+	t.held = true
+}
+
+// LockUnflagged is Lock without the misuse flag.
+func (t *shapeTicketDirect) LockUnflagged() {
+	if my := atomic.AddInt64(&t.next, 1) - 1; atomic.LoadInt64(&t.now) != my {
+		t.slowWith(my)
 	}
 }
