@@ -45,18 +45,18 @@ vet:
 	$(GO) vet $(PKGS)
 	$(GO) vet -tags lockgen_check $(PKGS)
 
-# The simulator is one goroutine, and so are verify/mutation's mutant and
-# control tests, gen's corpus of mutated specs and templates/golang's scan
+# The simulator is one goroutine, and so are lab/mutation's mutant and
+# control tests, gen's corpus of mutated specs and backend/golang's scan
 # of every configuration's waits: they skip themselves under -race and run
-# here without it. verify/spin starts no goroutine (its TestNoGoroutines
+# here without it. lab/spin starts no goroutine (its TestNoGoroutines
 # holds it to that) and spends its time in pan and in parsing trails,
 # which -race only slows: it runs without -race only. One go test line
 # runs these packages two at a time, so that no core idles while a
 # single-threaded one runs (gen's other tests run twice: a few seconds).
 test-race:
-	$(GO) test -race -count=1 $$($(GO) list $(PKGS) | grep -v '/verify/spin$$')
-	$(GO) test -count=1 ./verify/mutation/ ./netsim/ ./netsim/cmd/netsim/ ./gen/ ./verify/spin/
-	$(GO) test -count=1 -run TestNoExclusiveWaitOnTheLockQueue ./templates/golang/
+	$(GO) test -race -count=1 $$($(GO) list $(PKGS) | grep -v '/lab/spin$$')
+	$(GO) test -count=1 ./lab/mutation/ ./netsim/ ./netsim/cmd/netsim/ ./gen/ ./lab/spin/
+	$(GO) test -count=1 -run TestNoExclusiveWaitOnTheLockQueue ./backend/golang/
 
 # The controlled scheduler needs the instrumented registers: the generated
 # packages' check tests, the hand-written locks of verify's tests (on
@@ -71,7 +71,7 @@ test-check:
 # goes to n = 3. Folded models: the same verdicts, and Zehavi's mutex
 # finishes starvation freedom within the 30 s (8.3 million states). Of the
 # message-passing specs only dCREW's runs here, for lockgen verify's path:
-# verify/spin TestNetworkCatalogue checks every one of them at n = 2 (and
+# lab/spin TestNetworkCatalogue checks every one of them at n = 2 (and
 # at 3 with LOCKGEN_SPIN_LONG=1); make verify checks them at n = 2 and 3.
 NET_SPECS := $(foreach d,carvalho-roucairol dijkstra-ring lamport-1978 le-lann naimi-trehel raymond ricart-agrawala ricart-agrawala-token suzuki-kasami,generated/$(d)/lock.toml)
 test-spin:
@@ -116,14 +116,14 @@ verify: deps
 # spin-zehavi checks Zehavi's k-exclusion with SPIN at n = 3, k = 2, one
 # passage per process, beyond make verify's 30 s budget: mutual exclusion,
 # FIFE and starvation freedom (as quiescence, a safety search: see
-# templates/promela/quiescence.go) pass: 195, 388 and 441 million states,
+# backend/promela/quiescence.go) pass: 195, 388 and 441 million states,
 # 31 minutes in all, at most 16 GB (2026-11-27). Crash tolerance fits in
 # this machine's memory only as one run per process that may crash (see
 # spin-zehavi-crash, where all three pass), and deadlock cannot
 # fail in this model (every wait is a busy loop, so no process ever
 # blocks): both are left out.
 spin-zehavi: deps
-	$(GO) run ./verify/spin/cmd/spincheck -n 3 -mode kexclusion -k 2 -passages 1 -fold -collapse -fixed-hash -hash 28 -mem 21500 -timeout 40m \
+	$(GO) run ./lab/spin/cmd/spincheck -n 3 -mode kexclusion -k 2 -passages 1 -fold -collapse -fixed-hash -hash 28 -mem 21500 -timeout 40m \
 		-quiescence -props mutual-exclusion,fife,starvation-freedom zehavi
 
 # spin-zehavi-crash checks Zehavi's crash tolerance at n = 3, k = 2 (one
@@ -142,7 +142,7 @@ VICTIMS ?= 0 1 2
 SPIN_MEM ?= 21500
 spin-zehavi-crash: deps
 	for v in $(VICTIMS); do \
-		$(GO) run ./verify/spin/cmd/spincheck -n 3 -mode kexclusion -k 2 -passages 1 -fold -hash-compact -fixed-hash -hash 28 -mem $(SPIN_MEM) -timeout 3h \
+		$(GO) run ./lab/spin/cmd/spincheck -n 3 -mode kexclusion -k 2 -passages 1 -fold -hash-compact -fixed-hash -hash 28 -mem $(SPIN_MEM) -timeout 3h \
 			-quiescence -victims $$v -props crash-tolerance zehavi || exit $$?; \
 	done
 
@@ -150,7 +150,7 @@ spin-zehavi-crash: deps
 # the controlled scheduler and SPIN (about 30 minutes on 2 cores) and rewrites
 # docs/mutation.md; it exits 1 on an unclassified survivor.
 mutation: deps
-	$(GO) run ./verify/mutation/cmd/mutation -o docs/mutation.md
+	$(GO) run ./lab/mutation/cmd/mutation -o docs/mutation.md
 
 # bench measures the catalogue's locks (bench/locks/locks.toml) next to
 # sync.Mutex, a fair channel-queue lock, sync.RWMutex, xsync.RBMutex and
@@ -165,4 +165,4 @@ bench-pgo:
 	$(GO) run ./cmd/lockgen bench -pgo -targets -report docs/performance-pgo.md bench/locks/locks.toml
 
 clean:
-	rm -rf templates/golang/testdata
+	rm -rf backend/golang/testdata

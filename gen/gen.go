@@ -18,10 +18,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lockgen/lockgen/backend/golang"
+	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/spec"
 	"github.com/lockgen/lockgen/templates"
-	"github.com/lockgen/lockgen/templates/golang"
-	"github.com/lockgen/lockgen/templates/ir"
 )
 
 // Output is one file to write.

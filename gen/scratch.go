@@ -4,8 +4,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/lockgen/lockgen/backend/golang"
 	"github.com/lockgen/lockgen/spec"
-	"github.com/lockgen/lockgen/templates/golang"
 )
 
 // ScratchDir is a package generated from a spec for a tool to test or

@@ -8,7 +8,7 @@ package netsim
 import (
 	"fmt"
 
-	"github.com/lockgen/lockgen/templates/ir"
+	"github.com/lockgen/lockgen/ir"
 )
 
 // Msg is one message in flight.

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/lockgen/lockgen/templates/ir"
+	"github.com/lockgen/lockgen/ir"
 )
 
 // Config is one simulation, in the paper's terms (Johnson & Yoon 1996,

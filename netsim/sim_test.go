@@ -4,8 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/templates/distributed"
-	"github.com/lockgen/lockgen/templates/ir"
 )
 
 func dcrew(t *testing.T) *ir.Algorithm {

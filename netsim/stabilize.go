@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 
-	"github.com/lockgen/lockgen/templates/ir"
+	"github.com/lockgen/lockgen/ir"
 )
 
 // Stabilization is a randomized check of a self-stabilizing algorithm

@@ -1,9 +1,9 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Anderson's array lock (seed 003, section 8.1, fig. 10, lines 1–6):

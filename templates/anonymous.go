@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Raynal & Taubenfeld's fully anonymous mutex (seed 003, section 9, fig. 12,

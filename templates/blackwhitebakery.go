@@ -1,9 +1,9 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Taubenfeld's black-white bakery: Lamport's bakery with bounded tickets.
@@ -54,7 +54,7 @@ func init() {
 				"from one passage paired with the color of the next). With each pair read in one step every number stays " +
 				"within n at n = 3, in all 2.8 million reachable states. So the bound needs line 3's pair reads to be atomic, " +
 				"which separate registers do not give; this transcription keeps the paper's separate registers. Both checks: " +
-				"go test -run TestBlackWhiteBakeryNumbersAtThree ./verify/spin/. Go's registers are int64, so numbers cannot " +
+				"go test -run TestBlackWhiteBakeryNumbersAtThree ./lab/spin/. Go's registers are int64, so numbers cannot " +
 				"overflow in practice.",
 		},
 		Def: func(Options) *ir.Algorithm {

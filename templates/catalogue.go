@@ -9,8 +9,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/mode"
-	"github.com/lockgen/lockgen/templates/ir"
 )
 
 // NodePolicy is where queue nodes (an algorithm's per-process records) live.

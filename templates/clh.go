@@ -1,9 +1,9 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // The CLH queue lock (Craig; Magnusson, Landin & Hagersten; references [2],

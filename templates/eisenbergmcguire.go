@@ -1,9 +1,9 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Eisenberg & McGuire's 1972 n-process algorithm: Knuth's two-phase entry
@@ -34,7 +34,7 @@ func init() {
 			"The jumps are loops: the outer loop back to L0 and L1 are busy-wait loops, an iteration of L1 being one whole upward cyclic scan from k (read once) to, not including, i, restarted at the first process that is not idle.",
 			"L2's test \"k ≠ i and control[k] ≠ idle\" reads k once (a local), where the published text names k twice; every behaviour of the one-read form is one of the two-read form (both reads returning the same value), so the properties carry over. The exit's scan starts from k + 1 with k read once: only the process in its critical section writes k.",
 			"TryLock is ours: one pass of L0–L3 in which, where the algorithm would restart L1 or go back to L0, the process writes control[i] := idle (L6) and fails.",
-			"The n-1 bound is claimed for Lock only. The paper's argument covers processes that, once they want in, compete until they enter; a TryLock that gives up does not, and with TryLock calls mixed in SPIN finds a process overtaken 4 times at n = 4, where the bound is 3 (go test -run TestEisenbergMcGuireTryLockVoidsBound ./verify/spin/); with Lock alone the bound holds at n = 4 in every interleaving.",
+			"The n-1 bound is claimed for Lock only. The paper's argument covers processes that, once they want in, compete until they enter; a TryLock that gives up does not, and with TryLock calls mixed in SPIN finds a process overtaken 4 times at n = 4, where the bound is 3 (go test -run TestEisenbergMcGuireTryLockVoidsBound ./lab/spin/); with Lock alone the bound holds at n = 4 in every interleaving.",
 		},
 		Notes: []string{
 			"Linear waiting: once a process is at L1, each other process enters at most once before it (n-1 turns), the first known algorithm with this bound.",

@@ -1,9 +1,9 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Peterson's n-process filter lock (seed 003, fig. 4) and its k-exclusion
@@ -26,7 +26,7 @@ func init() {
 			Identity:     "ids",
 			Crashes: "not tolerated in k-exclusion, even inside the critical section: a crashed process keeps FLAGLEVEL at the top level, so it counts as competing at every level, " +
 				"and the last process to reach a level waits for a newcomer that may never come. Explore's crash phase finds the deadlock (generated/filter's TestFilterKCrashDeadlocks: k = 2, 4 processes, 1 crash inside the critical section), " +
-				"and SPIN finds it with a crash in the doorway (n = 3, k = 2: the crashed process holds level 1, and the one left at that level waits at line 4 for ever; verify/spin TestCrashTolerance).",
+				"and SPIN finds it with a crash in the doorway (n = 3, k = 2: the crashed process holds level 1, and the one left at that level waits at line 4 for ever; lab/spin TestCrashTolerance).",
 		},
 		Modes:      []mode.Mode{mode.Mutex, mode.KExclusion},
 		NeedsProcs: true,

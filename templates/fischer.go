@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Fischer's timing-based lock (seed 003, section 6). Fig. 6 is missing

@@ -3,9 +3,9 @@ package templates
 import (
 	"math"
 
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Hehner & Shyamasundar's bakery (Raynal's book, ch. 4.4): Lamport's

@@ -1,9 +1,9 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Lamport's fast mutex (seed 003, fig. 8): the splitter of fig. 7 (lines

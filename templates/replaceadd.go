@@ -1,9 +1,9 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // The replace-add lock: the busy-waiting semaphore of the NYU
@@ -43,7 +43,7 @@ func init() {
 			CrashTolerant: true,
 			Crashes: "k-exclusion keeps its deadlock freedom while up to k − 1 processes crash: each holds at most one unit of S, wherever it stops. " +
 				"Checked by the crash phase of every generated lock's Explore test: anywhere under the spin and yield policies (generated/replace-add's ReplaceAddKSpin), inside the critical section under the parking ones (ReplaceAddK). " +
-				"SPIN checks the algorithm with one crash anywhere at n = 3, k = 2: deadlock freedom of the others holds (verify/spin TestCrashTolerance).",
+				"SPIN checks the algorithm with one crash anywhere at n = 3, k = 2: deadlock freedom of the others holds (lab/spin TestCrashTolerance).",
 		},
 		Modes: []mode.Mode{mode.Mutex, mode.KExclusion},
 		Deviations: []string{

@@ -4,9 +4,9 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Test-and-test-and-set with exponential backoff (Anderson 1990: "spin on

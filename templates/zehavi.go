@@ -1,9 +1,9 @@
 package templates
 
 import (
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Zehavi's k-exclusion from reads and writes (seed 004, Algorithm 1,
@@ -49,13 +49,13 @@ func init() {
 		},
 		Notes: []string{
 			"FIFE (a process that finished its doorway before another began its own is enabled, in O(n) of its own steps, once the other has entered) is checked by the controlled scheduler: after such an overtaking, the overtaken process must enter within 64n of its steps and never wait for another's write. " +
-				"SPIN checks it at n = 2 in make verify and at n = 3, k = 2 in make spin-zehavi (an overtaken process may check its wait at most twice more); without line 12 the algorithm first breaks FIFE at n = k + 2 = 4, which only the controlled scheduler reaches (templates/golang TestFIFECheckBites).",
+				"SPIN checks it at n = 2 in make verify and at n = 3, k = 2 in make spin-zehavi (an overtaken process may check its wait at most twice more); without line 12 the algorithm first breaks FIFE at n = k + 2 = 4, which only the controlled scheduler reaches (backend/golang TestFIFECheckBites).",
 			"At k = 1 (mode = \"mutex\") the grant path never fires: no process finds ALLOW true at line 11b, so line 12's writes are never read " +
 				"(the argument follows the paper's Lemma 4, case 4; it is in docs/mutation.md with the mutants of lines 11b and 12 it makes equivalent). " +
 				"The mutex variant is Algorithm 1 with lines 1–11a doing all the work; the grants matter from k = 2 on.",
 			"SPIN at n = 3, k = 2 (make spin-zehavi: one passage per process, states compressed; 31 minutes, at most 16 GB, 2026-11-27): mutual exclusion, FIFE and starvation freedom pass (195, 388 and 441 million states; about 6, 12 and 13 minutes). " +
 				"Starvation freedom is checked as quiescence, a safety search (no reachable state has every process idle or stuck in a wait that repeats itself with memory unchanged), which gives the LTL claim's verdict here because passages are bounded and no loop of the algorithm writes; the LTL claim under weak fairness ran out of memory after 143 million states. " +
-				"Crash tolerance at n = 3 (one crash anywhere, the same check) is checked in one SPIN run per process that may crash (make spin-zehavi-crash; each state stored as a 96-bit signature, since the whole search ran out of 21.5 GB after 847 million states): it passes with each of the three processes as the one that may crash: process 0, 760,934,830 states in 59 minutes and 19.5 GB; process 1, 751,650,560 states in 59 minutes and 19.3 GB; process 2, 744,392,690 states in 44 minutes and 19.1 GB (2026-11-28; in each the expected number of states a signature collision skipped is below 4e-12). Together the three runs cover every crash at n = 3. Crashes beyond k − 1 are caught at n = 2 (verify/spin TestQuiescenceCrashBeyondK), and crash tolerance is checked by the controlled scheduler's crash phase (k + 2 goroutines) and, in SPIN, for replace-add and filter. " +
+				"Crash tolerance at n = 3 (one crash anywhere, the same check) is checked in one SPIN run per process that may crash (make spin-zehavi-crash; each state stored as a 96-bit signature, since the whole search ran out of 21.5 GB after 847 million states): it passes with each of the three processes as the one that may crash: process 0, 760,934,830 states in 59 minutes and 19.5 GB; process 1, 751,650,560 states in 59 minutes and 19.3 GB; process 2, 744,392,690 states in 44 minutes and 19.1 GB (2026-11-28; in each the expected number of states a signature collision skipped is below 4e-12). Together the three runs cover every crash at n = 3. Crashes beyond k − 1 are caught at n = 2 (lab/spin TestQuiescenceCrashBeyondK), and crash tolerance is checked by the controlled scheduler's crash phase (k + 2 goroutines) and, in SPIN, for replace-add and filter. " +
 				"Deadlock (invalid end states) cannot fail in this model, since every wait is a busy loop and no process ever blocks; it is left to liveness.",
 		},
 		Def: zehaviDef,

@@ -432,10 +432,10 @@ type explorer struct {
 // algorithm at k = 2 hid wrong mutants that the mutex variant's 3
 // goroutines catch at k = 1). PCT runs the usual 3 passages, which FIFE's
 // violations need (with 2, Zehavi without line 12 passed 15 s of
-// exploration, templates/golang TestFIFECheckBites). The random and crash
+// exploration, backend/golang TestFIFECheckBites). The random and crash
 // executions run 2: the crash phase then found three wrong Zehavi mutants
 // of line 7 within 200 executions each, which it missed in every run with
-// 3 (verify/mutation's Zehavi notes), and ExplorePassages, which asks for
+// 3 (lab/mutation's Zehavi notes), and ExplorePassages, which asks for
 // more passages to search deeper, leaves them at 2 (kShortPassages).
 func kSize(k int) (goroutines, passages int) {
 	return k + 2, DefaultExplorePassages

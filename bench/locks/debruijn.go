@@ -64,7 +64,7 @@ type deBruijnProc struct {
 //   - The jumps are loops, as in the entry knuth: the outer loop back to L0 and L1 are busy-wait loops, an iteration of L1 being one whole cyclic scan from k (read once) down to, not including, i; L2's scan runs control[n-1], ..., control[0], skipping i.
 //   - The exit reads k once: the paper's "if control[k] = 0 or k = i then k := (if k = 1 then N else k - 1)" names k up to three times, but only the process in its critical section writes k (de Bruijn removed Knuth's L3), so the reads agree. Its label LX is ours.
 //   - TryLock is ours: one pass of L0–L2 in which, where the algorithm would restart L1 or go back to L0, the process writes control[i] := 0 (L4) and fails.
-//   - The n(n-1)/2 bound is claimed for Lock only. The paper's argument covers processes that, once they have raised their control, compete until they enter; a TryLock that gives up does not, and with TryLock calls mixed in SPIN finds a process overtaken more than 10 times at n = 3, where the bound is 3 (go test -run TestDeBruijnTryLockVoidsBound ./verify/spin/).
+//   - The n(n-1)/2 bound is claimed for Lock only. The paper's argument covers processes that, once they have raised their control, compete until they enter; a TryLock that gives up does not, and with TryLock calls mixed in SPIN finds a process overtaken more than 10 times at n = 3, where the bound is 3 (go test -run TestDeBruijnTryLockVoidsBound ./lab/spin/).
 //
 // Generated for this spec:
 //

@@ -14,11 +14,11 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lockgen/lockgen/backend/golang"
 	"github.com/lockgen/lockgen/gen"
 	"github.com/lockgen/lockgen/perf"
 	"github.com/lockgen/lockgen/perf/report"
 	"github.com/lockgen/lockgen/spec"
-	"github.com/lockgen/lockgen/templates/golang"
 )
 
 // runBench measures the locks of a spec next to the standard locks.

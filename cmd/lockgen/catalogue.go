@@ -7,11 +7,11 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/spec"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/distributed"
-	"github.com/lockgen/lockgen/templates/ir"
 )
 
 func runList(args []string, stdout, stderr io.Writer) int {

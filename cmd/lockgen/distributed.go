@@ -5,8 +5,8 @@ import (
 	"io"
 	"strings"
 
+	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/templates/distributed"
-	"github.com/lockgen/lockgen/templates/ir"
 )
 
 // The message-passing catalogue in list and explain.

@@ -16,9 +16,9 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/lockgen/lockgen/lab/layers"
+	"github.com/lockgen/lockgen/lab/spin"
 	"github.com/lockgen/lockgen/spec"
-	"github.com/lockgen/lockgen/verify/layers"
-	"github.com/lockgen/lockgen/verify/spin"
 )
 
 func runVerify(args []string, stdout, stderr io.Writer) int {

@@ -9,8 +9,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/lockgen/lockgen/verify/layers"
-	"github.com/lockgen/lockgen/verify/spin"
+	"github.com/lockgen/lockgen/lab/layers"
+	"github.com/lockgen/lockgen/lab/spin"
 )
 
 // TestVerify runs the Go layers on a correct lock and on Hyman's: the

@@ -37,7 +37,7 @@ type filterKProc struct {
 //   - space: 2n registers
 //   - instructions: read, write
 //   - identity: ids
-//   - crashes: not tolerated in k-exclusion, even inside the critical section: a crashed process keeps FLAGLEVEL at the top level, so it counts as competing at every level, and the last process to reach a level waits for a newcomer that may never come. Explore's crash phase finds the deadlock (generated/filter's TestFilterKCrashDeadlocks: k = 2, 4 processes, 1 crash inside the critical section), and SPIN finds it with a crash in the doorway (n = 3, k = 2: the crashed process holds level 1, and the one left at that level waits at line 4 for ever; verify/spin TestCrashTolerance).
+//   - crashes: not tolerated in k-exclusion, even inside the critical section: a crashed process keeps FLAGLEVEL at the top level, so it counts as competing at every level, and the last process to reach a level waits for a newcomer that may never come. Explore's crash phase finds the deadlock (generated/filter's TestFilterKCrashDeadlocks: k = 2, 4 processes, 1 crash inside the critical section), and SPIN finds it with a crash in the doorway (n = 3, k = 2: the crashed process holds level 1, and the one left at that level waits at line 4 for ever; lab/spin TestCrashTolerance).
 //
 // Algorithm (line labels are the paper's; every shared access is one atomic step):
 //

@@ -30,7 +30,7 @@ type replaceAddKState struct{}
 //   - space: 1 register
 //   - instructions: read, replace-add (fetch&add)
 //   - identity: anonymous
-//   - crashes: k-exclusion keeps its deadlock freedom while up to k − 1 processes crash: each holds at most one unit of S, wherever it stops. Checked by the crash phase of every generated lock's Explore test: anywhere under the spin and yield policies (generated/replace-add's ReplaceAddKSpin), inside the critical section under the parking ones (ReplaceAddK). SPIN checks the algorithm with one crash anywhere at n = 3, k = 2: deadlock freedom of the others holds (verify/spin TestCrashTolerance).
+//   - crashes: k-exclusion keeps its deadlock freedom while up to k − 1 processes crash: each holds at most one unit of S, wherever it stops. Checked by the crash phase of every generated lock's Explore test: anywhere under the spin and yield policies (generated/replace-add's ReplaceAddKSpin), inside the critical section under the parking ones (ReplaceAddK). SPIN checks the algorithm with one crash anywhere at n = 3, k = 2: deadlock freedom of the others holds (lab/spin TestCrashTolerance).
 //
 // Algorithm (line labels are the paper's; every shared access is one atomic step):
 //

@@ -11,8 +11,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/netsim"
-	"github.com/lockgen/lockgen/templates/ir"
 )
 
 // Sweep is an experiment grid after Johnson & Yoon 1996, section 5:

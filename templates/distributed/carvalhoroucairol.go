@@ -1,10 +1,10 @@
 package distributed
 
 import (
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Carvalho & Roucairol 1983: Ricart–Agrawala where a permission, once
@@ -40,7 +40,7 @@ func init() {
 			"Using (in the critical section) is kept apart from Requesting_Critical_Section: a process that re-enters on the permissions it holds may meet a request with a smaller sequence number while inside, and must defer it all the same.",
 		},
 		Notes: []string{
-			"SPIN (verify/spin TestNetworkCatalogue): mutual exclusion, no deadlock and starvation freedom hold at n = 2 (three passages) and n = 3 (two passages), also with reordering channels and either resumption order.",
+			"SPIN (lab/spin TestNetworkCatalogue): mutual exclusion, no deadlock and starvation freedom hold at n = 2 (three passages) and n = 3 (two passages), also with reordering channels and either resumption order.",
 			"Messages per entry: between 0 and 2(n − 1); in the simulator about n − 1 at light load, rising toward 2(n − 1) under contention and never above it (netsim TestCarvalhoRoucairolMessages; docs/distributed.md).",
 		},
 		Def: carvalhoRoucairol,

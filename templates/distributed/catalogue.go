@@ -1,6 +1,6 @@
 // Package distributed is lockgen's catalogue of message-passing locks: one
 // file per algorithm, each an Entry whose Def returns the algorithm as an
-// ir.Algorithm with Messages and Handlers (see templates/ir/messages.go).
+// ir.Algorithm with Messages and Handlers (see ir/messages.go).
 // The shared-memory catalogue (package templates) is separate: its
 // pipelines (spec, Go backend, mutation) do not take these entries yet.
 package distributed
@@ -8,9 +8,9 @@ package distributed
 import (
 	"sort"
 
+	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
-	"github.com/lockgen/lockgen/templates/ir"
 )
 
 // Properties are what a paper claims for a message-passing lock.

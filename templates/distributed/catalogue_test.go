@@ -3,7 +3,7 @@ package distributed
 import (
 	"testing"
 
-	"github.com/lockgen/lockgen/templates/ir"
+	"github.com/lockgen/lockgen/ir"
 )
 
 func TestDefinitionsCheck(t *testing.T) {

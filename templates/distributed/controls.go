@@ -3,7 +3,7 @@ package distributed
 import (
 	"fmt"
 
-	"github.com/lockgen/lockgen/templates/ir"
+	"github.com/lockgen/lockgen/ir"
 )
 
 // Control is a named negative control: a definition with one line of the

@@ -1,10 +1,10 @@
 package distributed
 
 import (
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // dCREW values. Process ids are 0..n-1 and NIL is -1; class and successor
@@ -52,10 +52,10 @@ func init() {
 		Routines: map[string]string{"Acquire": "Request_CS_Write", "Release": "Release_CS_Write",
 			"RAcquire": "Request_CS_Read", "RRelease": "Release_CS_Read"},
 		Notes: []string{
-			"SPIN (verify/spin TestNetworkCatalogue): with FIFO channels and routines resumed first, reader/writer exclusion, no deadlock and every process finishing its passages (starvation freedom under weak fairness) hold at n = 2 (three passages each, reader or writer as SPIN chooses) and n = 3 (two passages each).",
+			"SPIN (lab/spin TestNetworkCatalogue): with FIFO channels and routines resumed first, reader/writer exclusion, no deadlock and every process finishing its passages (starvation freedom under weak fairness) hold at n = 2 (three passages each, reader or writer as SPIN chooses) and n = 3 (two passages each).",
 			"FIFO channels are needed, although the paper says they are not (TestDCREWNeedsFIFOChannels, n = 2): reader p0 grants its successor p1 a copy of the token (6q.5) and later sends it the release token (5r.3); if the release token arrives first, p1 takes it for its grant, enters and leaves; the grant, arriving later while p1 requests again, is a second token (6t.8), and p1 enters as a writer while the real token reaches p0. Order between each pair of processes is enough; the simulator finds the same violation with independent delays.",
 			"Resuming first is needed (TestDCREWNeedsResumeFirst, n = 2): without it SPIN finds a run in which a process never finishes its passages, and at n = 3 two holders; the simulator finds it too (netsim TestSimulatorCatches).",
-			"FCFS (verify/spin TestNetworkCatalogue, n = 2 and 3): the model follows the waiting list in ghost state (a request joins behind the process that makes it its next, 6q.6 and 6q.12, or at the head, 6q.9, 4w.7, 4r.7; a request queued behind one that is not in the list yet waits in that one's segment and joins with it, in order), and SPIN finds no process entering while a conflicting request ahead of it waits. The order is the list's, not the order in which requests are sent: a request that travels a longer path joins later.",
+			"FCFS (lab/spin TestNetworkCatalogue, n = 2 and 3): the model follows the waiting list in ghost state (a request joins behind the process that makes it its next, 6q.6 and 6q.12, or at the head, 6q.9, 4w.7, 4r.7; a request queued behind one that is not in the list yet waits in that one's segment and joins with it, in order), and SPIN finds no process entering while a conflicting request ahead of it waits. The order is the list's, not the order in which requests are sent: a request that travels a longer path joins later.",
 			"Messages per entry (netsim TestMessagesPerEntryAsInThePaper): 6.50 at 160 processes, 200% load, one reader per writer, where the paper reports about 6.5 (figure 8).",
 		},
 		Def: dcrew,

@@ -1,10 +1,10 @@
 package distributed
 
 import (
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Dijkstra 1974 (EWD 426), the K-state machines: a ring of machines, each
@@ -50,7 +50,7 @@ func init() {
 			"The labels S, R, X, T, M with their numbers are ours (the paper gives guarded commands without numbers).",
 		},
 		Notes: []string{
-			"SPIN (verify/spin TestNetworkCatalogue): from the generated start state, mutual exclusion, no deadlock and starvation freedom at n = 2 and 3; stabilization (TestNetworkStabilization): from every S and L, exactly one token eventually and for ever at n = 3 with K = n (44,614 states; n = 4 runs with LOCKGEN_SPIN_LONG), and an acceptance cycle with K = 2 at n = 4 (the test's negative control).",
+			"SPIN (lab/spin TestNetworkCatalogue): from the generated start state, mutual exclusion, no deadlock and starvation freedom at n = 2 and 3; stabilization (TestNetworkStabilization): from every S and L, exactly one token eventually and for ever at n = 3 with K = n (44,614 states; n = 4 runs with LOCKGEN_SPIN_LONG), and an acceptance cycle with K = 2 at n = 4 (the test's negative control).",
 			"Randomized (netsim TestDijkstraRingStabilizes): from random states at n up to 12, a random schedule reaches one token and keeps it.",
 		},
 		Def: func() *ir.Algorithm { return DijkstraRing(N) },
@@ -66,7 +66,7 @@ var dijkstraPrivileged = Or(
 
 // DijkstraRing is the ring with K = k states: the catalogue's K = n, and
 // fewer for the control that shows why the paper requires K ≥ n
-// (verify/spin TestNetworkStabilization).
+// (lab/spin TestNetworkStabilization).
 func DijkstraRing(k ir.Expr) *ir.Algorithm {
 	next := Mod(Plus(Self, Lit(1)), N)
 	// move is the paper's move, labelled under l, and the message that

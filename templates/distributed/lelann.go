@@ -1,10 +1,10 @@
 package distributed
 
 import (
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Le Lann 1977: the processes form a unidirectional ring and one token
@@ -40,7 +40,7 @@ func init() {
 			"The token circulates for ever, as in the paper: a lock of this kind keeps its transport busy while nobody wants the critical section (one message per hop, as fast as the network carries it).",
 		},
 		Notes: []string{
-			"SPIN (verify/spin TestNetworkCatalogue): mutual exclusion, no deadlock and starvation freedom hold at n = 2 (three passages) and n = 3 (two passages), with FIFO and with reordering channels, and with either resumption order.",
+			"SPIN (lab/spin TestNetworkCatalogue): mutual exclusion, no deadlock and starvation freedom hold at n = 2 (three passages) and n = 3 (two passages), with FIFO and with reordering channels, and with either resumption order.",
 			"Messages per entry in the simulator (netsim TestLeLannMessages, docs/distributed.md): 1 under contention, and growing as the load falls.",
 		},
 		Def: leLann,

@@ -1,10 +1,10 @@
 package distributed
 
 import (
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Naimi–Trehel: the path-reversal mutex that Johnson & Yoon's issue asks
@@ -40,7 +40,7 @@ func init() {
 			"Request_CS's \"wait for the token\" is an await on token_present, which the token's receipt sets.",
 		},
 		Notes: []string{
-			"SPIN (verify/spin TestNetworkCatalogue): mutual exclusion, no deadlock, starvation freedom and FCFS in the order of the next pointers hold at n = 2 (three passages) and n = 3 (two passages); exclusion and starvation freedom also with reordering channels and with the enabled routine resumed later.",
+			"SPIN (lab/spin TestNetworkCatalogue): mutual exclusion, no deadlock, starvation freedom and FCFS in the order of the next pointers hold at n = 2 (three passages) and n = 3 (two passages); exclusion and starvation freedom also with reordering channels and with the enabled routine resumed later.",
 			"Chosen as the path-compression baseline of dCREW (Johnson & Yoon compare with Chang–Singhal–Liu, whose code we could not find): dCREW run with writers only is itself a path-compression mutex; docs/distributed.md compares the two in the paper's setting.",
 		},
 		Def: naimiTrehel,

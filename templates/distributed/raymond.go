@@ -1,10 +1,10 @@
 package distributed
 
 import (
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Raymond 1989: the privilege (a token) moves along the edges of a fixed
@@ -44,7 +44,7 @@ func init() {
 			"The event \"wishes to enter\" ends with a wait for USING, which ASSIGN_PRIVILEGE sets when the process dequeues itself.",
 		},
 		Notes: []string{
-			"SPIN (verify/spin TestNetworkCatalogue): mutual exclusion, no deadlock and starvation freedom hold at n = 2 (three passages) and n = 3 (two passages), with FIFO channels and with channels that reorder messages, and with either resumption order. At n = 3 the tree is a star; TestRaymondDeeperTree checks exclusion and starvation freedom at n = 4 (two passages, 37,035 states; one with reordering channels) and n = 5 (one passage), where requests are forwarded.",
+			"SPIN (lab/spin TestNetworkCatalogue): mutual exclusion, no deadlock and starvation freedom hold at n = 2 (three passages) and n = 3 (two passages), with FIFO channels and with channels that reorder messages, and with either resumption order. At n = 3 the tree is a star; TestRaymondDeeperTree checks exclusion and starvation freedom at n = 4 (two passages, 37,035 states; one with reordering channels) and n = 5 (one passage), where requests are forwarded.",
 			"Messages per entry in the simulator (netsim TestRaymondMessages, docs/distributed.md): twice the mean tree distance between two processes at light load, falling toward the paper's 4 under contention.",
 		},
 		Def: raymond,

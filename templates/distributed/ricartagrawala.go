@@ -1,10 +1,10 @@
 package distributed
 
 import (
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Ricart & Agrawala 1981: a process asks every other for permission
@@ -40,7 +40,7 @@ func init() {
 			"Highest_Sequence_Number := max(Highest_Sequence_Number, k) is written as a conditional assignment (Q1), and the request's loop over the other processes as a for loop (A4), whose sends are one step.",
 		},
 		Notes: []string{
-			"SPIN (verify/spin TestNetworkCatalogue): mutual exclusion, no deadlock, starvation freedom and FCFS by (sequence number, id) hold at n = 2 (three passages) and n = 3 (two passages); exclusion and starvation freedom also with reordering channels and either resumption order. The control that breaks ties the other way keeps exclusion and fails FCFS (TestNetworkControls).",
+			"SPIN (lab/spin TestNetworkCatalogue): mutual exclusion, no deadlock, starvation freedom and FCFS by (sequence number, id) hold at n = 2 (three passages) and n = 3 (two passages); exclusion and starvation freedom also with reordering channels and either resumption order. The control that breaks ties the other way keeps exclusion and fails FCFS (TestNetworkControls).",
 			"Messages per entry: exactly 2(n − 1) in the simulator at every size and load it was run at (netsim TestRicartAgrawalaMessages: n = 2, 5, 20; docs/distributed.md: n = 10 to 160; loads 50% and 200%).",
 		},
 		Def: ricartAgrawala,

@@ -3,10 +3,10 @@ package distributed
 import (
 	"strconv"
 
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Ricart & Agrawala's token algorithm (1983): one token, asked for by
@@ -42,7 +42,7 @@ func init() {
 			"The scan that passes the token on is the same code in the release and in the receipt of a request (the paper runs the release's scan there when the token is idle); it is written out at both, as X3–X7 and Q4–Q8.",
 		},
 		Notes: []string{
-			"SPIN (verify/spin TestNetworkCatalogue): mutual exclusion, no deadlock and starvation freedom hold at n = 2 (three passages) and n = 3 (two passages, 44,924 states), with FIFO and with reordering channels, and with either resumption order. With reordering channels at n = 3 (207,220 states) make test checks exclusion and LOCKGEN_SPIN_LONG starvation freedom too (both passed on 2026-11-26).",
+			"SPIN (lab/spin TestNetworkCatalogue): mutual exclusion, no deadlock and starvation freedom hold at n = 2 (three passages) and n = 3 (two passages, 44,924 states), with FIFO and with reordering channels, and with either resumption order. With reordering channels at n = 3 (207,220 states) make test checks exclusion and LOCKGEN_SPIN_LONG starvation freedom too (both passed on 2026-11-26).",
 			"Messages per entry: n under contention and n − 1 at light load in the simulator (netsim TestRicartAgrawalaTokenMessages, docs/distributed.md).",
 		},
 		Def: ricartAgrawalaToken,

@@ -1,10 +1,10 @@
 package distributed
 
 import (
+	"github.com/lockgen/lockgen/ir"
+	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
-	"github.com/lockgen/lockgen/templates/ir"
-	. "github.com/lockgen/lockgen/templates/ir/dsl"
 )
 
 // Suzuki & Kasami 1985: one token, asked for by broadcast. Each process
@@ -41,7 +41,7 @@ func init() {
 			"The release scans the processes in id order (X2), as the paper does, appending each with RN[j] = LN[j] + 1 that the queue does not hold yet.",
 		},
 		Notes: []string{
-			"SPIN (verify/spin TestNetworkCatalogue): mutual exclusion, no deadlock and starvation freedom hold at n = 2 (three passages) and n = 3 (two passages), also with either resumption order, and with reordering channels at n = 2; at n = 3 with reordering channels make test checks exclusion (1.1 million states) and LOCKGEN_SPIN_LONG=1 starvation freedom too.",
+			"SPIN (lab/spin TestNetworkCatalogue): mutual exclusion, no deadlock and starvation freedom hold at n = 2 (three passages) and n = 3 (two passages), also with either resumption order, and with reordering channels at n = 2; at n = 3 with reordering channels make test checks exclusion (1.1 million states) and LOCKGEN_SPIN_LONG=1 starvation freedom too.",
 			"Messages per entry: n under contention and n − 1 at light load in the simulator (netsim TestSuzukiKasamiMessages, docs/distributed.md).",
 		},
 		Def: suzukiKasami,

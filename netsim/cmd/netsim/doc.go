@@ -146,7 +146,7 @@ func writeDoc(w io.Writer, plotDir, rel string, ns []int, progress func(report.P
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "Started in a legitimate state, the ring is a circulating privilege like Le Lann's token: a move and one")
 	fmt.Fprintln(w, "message per hop (netsim TestDijkstraRingMessages). Its difference is what happens from any other state:")
-	fmt.Fprintln(w, "it converges to one privilege (`lockgen explain dijkstra-ring`; netsim TestDijkstraRingStabilizes, verify/spin")
+	fmt.Fprintln(w, "it converges to one privilege (`lockgen explain dijkstra-ring`; netsim TestDijkstraRingStabilizes, lab/spin")
 	fmt.Fprintln(w, "TestNetworkStabilization).")
 	sweeps["dijkstra-ring"].Against(w, drc[0], ringLimits...)
 	return nil

@@ -2,7 +2,7 @@
 // layers: correct ones that must pass, and known-wrong ones (negative
 // controls) that each layer must catch. Their shared state lives in the same
 // instrumented registers that a generated package's lockgen_check build
-// carries (templates/golang/runtime.go, runtimeCheck), without the build tag:
+// carries (backend/golang/runtime.go, runtimeCheck), without the build tag:
 // under an execution of verify/sched every access is a scheduling point, and
 // outside one they are plain atomics.
 package testlocks
