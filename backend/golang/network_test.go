@@ -103,9 +103,11 @@ func TestFindsNAME(t *testing.T) {
 `
 
 // The checks of the generated distributed lock bite: netstress finds the
-// definition-level controls (one paper line removed), the network that
-// reorders messages between a pair (which dCREW needs in order), and the
-// runtime that lets a handler run before the routine it enabled.
+// definition-level controls (one paper line removed or changed; those
+// that break the lock only when messages are reordered run over a network
+// that reorders them), a network that reorders the messages between a
+// pair under a lock whose paper needs them in order (Lamport 1978), and
+// the runtime that lets a handler run before the routine it enabled.
 func TestNetworkControlsCaught(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and runs generated packages")
@@ -115,8 +117,9 @@ func TestNetworkControlsCaught(t *testing.T) {
 		t.Fatal(err)
 	}
 	inOrder := "inproc.Options{Delay: func() time.Duration { return time.Duration(time.Now().UnixNano()%50) * time.Microsecond }}"
+	reordering := "inproc.Options{Reorder: true, Delay: func() time.Duration { return time.Duration(time.Now().UnixNano()%200) * time.Microsecond }}"
 	variants := []variant{
-		{name: "dcrew over a reordering network", entry: "dcrew", network: "inproc.Options{Reorder: true, Delay: func() time.Duration { return time.Duration(time.Now().UnixNano()%200) * time.Microsecond }}"},
+		{name: "lamport-1978 over a reordering network", entry: "lamport-1978", network: reordering},
 		{name: "dcrew on a resume-later runtime", entry: "dcrew", network: inOrder, runtime: "resume-later"},
 	}
 	// Controls whose violation netstress's back-to-back passages do not
@@ -133,7 +136,11 @@ func TestNetworkControlsCaught(t *testing.T) {
 			t.Logf("%s: not run: %s", controls[i].Name, why)
 			continue
 		}
-		variants = append(variants, variant{name: controls[i].Name, entry: controls[i].Entry, network: inOrder, alg: &controls[i]})
+		network := inOrder
+		if controls[i].Reorder {
+			network = reordering
+		}
+		variants = append(variants, variant{name: controls[i].Name, entry: controls[i].Entry, network: network, alg: &controls[i]})
 	}
 	// The variants on one runtime share a package: one build and link
 	// for them all instead of one each (about 2 s of CPU a variant).

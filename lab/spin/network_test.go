@@ -154,29 +154,61 @@ func TestNetworkCatalogue(t *testing.T) {
 	}
 }
 
-// The paper says dCREW needs no FIFO channels (section 3.2: a release
-// token is a grant token that needs a release token). SPIN disagrees: a
-// reader's grant (6q.5) and its release token (5r.3) to the same
-// successor can swap; the successor takes the release token for its grant,
-// enters and leaves, and the stale grant arrives later, when it requests
-// again, as a second token (6t.8): two holders.
-func TestDCREWNeedsFIFOChannels(t *testing.T) {
+// dCREW's release token (5r.3) carries token_type 1, as the paper's
+// section 3.2 says, where its figure 5 shows 0. Over channels that
+// reorder, the prose's value keeps exclusion and the figure's does not: a
+// reader's grant (6q.5) and its release token to the same successor swap;
+// with 0 the successor takes the release token for a grant that needs no
+// release token, enters and leaves, and the stale grant arrives later,
+// when it requests again, as a second token (6t.8): two holders. Over FIFO
+// channels the value makes no difference, and both pass.
+func TestDCREWReleaseToken(t *testing.T) {
 	needSpin(t)
 	t.Parallel()
-	res := netRun(t, dcrewDef(t), promela.NetOptions{N: 2, Requests: 2, Reorder: true}, MutualExclusion)
-	wantFailure(t, res, "assertion violated", "6q.5", "5r.3", "6t.8")
+	figure := control(t, "dcrew-figure-release-token")
+	o := promela.NetOptions{N: 2, Requests: 2, Reorder: true}
+	wantFailure(t, netRun(t, figure.Alg, o, MutualExclusion), "assertion violated", "6q.5", "5r.3", "6t.8")
+	if res := netRun(t, dcrewDef(t), o, MutualExclusion); res.Status != Passed {
+		t.Errorf("the prose's token_type over reordering channels: %s %s %s\n%s", res.Status, res.Message, res.Reason, Counterexample(res, 60))
+	}
+	o.Reorder = false
+	if res := netRun(t, figure.Alg, o, MutualExclusion); res.Status != Passed {
+		t.Errorf("the figure's token_type over FIFO channels: %s %s %s\n%s", res.Status, res.Message, res.Reason, Counterexample(res, 60))
+	}
 }
 
-// Without the resumption order the paper leaves open, a REQUEST handled
-// between the TOKEN and the routine's resumption finds the process
-// holding the token outside the critical section, takes it for idle and
-// passes the token on (6q.9–10): the routine then waits for ever at 4r.11
-// or 4w.10 while the token circulates.
+// control returns the negative control named name.
+func control(t *testing.T, name string) distributed.Control {
+	t.Helper()
+	controls, err := distributed.Controls()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range controls {
+		if c.Name == name {
+			return c
+		}
+	}
+	t.Fatalf("no control %s", name)
+	return distributed.Control{}
+}
+
+// Without the resumption order the paper leaves open, a process handles
+// messages between the TOKEN that ends its routine's wait and the
+// routine's resumption. With writers only, a REQUEST handled there finds
+// the process holding the token outside the critical section, takes it
+// for idle and passes the token on (6q.9–10): the routine then waits for
+// ever at 4w.10 while the token circulates. With readers, a reader's
+// grant (6q.5) and its release token (5r.3) both handled there are two
+// grants (6t.5 sets release_needed to 1 twice): the reader never may
+// leave (5r.1).
 func TestDCREWNeedsResumeFirst(t *testing.T) {
 	needSpin(t)
 	t.Parallel()
-	res := netRun(t, dcrewDef(t), promela.NetOptions{N: 2, Requests: 2, ResumeLater: true}, Starvation)
+	res := netRun(t, dcrewDef(t), promela.NetOptions{N: 2, Requests: 2, ResumeLater: true, WritersOnly: true}, Starvation)
 	wantFailure(t, res, "acceptance cycle", "6q.9", "6q.10")
+	res = netRun(t, dcrewDef(t), promela.NetOptions{N: 2, Requests: 2, ResumeLater: true}, Starvation)
+	wantFailure(t, res, "acceptance cycle", "6q.5", "5r.3", "6t.5")
 }
 
 // Every negative control is caught, for the reason it records.
@@ -195,7 +227,7 @@ func TestNetworkControls(t *testing.T) {
 				t.Fatalf("unknown breakage %q", c.Breaks)
 			}
 			e, _ := distributed.Lookup(c.Entry)
-			o := promela.NetOptions{N: 3, Requests: e.ModelPassages(3)}
+			o := promela.NetOptions{N: 3, Requests: e.ModelPassages(3), Reorder: c.Reorder}
 			res := netRun(t, c.Alg, o, p)
 			if res.Status != Failed {
 				t.Fatalf("%s (%s) not caught: %s %s", c.Name, c.Why, res.Status, res.Reason)
@@ -205,6 +237,15 @@ func TestNetworkControls(t *testing.T) {
 				// FCFS check that catches it.
 				if me := netRun(t, c.Alg, o, MutualExclusion); me.Status != Passed {
 					t.Errorf("%s also breaks exclusion (%s): not a test of the FCFS check", c.Name, me.Message)
+				}
+			}
+			if c.Reorder {
+				// Only reordering breaks it: over FIFO channels it passes,
+				// so it is the reordering model that catches it.
+				fifo := o
+				fifo.Reorder = false
+				if res := netRun(t, c.Alg, fifo, p); res.Status != Passed {
+					t.Errorf("%s fails over FIFO channels too (%s %s): not a test of the reordering model", c.Name, res.Status, res.Message)
 				}
 			}
 			t.Log(Counterexample(res, 12))

@@ -21,6 +21,9 @@ func TestDefinitionsCheck(t *testing.T) {
 		if a.Name != e.Name {
 			t.Errorf("%s: definition named %q", e.Name, a.Name)
 		}
+		if e.Findings.NeedsFIFO && !e.AssumesFIFO {
+			t.Errorf("%s: the checks need FIFO channels, which the entry does not assume: fix the definition, or say where the paper assumes them", e.Name)
+		}
 	}
 }
 

@@ -18,6 +18,10 @@ type Control struct {
 	// Change, when set, changes the line instead of removing it; it
 	// reports whether it found the line's shape.
 	Change func(a *ir.Algorithm) bool
+	// Reorder: the change breaks the lock only over channels that reorder
+	// messages, and the checks run it over them; over FIFO channels it is
+	// harmless.
+	Reorder bool
 }
 
 // Controls returns the negative controls of the message-passing catalogue.
@@ -30,6 +34,9 @@ func Controls() ([]Control, error) {
 			Why: "a process that handles a request does not point current_dir at the requester: the path list no longer leads to the end of the waiting list, and requests chase a token that moved"},
 		{Name: "dcrew-skip-release-token", Entry: "dcrew", Line: "5r.3", Breaks: "deadlock",
 			Why: "a releasing reader with a successor sends neither its release token nor the grant: the next reader never may leave, or the next writer never enters"},
+		{Name: "dcrew-figure-release-token", Entry: "dcrew", Line: "5r.3", Breaks: "exclusion", Reorder: true,
+			Why:    "a reader's release token carries token_type 0, as figure 5 shows, instead of section 3.2's 1: a successor reader that gets it before its grant takes it for a grant that needs no release token, enters and leaves, and the late grant is a second token (6t.8)",
+			Change: func(a *ir.Algorithm) bool { return setSendArgs(a, "5r.3", ir.Const{V: 0}) }},
 		{Name: "naimi-trehel-drop-forward", Entry: "naimi-trehel", Line: "Q6", Breaks: "deadlock",
 			Why: "a process that is not the root drops the request instead of passing it to its father: the requester waits for ever"},
 		{Name: "naimi-trehel-no-path-reversal", Entry: "naimi-trehel", Line: "Q7", Breaks: "exclusion",
@@ -104,21 +111,43 @@ func Controls() ([]Control, error) {
 // deleteLine removes the statement labelled label from a's routines and
 // handlers (or the start); it reports whether there was one.
 func deleteLine(a *ir.Algorithm, label string) bool {
+	return rewrite(a, label, func(ir.Stmt) []ir.Stmt { return nil })
+}
+
+// setSendArgs gives the send labelled label the arguments args; it
+// reports whether there was such a send.
+func setSendArgs(a *ir.Algorithm, label string, args ...ir.Expr) bool {
+	ok := false
+	found := rewrite(a, label, func(s ir.Stmt) []ir.Stmt {
+		if send, isSend := s.(ir.Send); isSend && len(send.Args) == len(args) {
+			send.Args, ok = args, true
+			return []ir.Stmt{send}
+		}
+		return []ir.Stmt{s}
+	})
+	return found && ok
+}
+
+// rewrite replaces each statement labelled label in a's routines and
+// handlers (or the start) by what f makes of it; it reports whether there
+// was one.
+func rewrite(a *ir.Algorithm, label string, f func(ir.Stmt) []ir.Stmt) bool {
 	found := false
-	var del func(ir.Code) ir.Code
-	del = func(c ir.Code) ir.Code {
+	var walk func(ir.Code) ir.Code
+	walk = func(c ir.Code) ir.Code {
 		var out ir.Code
 		for _, s := range c {
 			if s.Label() == label {
 				found = true
+				out = append(out, f(s)...)
 				continue
 			}
 			switch st := s.(type) {
 			case ir.If:
-				st.Then, st.Else = del(st.Then), del(st.Else)
+				st.Then, st.Else = walk(st.Then), walk(st.Else)
 				s = st
 			case ir.For:
-				st.Body = del(st.Body)
+				st.Body = walk(st.Body)
 				s = st
 			}
 			out = append(out, s)
@@ -126,10 +155,10 @@ func deleteLine(a *ir.Algorithm, label string) bool {
 		return out
 	}
 	for _, op := range []*ir.Code{&a.Start, &a.Acquire, &a.Release, &a.RAcquire, &a.RRelease} {
-		*op = del(*op)
+		*op = walk(*op)
 	}
 	for i := range a.Handlers {
-		a.Handlers[i].Code = del(a.Handlers[i].Code)
+		a.Handlers[i].Code = walk(a.Handlers[i].Code)
 	}
 	return found
 }

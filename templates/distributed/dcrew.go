@@ -14,6 +14,10 @@ var (
 	none   = Named("none", 0)
 	reader = Named("READER", 1)
 	writer = Named("WRITER", 2)
+	// releaseTokenType is what a reader's release token carries (5r.3):
+	// 1, as section 3.2's prose says, where figure 5 shows 0; see the
+	// entry's deviations for the SPIN runs that decide it.
+	releaseTokenType = Lit(1)
 )
 
 // dCREW: Johnson & Yoon, "A fair fast distributed concurrent-reader
@@ -39,22 +43,23 @@ func init() {
 			Messages: "amortised O(log n) per entry: the request's hops along current_dir, plus one or two tokens",
 			Delay:    "one message: the leaving holder sends the token (or the grant) straight to its successor",
 			Space:    "O(log n) bits per process",
-			Channels: "reliable, and FIFO between each pair of processes: the paper says order is not needed (section 3.2), but SPIN finds two holders when a reader's grant and release tokens to its successor swap (see the notes)",
+			Channels: "reliable; order is not needed (section 3.2): SPIN passes it with channels that reorder messages at n = 2 and 3, the release token carrying token_type 1 as section 3.2 says (figure 5's 0 there needs FIFO channels: see the deviations)",
 			Steps:    "a handler runs to completion; a request routine whose wait the TOKEN handler ends resumes before the process handles its next message",
 		},
 		Deviations: []string{
 			"Process ids are 0..n−1, NIL is −1, and none/READER/WRITER are 0/1/2; process 0 holds the token at the start and every current_dir points to it (the paper requires only that the non-requesting processes lie on paths to the holder).",
 			"The paper numbers no lines: labels are the figure, the routine (r/w: read/write; q/t: REQUEST/TOKEN handler) and the statement's place in it, so 6q.5 is the fifth statement of the REQUEST handler in figure 6.",
 			"Release_CS_Read's wait for the release token (5r.1) blocks the releasing process, as the paper's processor does; the paper lets the application thread go on meanwhile, which changes nothing for the protocol, since the process's next request waits on the same condition (4r.1, 4w.1).",
-			"The paper does not say how its event handler and a waiting request routine interleave. Resuming the routine (4r.12–13, 4w.11–12) before the next message is handled is needed: otherwise a REQUEST handled between the TOKEN and the resume finds Token_hldr set and Incs clear, takes the holder for idle (6q.9–10) and passes the token on while the routine is about to enter. Every backend keeps that order (see the notes for what SPIN finds without it).",
+			"A reader's release token (5r.3) carries token_type 1, as section 3.2 says (\"To send a release token, a reader sends a token message with token_type set to 1. Thus, a release token is the same as a grant token that requires a release token, and the algorithm does not require FIFO message channels.\"); figure 5 shows send(next, TOKEN; 0) there. Over FIFO channels the value makes no difference: a successor writer ignores it (6t.4), and a successor reader has its grant first and takes the release token at 6t.1, which ignores token_type. Over channels that reorder, only the prose's value makes the paper's claims true: a successor that gets the release token first takes it for its grant, and with 1 it then waits for one more token before it leaves (6t.5), which the late grant is; with 0 it leaves at once, and the late grant becomes a second token (6t.8). SPIN, over channels that reorder, passes every claimed property with 1 at n = 2 (three passages, 2,780 states; FCFS 3,712) and n = 3 (two passages, 91,784 states; FCFS 138,075), and finds two holders with 0 (n = 2: 1,449 states; n = 3: 1,049); over FIFO channels both pass (lab/spin TestDCREWReleaseToken; the control dcrew-figure-release-token).",
+			"The paper does not say how its event handler and a waiting request routine interleave. Resuming the routine (4r.12–13, 4w.11–12) before the next message is handled is needed: otherwise a REQUEST handled between the TOKEN and the resume finds Token_hldr set and Incs clear, takes the holder for idle (6q.9–10) and passes the token on while the routine is about to enter; and a reader that handles its predecessor's release token there takes it for a second grant (6t.5), and never may leave. Every backend keeps that order (see the notes for what SPIN finds without it).",
 		},
-		Findings: Findings{NeedsFIFO: true, NeedsResumeFirst: true},
+		Findings: Findings{NeedsResumeFirst: true},
 		Routines: map[string]string{"Acquire": "Request_CS_Write", "Release": "Release_CS_Write",
 			"RAcquire": "Request_CS_Read", "RRelease": "Release_CS_Read"},
 		Notes: []string{
-			"SPIN (lab/spin TestNetworkCatalogue): with FIFO channels and routines resumed first, reader/writer exclusion, no deadlock and every process finishing its passages (starvation freedom under weak fairness) hold at n = 2 (three passages each, reader or writer as SPIN chooses) and n = 3 (two passages each).",
-			"FIFO channels are needed, although the paper says they are not (TestDCREWNeedsFIFOChannels, n = 2): reader p0 grants its successor p1 a copy of the token (6q.5) and later sends it the release token (5r.3); if the release token arrives first, p1 takes it for its grant, enters and leaves; the grant, arriving later while p1 requests again, is a second token (6t.8), and p1 enters as a writer while the real token reaches p0. Order between each pair of processes is enough; the simulator finds the same violation with independent delays.",
-			"Resuming first is needed (TestDCREWNeedsResumeFirst, n = 2): without it SPIN finds a run in which a process never finishes its passages, and at n = 3 two holders; the simulator finds it too (netsim TestSimulatorCatches).",
+			"SPIN (lab/spin TestNetworkCatalogue): with routines resumed first, reader/writer exclusion, no deadlock and every process finishing its passages (starvation freedom under weak fairness) hold at n = 2 (three passages each, reader or writer as SPIN chooses) and n = 3 (two passages each), over FIFO channels and over channels that reorder messages.",
+			"The release token's token_type decides whether order is needed (TestDCREWReleaseToken, n = 2): with figure 5's 0 at 5r.3 and channels that reorder, reader p0 grants its successor p1 a copy of the token (6q.5) and later sends it the release token (5r.3); the release token arrives first, p1 takes it for its grant with no release token to wait for (6t.5), enters and leaves; the grant, arriving later while p1 requests again, is a second token (6t.8). With section 3.2's 1, which the code sends, p1 waits for the late grant before it leaves, as the prose says, and no order is needed. The simulator agrees (netsim TestDCREWSimulated, TestSimulatorCatches).",
+			"Resuming first is needed (TestDCREWNeedsResumeFirst, n = 2): without it SPIN finds a run in which a process never finishes its passages (with writers only: the token passed on from a holder taken for idle, 6q.9–10; with readers: a reader whose grant and release token both arrive before it resumes, taken for two grants, 6t.5, waiting for ever at 5r.1), and at n = 3 two holders; the simulator finds it too (netsim TestSimulatorCatches).",
 			"FCFS (lab/spin TestNetworkCatalogue, n = 2 and 3): the model follows the waiting list in ghost state (a request joins behind the process that makes it its next, 6q.6 and 6q.12, or at the head, 6q.9, 4w.7, 4r.7; a request queued behind one that is not in the list yet waits in that one's segment and joins with it, in order), and SPIN finds no process entering while a conflicting request ahead of it waits. The order is the list's, not the order in which requests are sent: a request that travels a longer path joins later.",
 			"Messages per entry (netsim TestMessagesPerEntryAsInThePaper): 6.50 at 160 processes, 200% load, one reader per writer, where the paper reports about 6.5 (figure 8).",
 		},
@@ -119,7 +124,7 @@ func dcrew() *ir.Algorithm {
 		RRelease: Code( // Release_CS_Read, figure 5
 			Await("5r.1", Eq(Var("release_needed"), Lit(0))), // wait for predecessors to finish
 			If("5r.2", Ne(Var("next"), nilID),
-				Send("5r.3", Var("next"), "TOKEN", Lit(0)), // either release or grant token
+				Send("5r.3", Var("next"), "TOKEN", releaseTokenType), // either release or grant token
 				Set("5r.4", "next", nilID),
 				Set("5r.5", "Token_hldr", False),
 			),

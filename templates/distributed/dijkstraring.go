@@ -40,9 +40,10 @@ func init() {
 			Privileged: dijkstraPrivileged,
 			Why:        "from any states S and views L (each machine's view then refreshed by the start's messages), the ring reaches a state with exactly one privilege, held or in flight, and keeps it: SPIN checks <>[] (one token) at n = 3 with K = n (make test; n = 4 with LOCKGEN_SPIN_LONG), and finds it broken with K = 2 at n = 4",
 		},
-		Findings:  Findings{NeedsFIFO: true},
-		NoTryLock: "the privilege never rests where nobody wants it, so an acquire always waits for it to come round",
-		Routines:  map[string]string{"start": "every machine shows its state to its right neighbour", "Acquire": "the request (wait for the privilege)", "Release": "the release (the move)"},
+		Findings:    Findings{NeedsFIFO: true},
+		AssumesFIFO: true,
+		NoTryLock:   "the privilege never rests where nobody wants it, so an acquire always waits for it to come round",
+		Routines:    map[string]string{"start": "every machine shows its state to its right neighbour", "Acquire": "the request (wait for the privilege)", "Release": "the release (the move)"},
 		Deviations: []string{
 			"The paper's machines read their neighbours' states directly (a move reads and writes in one step, under a central daemon); here machine i reads its left neighbour's state through messages: a move sends the new S to the right neighbour (M2, XM2), whose handler keeps it as L. Each channel is FIFO (the transports keep each pair's order), so L is always a state the neighbour had.",
 			"K = n (the paper requires K ≥ n); the machines are 0, ..., n − 1 by id, machine 0 is the paper's bottom machine, and the ring's direction is 0 → 1 → ... → n − 1 → 0.",

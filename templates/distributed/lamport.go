@@ -43,7 +43,8 @@ func init() {
 			"SPIN (lab/spin TestNetworkCatalogue): mutual exclusion, no deadlock, starvation freedom and FCFS by (timestamp, id) hold at n = 2 (three passages) with FIFO channels and either resumption order; at n = 3 the clocks make 7.4 million states with one passage each, so make test checks exclusion there and LOCKGEN_SPIN_LONG=1 every property (all passed, 209 s at -O2, 2026-11-25). With reordering channels SPIN finds exclusion broken at n = 2 (Findings.NeedsFIFO).",
 			"Messages per entry: exactly 3(n − 1) in the simulator (netsim TestLamportMessages, docs/distributed.md).",
 		},
-		Findings: Findings{NeedsFIFO: true},
+		Findings:    Findings{NeedsFIFO: true},
+		AssumesFIFO: true,
 		// Two passages each at n = 3 exceed 2 GB; one is 7.4 million
 		// states (lab/spin TestNetworkCatalogue).
 		Passages: map[int]int{3: 1},

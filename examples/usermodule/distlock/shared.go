@@ -39,7 +39,7 @@ const (
 //
 // Claimed: reader/writer exclusion: one writer alone, or any number of readers; starvation-free; FCFS between conflicting requests, in the order they join the waiting list; amortised O(log n) per entry: the request's hops along current_dir, plus one or two tokens.
 // Delay between entries: one message: the leaving holder sends the token (or the grant) straight to its successor.
-// Channels: reliable, and FIFO between each pair of processes: the paper says order is not needed (section 3.2), but SPIN finds two holders when a reader's grant and release tokens to its successor swap (see the notes).
+// Channels: reliable; order is not needed (section 3.2): SPIN passes it with channels that reorder messages at n = 2 and 3, the release token carrying token_type 1 as section 3.2 says (figure 5's 0 there needs FIFO channels: see the deviations).
 // Steps: a handler runs to completion; a request routine whose wait the TOKEN handler ends resumes before the process handles its next message.
 //
 // The algorithm, with the paper's labels:
@@ -83,7 +83,7 @@ const (
 //	Release_CS_Read:
 //	  (5r.1)  await release_needed = 0
 //	  (5r.2)  if next ≠ NIL then
-//	  (5r.3)    send(next, TOKEN; 0)
+//	  (5r.3)    send(next, TOKEN; 1)
 //	  (5r.4)    next := NIL
 //	  (5r.5)    Token_hldr := false
 //	  (5r.6)  successor := none
@@ -123,7 +123,8 @@ const (
 //   - Process ids are 0..n−1, NIL is −1, and none/READER/WRITER are 0/1/2; process 0 holds the token at the start and every current_dir points to it (the paper requires only that the non-requesting processes lie on paths to the holder).
 //   - The paper numbers no lines: labels are the figure, the routine (r/w: read/write; q/t: REQUEST/TOKEN handler) and the statement's place in it, so 6q.5 is the fifth statement of the REQUEST handler in figure 6.
 //   - Release_CS_Read's wait for the release token (5r.1) blocks the releasing process, as the paper's processor does; the paper lets the application thread go on meanwhile, which changes nothing for the protocol, since the process's next request waits on the same condition (4r.1, 4w.1).
-//   - The paper does not say how its event handler and a waiting request routine interleave. Resuming the routine (4r.12–13, 4w.11–12) before the next message is handled is needed: otherwise a REQUEST handled between the TOKEN and the resume finds Token_hldr set and Incs clear, takes the holder for idle (6q.9–10) and passes the token on while the routine is about to enter. Every backend keeps that order (see the notes for what SPIN finds without it).
+//   - A reader's release token (5r.3) carries token_type 1, as section 3.2 says ("To send a release token, a reader sends a token message with token_type set to 1. Thus, a release token is the same as a grant token that requires a release token, and the algorithm does not require FIFO message channels."); figure 5 shows send(next, TOKEN; 0) there. Over FIFO channels the value makes no difference: a successor writer ignores it (6t.4), and a successor reader has its grant first and takes the release token at 6t.1, which ignores token_type. Over channels that reorder, only the prose's value makes the paper's claims true: a successor that gets the release token first takes it for its grant, and with 1 it then waits for one more token before it leaves (6t.5), which the late grant is; with 0 it leaves at once, and the late grant becomes a second token (6t.8). SPIN, over channels that reorder, passes every claimed property with 1 at n = 2 (three passages, 2,780 states; FCFS 3,712) and n = 3 (two passages, 91,784 states; FCFS 138,075), and finds two holders with 0 (n = 2: 1,449 states; n = 3: 1,049); over FIFO channels both pass (lab/spin TestDCREWReleaseToken; the control dcrew-figure-release-token).
+//   - The paper does not say how its event handler and a waiting request routine interleave. Resuming the routine (4r.12–13, 4w.11–12) before the next message is handled is needed: otherwise a REQUEST handled between the TOKEN and the resume finds Token_hldr set and Incs clear, takes the holder for idle (6q.9–10) and passes the token on while the routine is about to enter; and a reader that handles its predecessor's release token there takes it for a second grant (6t.5), and never may leave. Every backend keeps that order (see the notes for what SPIN finds without it).
 //   - Fencing tokens are this lowering's addition: every message carries its sender's token
 //     clock, a receiver keeps the largest it has seen, and a writer's entry increments it.
 //
@@ -338,8 +339,8 @@ func (l *Shared) opRRelease() error {
 	}
 	// (5r.2) if next ≠ NIL then
 	if l.s.next != sharedNIL {
-		// (5r.3) send(next, TOKEN; 0)
-		l.send(l.s.next, sharedMsgTOKEN, 0)
+		// (5r.3) send(next, TOKEN; 1)
+		l.send(l.s.next, sharedMsgTOKEN, 1)
 		// (5r.4) next := NIL
 		l.s.next = sharedNIL
 		// (5r.5) Token_hldr := false

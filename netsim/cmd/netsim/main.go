@@ -28,7 +28,7 @@ func main() {
 	load := flag.Float64("load", 2, "load, n·hold/think (2 is 200%)")
 	ratio := flag.Int("ratio", 1, "readers per writer (0: writers only; -1: readers only)")
 	entries := flag.Int("entries", 20000, "critical-section entries to simulate")
-	reorder := flag.Bool("reorder", false, "let channels reorder messages (dCREW needs FIFO channels)")
+	reorder := flag.Bool("reorder", false, "let channels reorder messages (Lamport 1978 and Dijkstra's ring need FIFO channels)")
 	seed := flag.Uint64("seed", 1, "random seed")
 	flag.Usage = func() {
 		fmt.Fprintln(os.Stderr, "usage: netsim -doc FILE.md | netsim [-n N] [-load L] [-ratio R] [-entries E] [-reorder] [-seed S] [ALGORITHM]")
