@@ -10,6 +10,7 @@ import (
 	"github.com/lockgen/lockgen/lab/gotest"
 	"github.com/lockgen/lockgen/lab/spin"
 	"github.com/lockgen/lockgen/spec"
+	"github.com/lockgen/lockgen/templates/distributed"
 )
 
 // Distributed locks (spec.Lock.Distributed) go through the layers
@@ -17,7 +18,35 @@ import (
 // over the in-process transport: exclusion, fencing tokens, progress,
 // cancellation, TryLock, a lost transport); the controlled scheduler does
 // not run them; SPIN checks the network model of their definition with
-// FIFO channels and routines resumed first, as the generated code runs it.
+// routines resumed first, as the generated code runs it, over the channels
+// the lock's paper assumes (Options.Channels says otherwise).
+
+// The channel models of -channels.
+const (
+	ChannelsFIFO    = "fifo"    // each pair's messages arrive in the order they were sent
+	ChannelsReorder = "reorder" // any message in flight may arrive first
+)
+
+// Channels are the values Options.Channels takes besides "".
+var Channels = []string{ChannelsFIFO, ChannelsReorder}
+
+// reorders says whether e's SPIN models let messages overtake each other.
+func (o *Options) reorders(e *distributed.Entry) bool {
+	if o.Channels == "" {
+		return !e.AssumesFIFO
+	}
+	return o.Channels == ChannelsReorder
+}
+
+// ChannelsOf names the channel model e's SPIN models use, and why: "FIFO
+// channels (the paper's)", "channels that reorder (-channels reorder)".
+func (o *Options) ChannelsOf(e *distributed.Entry) string {
+	model := map[bool]string{false: "FIFO channels", true: "channels that reorder"}[o.reorders(e)]
+	if o.Channels == "" {
+		return model + " (the paper's)"
+	}
+	return model + " (-channels " + o.Channels + ")"
+}
 
 // netTests is the regular expression of a distributed lock's own tests.
 func netTests(lock string) string { return "Test" + lock + "(Stress|Behaviour)" }
@@ -71,7 +100,8 @@ func netSpinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 		}
 		sizes = append(sizes, fmt.Sprint(n))
 		for _, prop := range spin.NetworkPropertiesFor(l.Distributed.Def()) {
-			res, err := spin.CheckNetwork(ctx, l.Distributed.Def(), promela.NetOptions{N: n, Requests: l.Distributed.ModelPassages(n)}, prop,
+			no := promela.NetOptions{N: n, Requests: l.Distributed.ModelPassages(n), Reorder: o.reorders(l.Distributed)}
+			res, err := spin.CheckNetwork(ctx, l.Distributed.Def(), no, prop,
 				spin.Options{Timeout: o.SpinTimeout})
 			if err != nil {
 				r.Verdict, r.Failure = Fail, err.Error()
@@ -85,7 +115,10 @@ func netSpinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 		r.Verdict, r.Detail = Skipped, "no process count in -n up to 4"
 		return r
 	}
-	r.Detail = fmt.Sprintf("%s passed (n = %s, FIFO channels, bounded passages, FCFS where claimed, %d states in all)", plural(t.passed, "run"), strings.Join(sizes, ", "), t.states)
+	r.Detail = fmt.Sprintf("%s passed (n = %s, %s, bounded passages, FCFS where claimed, %d states in all)", plural(t.passed, "run"), strings.Join(sizes, ", "), o.ChannelsOf(l.Distributed), t.states)
+	if t.failed > 0 {
+		r.Detail = fmt.Sprintf("%s failed, %s", plural(t.failed, "run"), r.Detail)
+	}
 	t.noteGaps(&r)
 	t.verdict(&r)
 	return r

@@ -54,6 +54,10 @@ type Options struct {
 	// SpinQuiescence checks liveness over bounded passages as quiescence
 	// (spin.SuiteOptions.Quiescence) where the algorithm allows it.
 	SpinQuiescence bool
+	// Channels is the channel model of message-passing locks' SPIN
+	// models: ChannelsFIFO, ChannelsReorder, or "" for each lock's paper's
+	// (ChannelsOf).
+	Channels string
 	// Cache holds SPIN results by model across Run calls; nil: no sharing.
 	Cache *SpinCache
 	// Say reports what is starting ("x.toml: stress under -race
@@ -143,11 +147,12 @@ func Run(ctx context.Context, f *spec.File, o Options) ([]Result, error) {
 	}
 	if o.Layers[SPIN] {
 		for _, l := range f.Locks {
-			o.say("%s: SPIN...", l.Name)
 			if l.Distributed != nil {
+				o.say("%s: SPIN over %s...", l.Name, o.ChannelsOf(l.Distributed))
 				done(netSpinResult(ctx, l, &o))
 				continue
 			}
+			o.say("%s: SPIN...", l.Name)
 			done(spinResult(ctx, l, &o))
 		}
 	}

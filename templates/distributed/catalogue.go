@@ -46,8 +46,9 @@ type Entry struct {
 	// AssumesFIFO: the paper assumes FIFO channels between each pair of
 	// processes (Lamport 1978), or the catalogue's rendering of it does
 	// (its deviations say why); otherwise it assumes no order, as a paper
-	// that says nothing of order does. The transports keep each pair's
-	// order either way.
+	// that says nothing of order does. lockgen verify checks an entry's
+	// model over the channels it assumes unless told otherwise
+	// (-channels). The transports keep each pair's order either way.
 	AssumesFIFO bool
 	// NoTryLock, when set, says why the lock has no TryLock: its acquire
 	// can never complete without waiting for another process (a
