@@ -110,7 +110,8 @@ func TestVerifySpinFilesInParallel(t *testing.T) {
 	}
 	var order []string
 	for _, line := range strings.Split(stderr, "\n") {
-		if f := strings.Fields(line); len(f) > 1 && f[1] == "spin" {
+		// A result line, not a long search's progress ("  T: spin n=2 ...").
+		if f := strings.Fields(line); len(f) > 1 && f[1] == "spin" && !strings.HasSuffix(f[0], ":") {
 			order = append(order, f[0])
 		}
 	}
