@@ -72,10 +72,10 @@ func entryDef(name string) (*templates.Entry, templates.Options, *ir.Algorithm, 
 }
 
 // find returns the path of the single statement of code satisfying ok.
-func find(code ir.Code, what string, ok func(ir.Stmt) bool) ([]pos, int, error) {
-	var hits [][]pos
+func find(code ir.Code, what string, ok func(ir.Stmt) bool) ([]ir.ListPos, int, error) {
+	var hits [][]ir.ListPos
 	var idx []int
-	walkLists(code, nil, func(path []pos, list ir.Code) {
+	ir.WalkLists(code, nil, func(path []ir.ListPos, list ir.Code) {
 		for i, s := range list {
 			if ok(s) {
 				hits = append(hits, path)
@@ -103,7 +103,7 @@ func dt1OneNode() (Control, error) {
 	if err != nil {
 		return Control{}, err
 	}
-	b := Clone(a)
+	b := a.Clone()
 	if len(b.Procs) != 1 || b.Procs[0].Count != 2 {
 		return Control{}, fmt.Errorf("controls: dvir-taubenfeld-1 no longer has two nodes per process")
 	}
@@ -117,10 +117,10 @@ func dt1OneNode() (Control, error) {
 		if err != nil {
 			return Control{}, err
 		}
-		*op = editList(*op, path, func(c ir.Code) ir.Code {
+		*op = ir.EditList(*op, path, func(c ir.Code) ir.Code {
 			s := c[i].(ir.Set)
 			s.Val = dsl.Own("q", dsl.Lit(0))
-			return replace(c, i, s)
+			return ir.ReplaceStmt(c, i, s)
 		})
 	}
 	return Control{
@@ -143,12 +143,12 @@ func dt1Swap67() (Control, error) {
 	if err != nil {
 		return Control{}, err
 	}
-	b := Clone(a)
+	b := a.Clone()
 	path, i, err := find(b.Acquire, "line 6 (mynode.locked := true)", labelled("6", ir.Write{}))
 	if err != nil {
 		return Control{}, err
 	}
-	b.Acquire = editList(b.Acquire, path, func(c ir.Code) ir.Code {
+	b.Acquire = ir.EditList(b.Acquire, path, func(c ir.Code) ir.Code {
 		if i+1 >= len(c) || c[i+1].Label() != "7" {
 			err = fmt.Errorf("controls: dvir-taubenfeld-1 line 7 no longer follows line 6")
 			return c
@@ -179,7 +179,7 @@ func dt1StatusAfterTest() (Control, error) {
 	if err != nil {
 		return Control{}, err
 	}
-	b := Clone(a)
+	b := a.Clone()
 	if len(b.Release) < 2 {
 		return Control{}, fmt.Errorf("controls: dvir-taubenfeld-1's exit changed shape")
 	}
@@ -189,7 +189,7 @@ func dt1StatusAfterTest() (Control, error) {
 		return Control{}, fmt.Errorf("controls: dvir-taubenfeld-1's exit no longer starts with line 10 then the test of line 11")
 	}
 	test.Then = append(ir.Code{w}, test.Then...)
-	test.Else = append(ir.Code{copyStmt(w)}, test.Else...)
+	test.Else = append(ir.Code{ir.CloneStmt(w)}, test.Else...)
 	b.Release = append(ir.Code{test}, b.Release[2:]...)
 	return Control{
 		Name: "dt1-status-after-test", Title: "Dvir–Taubenfeld algorithm 1 with the status write of line 10 after the test of line 11",
@@ -210,7 +210,7 @@ func dt2Unlocked() (Control, error) {
 	if err != nil {
 		return Control{}, err
 	}
-	b := Clone(a)
+	b := a.Clone()
 	// The identity the entry writes and compares: p = Self + 1.
 	isID := func(x ir.Expr) bool {
 		bn, ok := x.(ir.Bin)
@@ -228,8 +228,8 @@ func dt2Unlocked() (Control, error) {
 		walkAll(code, func(s ir.Stmt) ir.Stmt {
 			switch l := s.Label(); l {
 			case "2", "11", "13":
-				return mapStmtExprs(s, func(x ir.Expr) ir.Expr {
-					return mapExpr(x, func(y ir.Expr) (ir.Expr, bool) {
+				return ir.MapStmtExprs(s, func(x ir.Expr) ir.Expr {
+					return ir.MapExpr(x, func(y ir.Expr) (ir.Expr, bool) {
 						if isID(y) {
 							replaced[l] = true
 							return unlocked, true
@@ -305,12 +305,12 @@ func mcsNoExitWait() (Control, error) {
 	if err != nil {
 		return Control{}, err
 	}
-	b := Clone(a)
+	b := a.Clone()
 	path, i, err := find(b.Release, "line 14 (await mynode.next ≠ NIL)", labelled("14", ir.Await{}))
 	if err != nil {
 		return Control{}, err
 	}
-	b.Release = editList(b.Release, path, func(c ir.Code) ir.Code { return replace(c, i) })
+	b.Release = ir.EditList(b.Release, path, func(c ir.Code) ir.Code { return ir.ReplaceStmt(c, i) })
 	return Control{
 		Name: "mcs-no-exit-wait", Title: "MCS without the exit's wait for the successor to link itself (line 14)",
 		Source: "Raynal & Taubenfeld, TCS 2022 (after Mellor-Crummey & Scott, TOCS 1991), section 8.2, fig. 11, lines 13–16",
@@ -366,7 +366,7 @@ func hyman() (Control, error) {
 		Source: "Hyman, CACM 9(1), 1966; Knuth's counterexample, CACM 9(5), 1966; Raynal, Algorithms for Mutual Exclusion, 1986, section 2.4",
 		Why:    e.Incorrect,
 		Change: "none: the catalogue's definition",
-		Entry:  e, Options: o, Alg: Clone(a),
+		Entry:  e, Options: o, Alg: a.Clone(),
 		ExploreKind: "mutual exclusion", ExploreLabels: []string{"[C1]", "[C3]"},
 		SpinN: 2, SpinProperty: "mutual-exclusion", SpinFailure: "assertion violated", SpinLabels: []string{"line C1", "line C3"},
 	}, nil

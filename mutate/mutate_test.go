@@ -123,7 +123,7 @@ func TestCloneIsDeep(t *testing.T) {
 	a.Procs = []ir.ProcRecords{{Name: "P", Rec: "R", Count: 1}}
 	m := ir.Mine{Name: "P", Index: dsl.Lit(0)}
 	a.Locals = append(a.Locals, ir.Local{Name: "me", Type: ir.TRef("R"), Scope: ir.Process, InitMine: &m})
-	b := Clone(a)
+	b := a.Clone()
 	if !reflect.DeepEqual(canonical(a), canonical(b)) {
 		t.Fatal("clone differs")
 	}
@@ -161,8 +161,8 @@ func scribble(a *ir.Algorithm) {
 			a.Locals[i].InitMine.Name = "X"
 		}
 	}
-	for _, op := range opNames {
-		scribbleCode(*opCode(a, op))
+	for _, op := range ir.OpNames {
+		scribbleCode(*a.OpCode(op))
 	}
 }
 
