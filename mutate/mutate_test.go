@@ -2,7 +2,6 @@ package mutate
 
 import (
 	"fmt"
-	"reflect"
 	"strings"
 	"testing"
 
@@ -114,30 +113,6 @@ func TestMutantsDoNotShareWithTheOriginal(t *testing.T) {
 		if before != after {
 			t.Errorf("%s: editing its mutants changed the original", name)
 		}
-	}
-}
-
-func TestCloneIsDeep(t *testing.T) {
-	a := tiny()
-	a.Records = []ir.Record{{Name: "R", Fields: []ir.Field{{Name: "f", Type: ir.TInt}}}}
-	a.Procs = []ir.ProcRecords{{Name: "P", Rec: "R", Count: 1}}
-	m := ir.Mine{Name: "P", Index: dsl.Lit(0)}
-	a.Locals = append(a.Locals, ir.Local{Name: "me", Type: ir.TRef("R"), Scope: ir.Process, InitMine: &m})
-	b := a.Clone()
-	if !reflect.DeepEqual(canonical(a), canonical(b)) {
-		t.Fatal("clone differs")
-	}
-	scribble(b)
-	if a.Shared[0].Name != "L" || a.Records[0].Fields[0].Name != "f" || a.Procs[0].Count != 1 ||
-		a.Locals[0].Name != "old" || a.Locals[2].InitMine.Name != "P" {
-		t.Error("editing the clone's declarations changed the original")
-	}
-	if got := ir.FormatHead(a.Acquire[0]); got != "F[i] := true" {
-		t.Errorf("editing the clone's code changed the original: %s", got)
-	}
-	r := a.Acquire[2].(ir.Repeat)
-	if got := ir.FormatHead(r.Body[0]); got != "old := FAS(L, BUSY)" {
-		t.Errorf("editing the clone's nested code changed the original: %s", got)
 	}
 }
 
