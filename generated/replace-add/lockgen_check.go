@@ -5,9 +5,7 @@
 package replaceadd
 
 import (
-	"sync/atomic"
 	"time"
-	"unsafe"
 
 	"github.com/lockgen/lockgen/verify/sched"
 )
@@ -21,128 +19,40 @@ import (
 // detects. Outside a scheduled execution they behave as plain atomics and
 // a real parker.
 
-type intReg struct{ v int64 }
+// The registers are verify/sched's instrumented ones, the one
+// implementation every checked lock shares; these methods give them the
+// names the generated code calls. Each embeds its register first, so the
+// register's word is at the start, as the scheduler requires.
 
-func (r *intReg) p() unsafe.Pointer { return unsafe.Pointer(r) }
+type intReg struct{ sched.IntReg }
 
-func (r *intReg) load(l string) int64 {
-	sched.Access(l, sched.OpLoad, r.p())
-	v := atomic.LoadInt64(&r.v)
-	sched.ResultInt(v, false)
-	return v
-}
-
-func (r *intReg) store(l string, v int64) {
-	sched.Access(l, sched.OpStore, r.p())
-	atomic.StoreInt64(&r.v, v)
-	sched.ResultInt(v, true)
-}
-
-func (r *intReg) swap(l string, v int64) int64 {
-	sched.Access(l, sched.OpSwap, r.p())
-	old := atomic.SwapInt64(&r.v, v)
-	sched.ResultInt(old, true)
-	return old
-}
-
-func (r *intReg) cas(l string, old, new int64) bool {
-	sched.Access(l, sched.OpCAS, r.p())
-	ok := atomic.CompareAndSwapInt64(&r.v, old, new)
-	sched.ResultBool(ok, ok)
-	return ok
-}
-
-func (r *intReg) fetchAdd(l string, d int64) int64 {
-	sched.Access(l, sched.OpAdd, r.p())
-	old := atomic.AddInt64(&r.v, d) - d
-	sched.ResultInt(old, d != 0)
-	return old
-}
-
-func (r *intReg) init(v int64) { atomic.StoreInt64(&r.v, v) }
-
-func (r *intReg) or(l string, m int64) int64 {
-	sched.Access(l, sched.OpBits, r.p())
-	old := atomic.OrInt64(&r.v, m)
-	sched.ResultInt(old, old|m != old)
-	return old
-}
-
-func (r *intReg) and(l string, m int64) int64 {
-	sched.Access(l, sched.OpBits, r.p())
-	old := atomic.AndInt64(&r.v, m)
-	sched.ResultInt(old, old&m != old)
-	return old
-}
+func (r *intReg) load(l string) int64               { return r.Load(l) }
+func (r *intReg) store(l string, v int64)           { r.Store(l, v) }
+func (r *intReg) swap(l string, v int64) int64      { return r.Swap(l, v) }
+func (r *intReg) cas(l string, old, new int64) bool { return r.CAS(l, old, new) }
+func (r *intReg) fetchAdd(l string, d int64) int64  { return r.FetchAdd(l, d) }
+func (r *intReg) init(v int64)                      { r.Init(v) }
+func (r *intReg) or(l string, m int64) int64        { return r.Or(l, m) }
+func (r *intReg) and(l string, m int64) int64       { return r.And(l, m) }
 
 func (r *bitReg) set(l string) int64   { return r.q.state.or(l, qValue) }
 func (r *bitReg) clear(l string) int64 { return r.q.state.and(l, ^qValue) }
 
-type boolReg struct{ v int64 }
+type boolReg struct{ sched.BoolReg }
 
-func (r *boolReg) p() unsafe.Pointer { return unsafe.Pointer(r) }
+func (r *boolReg) load(l string) bool               { return r.Load(l) }
+func (r *boolReg) store(l string, v bool)           { r.Store(l, v) }
+func (r *boolReg) swap(l string, v bool) bool       { return r.Swap(l, v) }
+func (r *boolReg) cas(l string, old, new bool) bool { return r.CAS(l, old, new) }
+func (r *boolReg) init(v bool)                      { r.Init(v) }
 
-func (r *boolReg) load(l string) bool {
-	sched.Access(l, sched.OpLoad, r.p())
-	v := atomic.LoadInt64(&r.v) != 0
-	sched.ResultBool(v, false)
-	return v
-}
+type refReg[T any] struct{ sched.RefReg[T] }
 
-func (r *boolReg) store(l string, v bool) {
-	sched.Access(l, sched.OpStore, r.p())
-	atomic.StoreInt64(&r.v, b2i(v))
-	sched.ResultBool(v, true)
-}
-
-func (r *boolReg) swap(l string, v bool) bool {
-	sched.Access(l, sched.OpSwap, r.p())
-	old := atomic.SwapInt64(&r.v, b2i(v)) != 0
-	sched.ResultBool(old, true)
-	return old
-}
-
-func (r *boolReg) cas(l string, old, new bool) bool {
-	sched.Access(l, sched.OpCAS, r.p())
-	ok := atomic.CompareAndSwapInt64(&r.v, b2i(old), b2i(new))
-	sched.ResultBool(ok, ok)
-	return ok
-}
-
-func (r *boolReg) init(v bool) { atomic.StoreInt64(&r.v, b2i(v)) }
-
-type refReg[T any] struct{ v unsafe.Pointer }
-
-func (r *refReg[T]) p() unsafe.Pointer { return unsafe.Pointer(r) }
-
-func (r *refReg[T]) load(l string) *T {
-	sched.Access(l, sched.OpLoad, r.p())
-	v := atomic.LoadPointer(&r.v)
-	sched.ResultRef(v, false)
-	return (*T)(v)
-}
-
-func (r *refReg[T]) store(l string, v *T) {
-	sched.Access(l, sched.OpStore, r.p())
-	atomic.StorePointer(&r.v, unsafe.Pointer(v))
-	sched.ResultRef(unsafe.Pointer(v), true)
-}
-
-func (r *refReg[T]) swap(l string, v *T) *T {
-	sched.Access(l, sched.OpSwap, r.p())
-	old := atomic.SwapPointer(&r.v, unsafe.Pointer(v))
-	sched.ResultRef(old, true)
-	return (*T)(old)
-}
-
-func (r *refReg[T]) cas(l string, old, new *T) bool {
-	sched.Access(l, sched.OpCAS, r.p())
-	ok := atomic.CompareAndSwapPointer(&r.v, unsafe.Pointer(old), unsafe.Pointer(new))
-	sched.ResultBool(ok, ok)
-	return ok
-}
-
-func (r *refReg[T]) init(v *T) { atomic.StorePointer(&r.v, unsafe.Pointer(v)) }
+func (r *refReg[T]) load(l string) *T               { return r.Load(l) }
+func (r *refReg[T]) store(l string, v *T)           { r.Store(l, v) }
+func (r *refReg[T]) swap(l string, v *T) *T         { return r.Swap(l, v) }
+func (r *refReg[T]) cas(l string, old, new *T) bool { return r.CAS(l, old, new) }
+func (r *refReg[T]) init(v *T)                      { r.Init(v) }
 
 func doorway(l string)                { sched.Doorway(l) }
 func delay(l string, _ time.Duration) { sched.Delay(l) }

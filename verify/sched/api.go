@@ -52,9 +52,9 @@ func (o Op) reads() bool { return o != OpStore }
 // the register at reg. It is a scheduling point: it returns once the
 // scheduler has chosen the calling goroutine to run its next step. label is
 // the paper's line label. reg identifies the register and must point to its
-// 8-byte value word (as runtimeCheck's registers do): the scheduler compares
-// that word before and after a write, so that a write of the value already
-// there wakes nobody. The register must call one of the Result functions
+// 8-byte value word (as IntReg, BoolReg and RefReg do): the scheduler
+// compares that word before and after a write, so that a write of the
+// value already there wakes nobody. The register must call one of the Result functions
 // right after the access.
 func Access(label string, op Op, reg unsafe.Pointer) {
 	if p := managed(); p != nil {

@@ -160,7 +160,7 @@ func TestDFSCountsSchedules(t *testing.T) {
 		runs := 0
 		seen := map[string]bool{}
 		for d.Next() {
-			regs := make([]testlocks.Int, tc.n)
+			regs := make([]sched.IntReg, tc.n)
 			res := sched.Run(sched.Config{Chooser: d}, bodies(tc.n, func(p *sched.Proc) {
 				for range tc.k {
 					regs[p.ID()].Load("L")
@@ -186,19 +186,19 @@ func TestDFSCountsSchedules(t *testing.T) {
 }
 
 func TestWaitSemantics(t *testing.T) {
-	run := func(f func(p *sched.Proc, x *testlocks.Int)) *sched.Result {
-		var x testlocks.Int
+	run := func(f func(p *sched.Proc, x *sched.IntReg)) *sched.Result {
+		var x sched.IntReg
 		return sched.Run(sched.Config{Chooser: sched.NewReplay(nil)}, bodies(1, func(p *sched.Proc) { f(p, &x) }))
 	}
 	// Nobody will write what the goroutine read: deadlock.
-	if res := run(func(p *sched.Proc, x *testlocks.Int) {
+	if res := run(func(p *sched.Proc, x *sched.IntReg) {
 		x.Load("a")
 		sched.Wait("w")
 	}); res.Failure == nil || res.Failure.Kind != sched.FailDeadlock || !strings.Contains(res.Failure.Msg, "g0 waits at [w] on r1") {
 		t.Errorf("lone waiter: %v", res.Failure)
 	}
 	// Its own write after the read: the wait returns at once.
-	if res := run(func(p *sched.Proc, x *testlocks.Int) {
+	if res := run(func(p *sched.Proc, x *sched.IntReg) {
 		x.Load("a")
 		x.Store("b", 1)
 		sched.Wait("w")
@@ -206,11 +206,11 @@ func TestWaitSemantics(t *testing.T) {
 		t.Errorf("own write: %v", res.Failure)
 	}
 	// Nothing read: a scheduling point only.
-	if res := run(func(p *sched.Proc, x *testlocks.Int) { sched.Wait("w") }); res.Failure != nil {
+	if res := run(func(p *sched.Proc, x *sched.IntReg) { sched.Wait("w") }); res.Failure != nil {
 		t.Errorf("empty read set: %v", res.Failure)
 	}
 	// A harness event starts a new operation: earlier reads do not count.
-	if res := run(func(p *sched.Proc, x *testlocks.Int) {
+	if res := run(func(p *sched.Proc, x *sched.IntReg) {
 		x.Load("a")
 		x.Store("b", 1)
 		p.Note(0, "op")
@@ -225,7 +225,7 @@ func TestWaitSemantics(t *testing.T) {
 		v    int64
 		want sched.FailKind
 	}{{0, sched.FailDeadlock}, {1, ""}} {
-		var x testlocks.Int
+		var x sched.IntReg
 		res := sched.Run(sched.Config{Chooser: sched.NewReplay([]int{0, 0, 1, 1, 0, 0})}, []func(*sched.Proc){
 			func(p *sched.Proc) {
 				p.Point(0, "start")
@@ -250,7 +250,7 @@ func TestWaitSemantics(t *testing.T) {
 
 func TestDeadlockAndNoProgress(t *testing.T) {
 	// Each waits for the other to write first.
-	var a, b testlocks.Int
+	var a, b sched.IntReg
 	res := sched.Run(sched.Config{Chooser: sched.NewRandom(1)}, []func(*sched.Proc){
 		func(p *sched.Proc) {
 			p.Point(0, "start")
@@ -277,10 +277,10 @@ func TestDeadlockAndNoProgress(t *testing.T) {
 	}
 
 	// A goroutine that keeps changing what it waits on never blocks.
-	var x testlocks.Int
+	var x sched.IntReg
 	res = sched.Run(sched.Config{Chooser: sched.NewRandom(1), MaxSteps: 300}, bodies(2, func(p *sched.Proc) {
 		for {
-			x.Add("5", 1)
+			x.FetchAdd("5", 1)
 			sched.Wait("5")
 		}
 	}))
@@ -319,7 +319,7 @@ func TestPanicAndGoexit(t *testing.T) {
 // sight, is reported; the goroutines then run free and finish.
 func TestStall(t *testing.T) {
 	var flag atomic.Bool
-	var x testlocks.Int
+	var x sched.IntReg
 	start := time.Now()
 	res := sched.Run(sched.Config{Chooser: sched.NewReplay([]int{0}), Stall: 100 * time.Millisecond},
 		[]func(*sched.Proc){
@@ -414,7 +414,7 @@ func TestOpString(t *testing.T) {
 // goroutine id, since it too started in managedMain).
 func TestStaleGoroutine(t *testing.T) {
 	var stop atomic.Bool
-	var y testlocks.Int
+	var y sched.IntReg
 	exited := make(chan struct{})
 	res := sched.Run(sched.Config{Chooser: sched.NewReplay(nil), Stall: 50 * time.Millisecond},
 		bodies(1, func(p *sched.Proc) {
@@ -449,7 +449,7 @@ func TestStaleGoroutine(t *testing.T) {
 // BenchmarkAccessOutside is the cost of an instrumented load outside any
 // execution (what a stress test pays with -tags lockgen_check).
 func BenchmarkAccessOutside(b *testing.B) {
-	var x testlocks.Int
+	var x sched.IntReg
 	for b.Loop() {
 		x.Load("a")
 	}

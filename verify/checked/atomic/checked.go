@@ -3,33 +3,23 @@
 package atomic
 
 import (
-	"sync/atomic"
-	"unsafe"
-
 	"github.com/lockgen/lockgen/verify/checked/internal/label"
 	"github.com/lockgen/lockgen/verify/sched"
 )
 
-// Under lockgen_check each type keeps its value in the 8-byte word at its
-// start (the scheduler compares that word before and after a write, so a
-// write of the value already there wakes nobody), and every method is one
-// scheduling point labelled with its caller's file:line.
+// Under lockgen_check each type is one of verify/sched's instrumented
+// registers (the same ones a generated lock's lockgen_check build uses),
+// so it keeps its value in the 8-byte word at its start, and every method
+// is one scheduling point, labelled with its caller's file:line.
 
-// access runs op on the word at p as one scheduling point: in a controlled
-// execution it is announced to the scheduler and its result reported.
-func access(p *int64, op sched.Op, f func() (result int64, wrote bool)) int64 {
+// at labels a scheduling point with the user's call site. Finding it
+// walks the stack, so it is found only in a controlled execution: outside
+// one the registers are plain atomics and ignore their label.
+func at() string {
 	if !sched.Managed() {
-		v, _ := f()
-		return v
+		return ""
 	}
-	sched.Access(label.Caller(), op, unsafe.Pointer(p))
-	v, wrote := f()
-	if op == sched.OpCAS {
-		sched.ResultBool(v != 0, wrote)
-	} else {
-		sched.ResultInt(v, wrote)
-	}
-	return v
+	return label.Caller()
 }
 
 func b2i(b bool) int64 {
@@ -39,40 +29,18 @@ func b2i(b bool) int64 {
 	return 0
 }
 
-// word holds a value of up to 64 bits; the typed wrappers convert.
-type word struct{ v int64 }
+// word holds a value of up to 64 bits; the typed wrappers convert. A
+// boolean is a word too, so a trace shows it as 0 or 1.
+type word struct{ r sched.IntReg }
 
-func (w *word) load() int64 {
-	return access(&w.v, sched.OpLoad, func() (int64, bool) { return atomic.LoadInt64(&w.v), false })
-}
+func (w *word) load() int64             { return w.r.Load(at()) }
+func (w *word) store(v int64)           { w.r.Store(at(), v) }
+func (w *word) swap(v int64) int64      { return w.r.Swap(at(), v) }
+func (w *word) cas(old, new int64) bool { return w.r.CAS(at(), old, new) }
 
-func (w *word) store(v int64) {
-	access(&w.v, sched.OpStore, func() (int64, bool) { atomic.StoreInt64(&w.v, v); return v, true })
-}
-
-func (w *word) swap(v int64) int64 {
-	return access(&w.v, sched.OpSwap, func() (int64, bool) { return atomic.SwapInt64(&w.v, v), true })
-}
-
-func (w *word) cas(old, new int64) bool {
-	return access(&w.v, sched.OpCAS, func() (int64, bool) {
-		ok := atomic.CompareAndSwapInt64(&w.v, old, new)
-		return b2i(ok), ok
-	}) != 0
-}
-
-// update applies f to the value atomically (a CAS loop that is one step for
-// the scheduler: nothing else runs meanwhile) and returns the old value.
-func (w *word) update(op sched.Op, f func(int64) int64) int64 {
-	return access(&w.v, op, func() (int64, bool) {
-		for {
-			old := atomic.LoadInt64(&w.v)
-			if atomic.CompareAndSwapInt64(&w.v, old, f(old)) {
-				return old, true
-			}
-		}
-	})
-}
+// update applies f to the value atomically (one step for the scheduler)
+// and returns the old value.
+func (w *word) update(op sched.Op, f func(int64) int64) int64 { return w.r.Update(at(), op, f) }
 
 // Int64 is sync/atomic.Int64, checked.
 type Int64 struct{ w word }
@@ -175,39 +143,9 @@ func (x *Bool) CompareAndSwap(old, new bool) bool {
 
 // Pointer is sync/atomic.Pointer, checked. References show in traces as
 // n1, n2, ... by first appearance.
-type Pointer[T any] struct{ v unsafe.Pointer }
+type Pointer[T any] struct{ r sched.RefReg[T] }
 
-func (x *Pointer[T]) ptr(op sched.Op, f func() (unsafe.Pointer, bool)) unsafe.Pointer {
-	if !sched.Managed() {
-		v, _ := f()
-		return v
-	}
-	sched.Access(label.Caller(), op, unsafe.Pointer(&x.v))
-	v, wrote := f()
-	sched.ResultRef(v, wrote)
-	return v
-}
-
-func (x *Pointer[T]) Load() *T {
-	return (*T)(x.ptr(sched.OpLoad, func() (unsafe.Pointer, bool) { return atomic.LoadPointer(&x.v), false }))
-}
-func (x *Pointer[T]) Store(v *T) {
-	x.ptr(sched.OpStore, func() (unsafe.Pointer, bool) {
-		atomic.StorePointer(&x.v, unsafe.Pointer(v))
-		return unsafe.Pointer(v), true
-	})
-}
-func (x *Pointer[T]) Swap(v *T) *T {
-	return (*T)(x.ptr(sched.OpSwap, func() (unsafe.Pointer, bool) {
-		return atomic.SwapPointer(&x.v, unsafe.Pointer(v)), true
-	}))
-}
-func (x *Pointer[T]) CompareAndSwap(old, new *T) bool {
-	if !sched.Managed() {
-		return atomic.CompareAndSwapPointer(&x.v, unsafe.Pointer(old), unsafe.Pointer(new))
-	}
-	sched.Access(label.Caller(), sched.OpCAS, unsafe.Pointer(&x.v))
-	ok := atomic.CompareAndSwapPointer(&x.v, unsafe.Pointer(old), unsafe.Pointer(new))
-	sched.ResultBool(ok, ok)
-	return ok
-}
+func (x *Pointer[T]) Load() *T                        { return x.r.Load(at()) }
+func (x *Pointer[T]) Store(v *T)                      { x.r.Store(at(), v) }
+func (x *Pointer[T]) Swap(v *T) *T                    { return x.r.Swap(at(), v) }
+func (x *Pointer[T]) CompareAndSwap(old, new *T) bool { return x.r.CAS(at(), old, new) }
