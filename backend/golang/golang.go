@@ -54,6 +54,7 @@ type Config struct {
 
 	SpecPath string // as recorded in the header (relative to the output directory)
 	SpecHash string // sha256 of the spec file, hex
+	Command  string // the command that writes the package again (Header.Command)
 	SpecEcho string // the lock's canonical TOML
 }
 
