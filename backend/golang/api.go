@@ -77,8 +77,9 @@ func (g *gen) methods(f *jen.File) error {
 			// own fetch&add or exchange returned.
 			fast = append(fast, jen.If(g.expr(check, "misuse")).Block(g.releaseMisusePanic(v.name, v.reader)))
 		}
-		// The operation inline: its locals, then its fast path, which
-		// sets ok in a try.
+		// The operation inline: its locals, then its fast path, from which
+		// a try that fails returns false at once; one that succeeds, like
+		// any operation, comes out at its end.
 		var run []jen.Code
 		if g.api != apiID && mentions(fast, "id") {
 			run = append(run, jen.Id("id").Op(":=").Lit(0))
@@ -88,11 +89,7 @@ func (g *gen) methods(f *jen.File) error {
 				run = append(run, declareLocal(goIdent(l.Name), g.localType(l), fast)...)
 			}
 		}
-		if op.try {
-			run = append(run, jen.Var().Id("entered").Bool())
-		}
 		run = append(run, fast...)
-		failed := jen.If(jen.Op("!").Id("entered")).Block(jen.Return(jen.False()))
 
 		held := "held"
 		if v.reader {
@@ -124,7 +121,7 @@ func (g *gen) methods(f *jen.File) error {
 			body = append(body, g.stateVar(run)...)
 			body = append(body, run...)
 			if op.try {
-				body = append(body, jen.Return(jen.Id("entered")))
+				body = append(body, jen.Return(jen.True()))
 			}
 		case g.releaseMisuse():
 			// No flag: the release's own check (ReleaseMisuse, at the end
@@ -132,7 +129,7 @@ func (g *gen) methods(f *jen.File) error {
 			body = append(body, g.stateVar(run)...)
 			body = append(body, run...)
 			if op.try {
-				body = append(body, failed, jen.Return(jen.True()))
+				body = append(body, jen.Return(jen.True()))
 			}
 		case g.api == apiLocker:
 			hasState := len(g.stateLocals) > 0
@@ -155,9 +152,6 @@ func (g *gen) methods(f *jen.File) error {
 			}
 			body = append(body, g.passageInit()...)
 			body = append(body, run...)
-			if op.try {
-				body = append(body, failed)
-			}
 			if hasState {
 				body = append(body, jen.Id("l").Dot("holder").Op("=").Id("st"))
 			}
@@ -189,7 +183,7 @@ func (g *gen) methods(f *jen.File) error {
 			body = append(body, jen.If(holds).Block(jen.Panic(msg("already holds the lock"))))
 			body = append(body, run...)
 			if op.try {
-				body = append(body, failed, jen.Id("st").Dot(held).Op("=").True(), jen.Return(jen.True()))
+				body = append(body, jen.Id("st").Dot(held).Op("=").True(), jen.Return(jen.True()))
 			} else {
 				body = append(body, jen.Id("st").Dot(held).Op("=").True())
 			}

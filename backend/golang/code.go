@@ -148,11 +148,11 @@ func (g *gen) lowerNode(n *node) []jen.Code {
 			jen.Id(v).Op("++"),
 		).Block(body...))
 	case ir.Await:
-		check := g.expr(s.Cond, lbl)
+		notYet := g.not(s.Cond, lbl)
 		if fu := g.fusions[n.id]; fu != nil && fu.await == n {
-			check = g.fusedCheck(fu, s.Cond, lbl) // its fetch&add was lowered just before, in this continuation
+			notYet = g.fused(fu, func() *jen.Statement { return g.not(s.Cond, lbl) }) // its fetch&add was lowered just before, in this continuation
 		}
-		out = append(out, jen.If(jen.Op("!").Parens(check)).Block(g.awaitWait(n)...))
+		out = append(out, jen.If(notYet).Block(g.awaitWait(n)...))
 	case ir.Succeed:
 		out = append(out, g.disarmAll(lbl)...)
 		if g.op.try {
@@ -536,6 +536,9 @@ func (g *gen) loc(l ir.Loc, lbl string) *jen.Statement {
 func (g *gen) expr(e ir.Expr, lbl string) *jen.Statement {
 	switch e := e.(type) {
 	case ir.Const:
+		if e.Name != "" {
+			return g.namedConst(e)
+		}
 		return jen.Lit(int(e.V))
 	case ir.BoolConst:
 		return jen.Lit(e.V)
@@ -567,6 +570,9 @@ func (g *gen) expr(e ir.Expr, lbl string) *jen.Statement {
 	case ir.Mine:
 		return g.mine(e, lbl)
 	case ir.Not:
+		if x, ok := e.X.(ir.Not); ok { // ¬¬x is x (staticcheck SA4013)
+			return g.operand(x.X, lbl)
+		}
 		return jen.Op("!").Add(g.operand(e.X, lbl))
 	case ir.Bin:
 		return g.operand(e.X, lbl).Op(goOp[e.Op]).Add(g.operand(e.Y, lbl))
@@ -582,17 +588,16 @@ func (g *gen) expr(e ir.Expr, lbl string) *jen.Statement {
 func (g *gen) quant(q ir.Quant, lbl string) *jen.Statement {
 	v := goIdent(q.Var)
 	g.loopVars[q.Var] = true
-	body := g.expr(q.Body, lbl)
+	decides := g.expr(q.Body, lbl) // ∃: the first element for which the body holds
+	if q.All {
+		decides = g.not(q.Body, lbl) // ∀: the first for which it does not
+	}
 	delete(g.loopVars, q.Var)
 	var loop []jen.Code
 	if q.SkipSelf {
 		loop = append(loop, jen.If(jen.Id(v).Op("==").Int64().Call(jen.Id("id"))).Block(jen.Continue()))
 	}
-	if q.All {
-		loop = append(loop, jen.If(jen.Op("!").Parens(body)).Block(jen.Return(jen.False())))
-	} else {
-		loop = append(loop, jen.If(body).Block(jen.Return(jen.True())))
-	}
+	loop = append(loop, jen.If(decides).Block(jen.Return(jen.Lit(!q.All))))
 	return jen.Func().Params().Bool().Block(
 		jen.For(jen.Id(v).Op(":=").Int64().Call(g.expr(q.From, lbl)), jen.Id(v).Op("<=").Add(g.expr(q.To, lbl)), jen.Id(v).Op("++")).Block(loop...),
 		jen.Return(jen.Lit(q.All)),
@@ -600,6 +605,16 @@ func (g *gen) quant(q ir.Quant, lbl string) *jen.Statement {
 }
 
 // operand parenthesises compound sub-expressions.
+// not lowers ¬e as a condition: !(e), or e's operand where e is itself a
+// negation, so that no double negation reaches the Go code (staticcheck's
+// SA4013 reports one).
+func (g *gen) not(e ir.Expr, lbl string) *jen.Statement {
+	if x, ok := e.(ir.Not); ok {
+		return g.expr(x.X, lbl)
+	}
+	return jen.Op("!").Parens(g.expr(e, lbl))
+}
+
 func (g *gen) operand(e ir.Expr, lbl string) *jen.Statement {
 	if _, ok := e.(ir.Bin); ok {
 		return jen.Parens(g.expr(e, lbl))

@@ -76,26 +76,26 @@ func (g *gen) fast(ns []*node, f *frame) []jen.Code {
 		if n.id == g.doorwayNode {
 			g.fail(fmt.Errorf("line %s: a doorway that ends with an await is not supported", lbl))
 		}
-		check := g.expr(s.Cond, lbl)
+		notYet := g.not(s.Cond, lbl)
 		if fu := g.fusions[n.id]; fu != nil {
-			check = g.fusedCheck(fu, s.Cond, lbl)
+			notYet = g.fused(fu, func() *jen.Statement { return g.not(s.Cond, lbl) })
 		}
-		return []jen.Code{comment(s), ifElse(jen.Op("!").Parens(check),
-			g.exit([]*node{n}, func() []jen.Code { return g.awaitWait(n) }, here), g.fast(rest, f))}
+		wait := g.exit([]*node{n}, func() []jen.Code { return g.awaitWait(n) }, here)
+		if rest := g.fast(rest, f); len(rest) > 0 {
+			return []jen.Code{comment(s), jen.If(notYet).Block(wait...).Else().Block(rest...)}
+		}
+		return []jen.Code{comment(s), jen.If(notYet).Block(wait...)}
 	case ir.Succeed:
-		if g.op.try {
-			return []jen.Code{comment(s), jen.Id("entered").Op("=").True()}
-		}
 		return []jen.Code{comment(s)}
 	case ir.Fail:
-		return []jen.Code{comment(s), jen.Id("entered").Op("=").False()}
+		return []jen.Code{comment(s), jen.Return(jen.False())}
 	case ir.If:
 		if !g.exits(n) {
 			return append(g.lowerNode(n), g.fast(rest, f)...)
 		}
 		// What follows the If is lowered at the end of each branch that
 		// does not leave the inline path.
-		return []jen.Code{comment(s), ifElse(g.expr(s.Cond, lbl), g.fast(n.then, here), g.fast(n.els, here))}
+		return []jen.Code{comment(s), g.ifElse(s.Cond, lbl, g.fast(n.then, here), g.fast(n.els, here))}
 	case ir.Write, ir.Swap, ir.CAS, ir.FetchAdd, ir.Set, ir.FreeRecord:
 		return append(g.lowerNode(n), g.fast(rest, f)...)
 	case ir.Repeat:
@@ -105,7 +105,7 @@ func (g *gen) fast(ns []*node, f *frame) []jen.Code {
 		}
 	case ir.While:
 		if !g.inLoop(f) {
-			return []jen.Code{comment(s), ifElse(g.expr(s.Cond, lbl),
+			return []jen.Code{comment(s), g.ifElse(s.Cond, lbl,
 				g.fast(n.body, &frame{rest: rest, loop: n, parent: f}), g.fast(rest, f))}
 		}
 	}
@@ -115,14 +115,14 @@ func (g *gen) fast(ns []*node, f *frame) []jen.Code {
 }
 
 // ifElse is "if c {then} else {els}" without an empty branch.
-func ifElse(c *jen.Statement, then, els []jen.Code) jen.Code {
+func (g *gen) ifElse(c ir.Expr, lbl string, then, els []jen.Code) jen.Code {
 	switch {
 	case len(els) == 0:
-		return jen.If(c).Block(then...)
+		return jen.If(g.expr(c, lbl)).Block(then...)
 	case len(then) == 0:
-		return jen.If(jen.Op("!").Parens(c)).Block(els...)
+		return jen.If(g.not(c, lbl)).Block(els...)
 	}
-	return jen.If(c).Block(then...).Else().Block(els...)
+	return jen.If(g.expr(c, lbl)).Block(then...).Else().Block(els...)
 }
 
 // inLoop reports whether a frame lies inside a loop's first iteration.
@@ -139,9 +139,6 @@ func (g *gen) inLoop(f *frame) bool {
 func (g *gen) fastFollow(f *frame) []jen.Code {
 	switch {
 	case f == nil:
-		if g.op.try {
-			return []jen.Code{jen.Id("entered").Op("=").True()}
-		}
 		return nil
 	case f.loop == nil:
 		return g.fast(f.rest, f.parent)
@@ -151,7 +148,7 @@ func (g *gen) fastFollow(f *frame) []jen.Code {
 	lbl := f.loop.s.Label()
 	after := &frame{rest: f.rest, parent: f.parent}
 	again := func() []jen.Code { return g.loopAgain(f.loop) }
-	return []jen.Code{ifElse(g.expr(loopExit(f.loop), lbl), g.fast(f.rest, f.parent), g.exit([]*node{f.loop}, again, after))}
+	return []jen.Code{g.ifElse(loopExit(f.loop), lbl, g.fast(f.rest, f.parent), g.exit([]*node{f.loop}, again, after))}
 }
 
 // loopExit is the condition that ends a loop after an iteration.
@@ -231,7 +228,7 @@ func (g *gen) exit(at []*node, resumed func() []jen.Code, f *frame) []jen.Code {
 	g.conts = append(g.conts, c)
 	call := jen.Id("l").Dot(c.name).Call(args...)
 	if g.op.try {
-		return []jen.Code{jen.Id("entered").Op("=").Add(call)}
+		return []jen.Code{jen.If(jen.Op("!").Add(call)).Block(jen.Return(jen.False()))}
 	}
 	return []jen.Code{call}
 }
@@ -242,7 +239,7 @@ func (g *gen) follow(f *frame) []jen.Code {
 	for ; f != nil; f = f.parent {
 		if f.loop != nil {
 			lbl := f.loop.s.Label()
-			out = append(out, jen.If(jen.Op("!").Parens(g.expr(loopExit(f.loop), lbl))).Block(g.loopAgain(f.loop)...))
+			out = append(out, jen.If(g.not(loopExit(f.loop), lbl)).Block(g.loopAgain(f.loop)...))
 		}
 		out = append(out, g.lower(f.rest)...)
 	}

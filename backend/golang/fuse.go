@@ -88,12 +88,12 @@ func readsOnly(e ir.Expr, loc ir.Loc) bool {
 	return len(loads) > 0
 }
 
-// fusedCheck lowers an await's first check with the value its fetch&add
-// left in the register standing for the register's reads.
-func (g *gen) fusedCheck(fu *fusion, cond ir.Expr, lbl string) *jen.Statement {
+// fused lowers an await's first check (lower) with the value its
+// fetch&add left in the register standing for the register's reads.
+func (g *gen) fused(fu *fusion, lower func() *jen.Statement) *jen.Statement {
 	g.known = map[string]string{locString(fu.add.s.(ir.FetchAdd).To): fu.local}
 	defer func() { g.known = nil }()
-	return g.expr(cond, lbl)
+	return lower()
 }
 
 // fusionNotes says, for the doc comment, which awaits first check a value

@@ -117,6 +117,7 @@ type gen struct {
 	guards  map[string]*guard // by operation: its uncontended passage, the exchange and one comparison (guard.go)
 	bitRegs map[string]bool   // registers folded into their queue's word (guard.go)
 	known   map[string]string // while lowering a fused check: locations whose value a local holds
+	named   paperConsts       // the paper's named constants the code names (paperconst.go)
 
 	stateLocals []ir.Local // Passage and Process locals, in declaration order
 	fieldNames  map[string]string
@@ -434,7 +435,7 @@ var goReserved = map[string]bool{
 	"l": true, "st": true, "id": true, "spins": true, "tok": true, "h": true, "nd": true,
 	"len": true, "cap": true, "new": true, "nil": true, "true": true, "false": true,
 	"max": true, "min": true, "delay": true, "prevVal": true, "newVal": true, "pause": true, "yield": true, "doorway": true,
-	"entered": true, "casOK": true, "delta": true, "b2i": true, "sleepers": true, "waiters": true, "getWaiter": true, "putWaiter": true, "readyWaiters": true, "soloq": true, "waitq": true, "ticketq": true,
+	"casOK": true, "delta": true, "b2i": true, "sleepers": true, "waiters": true, "getWaiter": true, "putWaiter": true, "readyWaiters": true, "soloq": true, "waitq": true, "ticketq": true,
 }
 
 // generatedLocal matches the locals the lowering numbers by nesting depth.

@@ -55,7 +55,10 @@ import (
 type guard struct {
 	reg      string
 	from, to int64
-	lbl      string // the exchange's label
+	// fromE and toE are from and to as the definition writes them (FREE,
+	// BUSY), for the code to name them as it does.
+	fromE, toE ir.Expr
+	lbl        string // the exchange's label
 	check    string // the label of the await the exchange also stands for ("": none)
 	prev     string // the release's local for the old value
 	bare     bool   // the acquire is the loop of the exchange alone, with no local set
@@ -101,7 +104,7 @@ func (g *gen) acquireGuard(code ir.Code) (*guard, bool) {
 	if !ok {
 		return nil, false
 	}
-	x, a, ok := g.localIsConst(loop.Until, ir.Eq)
+	x, a, aE, ok := g.localIsConst(loop.Until, ir.Eq)
 	if !ok {
 		return nil, false
 	}
@@ -135,12 +138,12 @@ func (g *gen) acquireGuard(code ir.Code) (*guard, bool) {
 		if !ok {
 			return nil, false
 		}
-		if y, v, ok := g.localIsConst(i.Cond, ir.Ne); !ok || y != x || v != a || len(i.Else) > 0 {
+		if y, v, _, ok := g.localIsConst(i.Cond, ir.Ne); !ok || y != x || v != a || len(i.Else) > 0 {
 			return nil, false
 		}
 	}
 	bare := sets == 1 && check == "" && len(body) == 1
-	return &guard{reg: r, from: a, to: b, lbl: sw.Label(), check: check, bare: bare}, true
+	return &guard{reg: r, from: a, to: b, fromE: aE, toE: sw.Val, lbl: sw.Label(), check: check, bare: bare}, true
 }
 
 // releaseGuard matches "p := swap(R, a)" with misuse test p ≠ b.
@@ -157,25 +160,26 @@ func (g *gen) releaseGuard(code ir.Code) (*guard, bool) {
 	if !ok {
 		return nil, false
 	}
-	p, b, ok := g.localIsConst(g.a.ReleaseMisuse, ir.Ne)
+	p, b, bE, ok := g.localIsConst(g.a.ReleaseMisuse, ir.Ne)
 	if !ok || p != sw.Dst {
 		return nil, false
 	}
-	return &guard{reg: r, from: b, to: a, lbl: sw.Label(), prev: sw.Dst}, true
+	return &guard{reg: r, from: b, to: a, fromE: bE, toE: sw.Val, lbl: sw.Label(), prev: sw.Dst}, true
 }
 
-// localIsConst matches "x op c" with x a local and c a constant.
-func (g *gen) localIsConst(e ir.Expr, op ir.Op) (string, int64, bool) {
+// localIsConst matches "x op c" with x a local and c a constant, which it
+// returns as its value and its expression.
+func (g *gen) localIsConst(e ir.Expr, op ir.Op) (string, int64, ir.Expr, bool) {
 	b, ok := e.(ir.Bin)
 	if !ok || b.Op != op {
-		return "", 0, false
+		return "", 0, nil, false
 	}
 	x, ok := b.X.(ir.LocalRef)
 	if !ok || x.Index != nil {
-		return "", 0, false
+		return "", 0, nil, false
 	}
 	c, ok := g.constValue(b.Y, nil, 0)
-	return x.Name, c, ok
+	return x.Name, c, b.Y, ok
 }
 
 // regIsConst matches "R = c" with R a scalar register and c a constant.
@@ -276,7 +280,7 @@ func (g *gen) guarded(op, slow string, body []jen.Code, conts []cont) (public []
 	case folded:
 		step = reg.Clone().Dot("clear").Call(jen.Lit(gd.lbl))
 	default:
-		step = reg.Clone().Dot("swap").Call(jen.Lit(gd.lbl), jen.Lit(int(gd.to)))
+		step = reg.Clone().Dot("swap").Call(jen.Lit(gd.lbl), g.expr(gd.toE, gd.lbl))
 	}
 	w := jen.Id("w")
 	if op == "Acquire" {
@@ -289,10 +293,10 @@ func (g *gen) guarded(op, slow string, body []jen.Code, conts []cont) (public []
 			step = jen.Parens(step).Op("&").Id("qValue")
 		}
 		if gd.bare && len(conts) == 1 && len(conts[0].params) == 0 {
-			public = []jen.Code{jen.If(step.Op("!=").Lit(int(gd.from))).Block(jen.Id("l").Dot(conts[0].name).Call())}
+			public = []jen.Code{jen.If(step.Op("!=").Add(g.expr(gd.fromE, gd.lbl))).Block(jen.Id("l").Dot(conts[0].name).Call())}
 			return public, nil, nil, true
 		}
-		public = []jen.Code{jen.If(step.Op("!=").Lit(int(gd.from))).Block(jen.Id("l").Dot(slow).Call())}
+		public = []jen.Code{jen.If(step.Op("!=").Add(g.expr(gd.fromE, gd.lbl))).Block(jen.Id("l").Dot(slow).Call())}
 		return public, nil, body, true
 	}
 	// The release: anything but exactly the holder's value with nobody
@@ -301,11 +305,11 @@ func (g *gen) guarded(op, slow string, body []jen.Code, conts []cont) (public []
 	if g.c.WaitControl == "guard-ignores-sleepers" {
 		test = jen.Parens(w.Clone().Op("&").Id("qValue"))
 	}
-	public = []jen.Code{jen.If(w.Clone().Op(":=").Add(step), test.Op("!=").Lit(int(gd.from))).Block(jen.Id("l").Dot(slow).Call(w.Clone()))}
+	public = []jen.Code{jen.If(w.Clone().Op(":=").Add(step), test.Op("!=").Add(g.expr(gd.fromE, gd.lbl))).Block(jen.Id("l").Dot(slow).Call(w.Clone()))}
 	prev := w.Clone()
 	if folded {
 		prev = w.Clone().Op("&").Id("qValue")
-		rest = append(rest, reg.Clone().Dot("q").Dot("wakeWord").Call(jen.Lit(gd.lbl), w.Clone(), jen.Lit(int(gd.to))))
+		rest = append(rest, reg.Clone().Dot("q").Dot("wakeWord").Call(jen.Lit(gd.lbl), w.Clone(), g.expr(gd.toE, gd.lbl)))
 	}
 	rest = append([]jen.Code{jen.Id(goIdent(gd.prev)).Op(":=").Add(prev)}, rest...)
 	rest = append(rest, jen.If(g.expr(g.a.ReleaseMisuse, "misuse")).Block(g.releaseMisusePanic("Unlock", false)))

@@ -20,12 +20,15 @@ func Lock(c Config) (File, error) {
 	f.HeaderComment(specHeader(c.SpecPath, c.SpecHash, c.Command))
 
 	g.consts(f)
+	constDecl := jen.Null() // filled in once the code is lowered
+	f.Add(constDecl)
 	g.types(f)
 	g.constructors(f)
 	g.recordFuncs(f)
 	if err := g.methods(f); err != nil {
 		return File{}, err
 	}
+	g.declareConsts(constDecl)
 	data, err := render(f)
 	if err != nil {
 		return File{}, fmt.Errorf("%s: %w", c.Name, err)

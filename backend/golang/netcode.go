@@ -125,6 +125,9 @@ func (g *netGen) expr(e ir.Expr, self *jen.Statement) *jen.Statement {
 		}
 		return g.ref(e.Name)
 	case ir.Not:
+		if x, ok := e.X.(ir.Not); ok { // ¬¬x is x (staticcheck SA4013)
+			return sub(x.X)
+		}
 		return jen.Op("!").Add(sub(e.X))
 	case ir.Bin:
 		return sub(e.X).Op(e.Op.String()).Add(sub(e.Y))
@@ -148,9 +151,14 @@ func (g *netGen) quant(q ir.Quant, self *jen.Statement) *jen.Statement {
 		body = append(body, jen.If(v.Clone().Op("==").Add(me)).Block(jen.Continue()))
 	}
 	g.withParam(q.Var, func() []jen.Code {
-		cond := g.expr(q.Body, self)
-		if q.All {
-			cond = jen.Op("!").Parens(cond)
+		var cond *jen.Statement
+		switch x, negated := q.Body.(ir.Not); {
+		case !q.All:
+			cond = g.expr(q.Body, self)
+		case negated: // ¬¬x is x (staticcheck SA4013)
+			cond = g.expr(x.X, self)
+		default:
+			cond = jen.Op("!").Parens(g.expr(q.Body, self))
 		}
 		body = append(body, jen.If(cond).Block(jen.Return(jen.Lit(!q.All))))
 		return nil

@@ -155,6 +155,10 @@ func (g *gen) misuseTests(f *jen.File) {
 		what string
 		do   []jen.Code
 	}
+	// A passage with nothing inside, before the release made once too
+	// often: staticcheck reports an empty critical section (SA2001) at
+	// its release, which here is the point.
+	emptyPassage := jen.Comment("//lint:ignore SA2001 the passage is empty on purpose: the test is of the release after it")
 	var cases []misuse
 	switch g.api {
 	case apiLocker:
@@ -165,7 +169,7 @@ func (g *gen) misuseTests(f *jen.File) {
 		if c.Params.K > 1 {
 			// A k-exclusion lock admits k holders: only a release beyond
 			// them all is caught.
-			cases = append(cases, misuse{"Unlock once too often", []jen.Code{jen.Id("l").Op(":=").Add(newLock.Clone()), jen.Id("l").Dot("Lock").Call(), jen.Id("l").Dot("Unlock").Call(), jen.Id("l").Dot("Unlock").Call()}})
+			cases = append(cases, misuse{"Unlock once too often", []jen.Code{jen.Id("l").Op(":=").Add(newLock.Clone()), jen.Id("l").Dot("Lock").Call(), emptyPassage.Clone(), jen.Id("l").Dot("Unlock").Call(), jen.Id("l").Dot("Unlock").Call()}})
 		}
 		if c.Mode.Readers() {
 			cases = append(cases, misuse{"Unlock of a read-locked lock", []jen.Code{jen.Id("l").Op(":=").Add(newLock.Clone()), jen.Id("l").Dot("RLock").Call(), jen.Id("l").Dot("Unlock").Call()}})
@@ -173,7 +177,7 @@ func (g *gen) misuseTests(f *jen.File) {
 		if c.Mode.Readers() && g.a.RReleaseMisuse != nil {
 			cases = append(cases,
 				misuse{"RUnlock of an unlocked lock", []jen.Code{newLock.Clone().Dot("RUnlock").Call()}},
-				misuse{"RUnlock once too often", []jen.Code{jen.Id("l").Op(":=").Add(newLock.Clone()), jen.Id("l").Dot("RLock").Call(), jen.Id("l").Dot("RUnlock").Call(), jen.Id("l").Dot("RUnlock").Call()}})
+				misuse{"RUnlock once too often", []jen.Code{jen.Id("l").Op(":=").Add(newLock.Clone()), jen.Id("l").Dot("RLock").Call(), emptyPassage.Clone(), jen.Id("l").Dot("RUnlock").Call(), jen.Id("l").Dot("RUnlock").Call()}})
 		}
 	case apiID:
 		cases = append(cases,
@@ -212,13 +216,15 @@ func (g *gen) misuseTests(f *jen.File) {
 // zeroValueTest declares the lock as a Go user would (var l pkg.X) and
 // makes two passages through it, each by two processes where the lock
 // has ids, under a watchdog: a zero value that is not ready hangs or
-// panics here.
+// panics here, and each passage counts itself inside.
 func (g *gen) zeroValueTest(f *jen.File) {
 	c := g.c
 	var use []jen.Code
 	use = append(use, jen.Var().Id("l").Add(g.pkg(c.Name)))
+	passages := 0
 	pass := func(lock, unlock *jen.Statement) {
-		use = append(use, lock, unlock)
+		use = append(use, lock, jen.Id("passages").Op("++"), unlock)
+		passages++
 	}
 	for i := 0; i < 2; i++ {
 		switch g.api {
@@ -245,11 +251,14 @@ func (g *gen) zeroValueTest(f *jen.File) {
 	docLines(f, fmt.Sprintf("Test%sZeroValue uses %s declared as a variable, without New%s,\nas sync.Mutex is used.", c.Name, aName(c.Name), c.Name))
 	f.Func().Id("Test"+c.Name+"ZeroValue").Params(jen.Id("t").Op("*").Qual("testing", "T")).Block(
 		jen.Id("done").Op(":=").Make(jen.Chan().Struct()),
+		jen.Id("passages").Op(":=").Lit(0),
 		jen.Go().Func().Params().Block(append([]jen.Code{jen.Defer().Close(jen.Id("done"))}, use...)...).Call(),
 		jen.Select().Block(
 			jen.Case(jen.Op("<-").Id("done")),
 			jen.Case(jen.Op("<-").Qual("time", "After").Call(jen.Lit(10).Op("*").Qual("time", "Second"))).Block(
 				jen.Id("t").Dot("Fatal").Call(jen.Lit("the zero value hangs: it is not ready to use"))),
 		),
+		jen.If(jen.Id("passages").Op("!=").Lit(passages)).Block(
+			jen.Id("t").Dot("Errorf").Call(jen.Lit(fmt.Sprintf("%%d passages entered the critical section, want %d", passages)), jen.Id("passages"))),
 	)
 }

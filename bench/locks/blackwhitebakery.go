@@ -10,6 +10,12 @@ const (
 	BlackWhiteBakeryProcs = 64
 )
 
+// The constants of BlackWhiteBakery's paper, under their names there.
+const (
+	blackWhiteBakeryWhite = 0
+	blackWhiteBakeryBlack = 1
+)
+
 // blackWhiteBakeryState is what a process keeps between and across its passages.
 type blackWhiteBakeryState struct {
 	mc      int64     // mc (kept from acquire to release): mycolor[i], the color taken at line 2 (read by the exit)
@@ -255,17 +261,17 @@ func (l *BlackWhiteBakery) Unlock(id int) {
 	}
 	st.held = false
 	// 12: if mc = black then
-	if st.mc == 1 {
+	if st.mc == blackWhiteBakeryBlack {
 		// 12: COLOR := white
 		{
-			var newVal int64 = 0
+			var newVal int64 = blackWhiteBakeryWhite
 			l.color.store("12", newVal)
 			l.sleepers.wake("12", 0)
 		}
 	} else {
 		// 12: COLOR := black
 		{
-			var newVal int64 = 1
+			var newVal int64 = blackWhiteBakeryBlack
 			l.color.store("12", newVal)
 			l.sleepers.wake("12", 0)
 		}

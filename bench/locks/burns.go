@@ -119,7 +119,7 @@ func (l *Burns) Lock(id int) {
 	// L1: ok := (∀ j ∈ 0..i - 1: ¬flag[j])
 	ok = func() bool {
 		for j := int64(0); j <= int64(id)-1; j++ {
-			if !(!l.flag[j].r.load("L1")) {
+			if l.flag[j].r.load("L1") {
 				return false
 			}
 		}
@@ -137,7 +137,7 @@ func (l *Burns) Lock(id int) {
 		// L3: ok := (∀ j ∈ 0..i - 1: ¬flag[j])
 		ok = func() bool {
 			for j := int64(0); j <= int64(id)-1; j++ {
-				if !(!l.flag[j].r.load("L3")) {
+				if l.flag[j].r.load("L3") {
 					return false
 				}
 			}
@@ -148,7 +148,7 @@ func (l *Burns) Lock(id int) {
 		// M: await (∀ j ∈ i + 1..n - 1: ¬flag[j])
 		if !(func() bool {
 			for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
-				if !(!l.flag[j].r.load("M")) {
+				if l.flag[j].r.load("M") {
 					return false
 				}
 			}
@@ -170,7 +170,7 @@ func (l *Burns) acquireSlow1(st *burnsState, id int) {
 			st.waiters[0].prepare("M")
 			if func() bool {
 				for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
-					if !(!l.flag[j].r.load("M")) {
+					if l.flag[j].r.load("M") {
 						return false
 					}
 				}
@@ -183,7 +183,7 @@ func (l *Burns) acquireSlow1(st *burnsState, id int) {
 		}
 		if func() bool {
 			for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
-				if !(!l.flag[j].r.load("M")) {
+				if l.flag[j].r.load("M") {
 					return false
 				}
 			}
@@ -214,7 +214,7 @@ func (l *Burns) acquireSlow2(st *burnsState, id int) {
 		// L1: ok := (∀ j ∈ 0..i - 1: ¬flag[j])
 		ok = func() bool {
 			for j := int64(0); j <= int64(id)-1; j++ {
-				if !(!l.flag[j].r.load("L1")) {
+				if l.flag[j].r.load("L1") {
 					return false
 				}
 			}
@@ -232,7 +232,7 @@ func (l *Burns) acquireSlow2(st *burnsState, id int) {
 			// L3: ok := (∀ j ∈ 0..i - 1: ¬flag[j])
 			ok = func() bool {
 				for j := int64(0); j <= int64(id)-1; j++ {
-					if !(!l.flag[j].r.load("L3")) {
+					if l.flag[j].r.load("L3") {
 						return false
 					}
 				}
@@ -253,7 +253,7 @@ func (l *Burns) acquireSlow2(st *burnsState, id int) {
 	// M: await (∀ j ∈ i + 1..n - 1: ¬flag[j])
 	if !(func() bool {
 		for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
-			if !(!l.flag[j].r.load("M")) {
+			if l.flag[j].r.load("M") {
 				return false
 			}
 		}
@@ -265,7 +265,7 @@ func (l *Burns) acquireSlow2(st *burnsState, id int) {
 				st.waiters[0].prepare("M")
 				if func() bool {
 					for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
-						if !(!l.flag[j].r.load("M")) {
+						if l.flag[j].r.load("M") {
 							return false
 						}
 					}
@@ -278,7 +278,7 @@ func (l *Burns) acquireSlow2(st *burnsState, id int) {
 			}
 			if func() bool {
 				for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
-					if !(!l.flag[j].r.load("M")) {
+					if l.flag[j].r.load("M") {
 						return false
 					}
 				}

@@ -151,7 +151,7 @@ func (l *DeBruijn) Lock(id int) {
 func (l *DeBruijn) acquireSlow1(st *deBruijnState, id int) {
 	var kk int64
 	var free bool
-	var entered_ bool
+	var entered bool
 	// L1: repeat
 	st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for first0 := true; ; first0 = false {
@@ -189,7 +189,7 @@ func (l *DeBruijn) acquireSlow1(st *deBruijnState, id int) {
 		}
 	}
 	// L2: entered := (∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2))
-	entered_ = func() bool {
+	entered = func() bool {
 		for d := int64(0); d <= DeBruijnProcs-1; d++ {
 			if !((((DeBruijnProcs - 1) - d) == int64(id)) || (l.control[(DeBruijnProcs-1)-d].r.load("L2") != 2)) {
 				return false
@@ -197,7 +197,7 @@ func (l *DeBruijn) acquireSlow1(st *deBruijnState, id int) {
 		}
 		return true
 	}()
-	if !(entered_) {
+	if !(entered) {
 		st.waiters[0].begin("L0", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 		for first0 := false; ; first0 = false {
 			armed0 := !first0 && !st.waiters[0].spin("L0")
@@ -249,7 +249,7 @@ func (l *DeBruijn) acquireSlow1(st *deBruijnState, id int) {
 				}
 			}
 			// L2: entered := (∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2))
-			entered_ = func() bool {
+			entered = func() bool {
 				for d := int64(0); d <= DeBruijnProcs-1; d++ {
 					if !((((DeBruijnProcs - 1) - d) == int64(id)) || (l.control[(DeBruijnProcs-1)-d].r.load("L2") != 2)) {
 						return false
@@ -257,7 +257,7 @@ func (l *DeBruijn) acquireSlow1(st *deBruijnState, id int) {
 				}
 				return true
 			}()
-			if entered_ {
+			if entered {
 				if armed0 {
 					st.waiters[0].cancel("L0")
 				}

@@ -3,6 +3,12 @@
 
 package locks
 
+// The constants of DT1's paper, under their names there.
+const (
+	dt1LOCKED   = 0
+	dt1UNLOCKED = 1
+)
+
 // dt1QNode is the algorithm's QNode record.
 type dt1QNode struct {
 	next           refReg[dt1QNode] // next: the successor, once it has linked itself (line 7)
@@ -129,7 +135,7 @@ func (h *DT1Handle) Lock() {
 		st.mynode.next.store("2", nil)
 	}
 	// 3: mynode.status := LOCKED
-	st.mynode.status.store("3", 0)
+	st.mynode.status.store("3", dt1LOCKED)
 	// 4: pred := FAS(T, mynode)
 	pred = l.t.swap("4", st.mynode)
 	doorway("4")
@@ -140,7 +146,7 @@ func (h *DT1Handle) Lock() {
 		// 7: pred.next := mynode
 		pred.next.store("7", st.mynode)
 		// 8: ok := CAS(pred.status, UNLOCKED, LOCKED)
-		ok = pred.status.cas("8", 1, 0)
+		ok = pred.status.cas("8", dt1UNLOCKED, dt1LOCKED)
 		// 8: if ¬ok then
 		if !ok {
 			// 9: await mynode.locked ≠ true
@@ -185,14 +191,14 @@ func (h *DT1Handle) Unlock() {
 	var succ *dt1QNode
 	var ok bool
 	// 10: mynode.status := UNLOCKED
-	st.mynode.status.store("10", 1)
+	st.mynode.status.store("10", dt1UNLOCKED)
 	// 11: if mynode.next = ⊥ then
 	if st.mynode.next.load("11") == nil {
 		// 12: CAS(T, mynode, ⊥)
 		l.t.cas("12", st.mynode, nil)
 	} else {
 		// 13: ok := CAS(mynode.status, UNLOCKED, LOCKED)
-		ok = st.mynode.status.cas("13", 1, 0)
+		ok = st.mynode.status.cas("13", dt1UNLOCKED, dt1LOCKED)
 		// 13: if ok then
 		if ok {
 			// 14: succ := mynode.next

@@ -10,6 +10,11 @@ const (
 	DT2Procs = 64
 )
 
+// The constants of DT2's paper, under their names there.
+const (
+	dt2ZERO = 0
+)
+
 // dt2QNode is the algorithm's QNode record.
 type dt2QNode struct {
 	next   intReg // next: the successor's QNode, once it has linked itself (line 7)
@@ -183,9 +188,9 @@ func (l *DT2) Lock(id int) {
 		l.recordQNode(st.qnode).local.store("3", myq)
 	}
 	// 4: if qnode.status ≠ ZERO then
-	if l.recordQNode(st.qnode).status.load("4") != 0 {
+	if l.recordQNode(st.qnode).status.load("4") != dt2ZERO {
 		// 4: qnode.status := ZERO
-		l.recordQNode(st.qnode).status.store("4", 0)
+		l.recordQNode(st.qnode).status.store("4", dt2ZERO)
 	}
 	// 5: if myq.locked ≠ true then
 	if l.recordLocalNode(myq).locked.load("5") != true {
@@ -205,7 +210,7 @@ func (l *DT2) Lock(id int) {
 	// 8: predPid := pred.pid
 	predPid = l.recordQNode(st.pred).pid.load("8")
 	// 9: ok := CAS(pred.status, predPid, ZERO)
-	ok = l.recordQNode(st.pred).status.cas("9", predPid, 0)
+	ok = l.recordQNode(st.pred).status.cas("9", predPid, dt2ZERO)
 	// 9: if ¬ok then
 	if !ok {
 		// 10: await myq.locked ≠ true
@@ -250,7 +255,7 @@ func (l *DT2) Unlock(id int) {
 	// 12: if qnode.next ≠ ⊥ then
 	if l.recordQNode(st.qnode).next.load("12") != 0 {
 		// 13: ok := CAS(qnode.status, i + 1, ZERO)
-		ok = l.recordQNode(st.qnode).status.cas("13", int64(id)+1, 0)
+		ok = l.recordQNode(st.qnode).status.cas("13", int64(id)+1, dt2ZERO)
 		// 13: if ok then
 		if ok {
 			// 14: succ := qnode.next

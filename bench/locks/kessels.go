@@ -148,7 +148,7 @@ func (l *Kessels) Lock(id int) {
 		if !((l.q[(2*node)+(1-side)].r.load("K5") == false) || (r != ((l.r[(2*node)+(1-side)].r.load("K5") + side) % 2))) {
 			l.acquireSlow1(st, node, side, r)
 		} else {
-			if !(!(node > 1)) {
+			if node > 1 {
 				l.acquireSlow2(st, node)
 			}
 		}
@@ -173,7 +173,7 @@ func (l *Kessels) acquireSlow1(st *kesselsState, node int64, side int64, r int64
 		}
 	}
 	st.waiters[0].end("K5")
-	if !(!(node > 1)) {
+	if node > 1 {
 		for {
 			// K2: side := node mod 2
 			side = node % 2
@@ -292,7 +292,7 @@ func (l *Kessels) Unlock(id int) {
 		}
 		// K6: node := (2 * node) + side
 		node = (2 * node) + side
-		if !(!(node < KesselsProcs)) {
+		if node < KesselsProcs {
 			l.releaseSlow1(st, node)
 		}
 	}

@@ -149,7 +149,7 @@ func (l *Knuth) Lock(id int) {
 func (l *Knuth) acquireSlow1(st *knuthState, id int) {
 	var kk int64
 	var free bool
-	var entered_ bool
+	var entered bool
 	// L1: repeat
 	st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for first0 := true; ; first0 = false {
@@ -187,7 +187,7 @@ func (l *Knuth) acquireSlow1(st *knuthState, id int) {
 		}
 	}
 	// L2: entered := (∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2))
-	entered_ = func() bool {
+	entered = func() bool {
 		for d := int64(0); d <= KnuthProcs-1; d++ {
 			if !((((KnuthProcs - 1) - d) == int64(id)) || (l.control[(KnuthProcs-1)-d].r.load("L2") != 2)) {
 				return false
@@ -195,7 +195,7 @@ func (l *Knuth) acquireSlow1(st *knuthState, id int) {
 		}
 		return true
 	}()
-	if !(entered_) {
+	if !(entered) {
 		st.waiters[0].begin("L0", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 		for first0 := false; ; first0 = false {
 			armed0 := !first0 && !st.waiters[0].spin("L0")
@@ -247,7 +247,7 @@ func (l *Knuth) acquireSlow1(st *knuthState, id int) {
 				}
 			}
 			// L2: entered := (∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2))
-			entered_ = func() bool {
+			entered = func() bool {
 				for d := int64(0); d <= KnuthProcs-1; d++ {
 					if !((((KnuthProcs - 1) - d) == int64(id)) || (l.control[(KnuthProcs-1)-d].r.load("L2") != 2)) {
 						return false
@@ -255,7 +255,7 @@ func (l *Knuth) acquireSlow1(st *knuthState, id int) {
 				}
 				return true
 			}()
-			if entered_ {
+			if entered {
 				if armed0 {
 					st.waiters[0].cancel("L0")
 				}

@@ -14,6 +14,11 @@ const (
 	LamportFastProcs = 64
 )
 
+// The constants of LamportFast's paper, under their names there.
+const (
+	lamportFastBottom = -1 // ⊥
+)
+
 // lamportFastState is what a process keeps between and across its passages.
 type lamportFastState struct {
 	waiters [1]waiter // this process's side of its waits
@@ -153,7 +158,7 @@ func (l *LamportFast) Lock(id int) {
 		// 1: X := i
 		l.x.store("1", int64(id))
 		// 2: if Y ≠ ⊥ then
-		if l.y.load("2") != -1 {
+		if l.y.load("2") != lamportFastBottom {
 			// R3: FLAG[i] := false
 			{
 				var newVal bool = false
@@ -161,10 +166,10 @@ func (l *LamportFast) Lock(id int) {
 				l.sleepers.wake("R3", 0)
 			}
 			// R3: await Y = ⊥
-			if !(l.y.load("R3") == -1) {
+			if !(l.y.load("R3") == lamportFastBottom) {
 				l.acquireSlow1(st, id)
 			} else {
-				if !(!true) {
+				if true {
 					l.acquireSlow2(st, id)
 				}
 			}
@@ -203,10 +208,10 @@ func (l *LamportFast) Lock(id int) {
 						// R7.3: enter the critical section
 					} else {
 						// R7.4: await Y = ⊥
-						if !(l.y.load("R7.4") == -1) {
+						if !(l.y.load("R7.4") == lamportFastBottom) {
 							l.acquireSlow4(st, id)
 						} else {
-							if !(!true) {
+							if true {
 								l.acquireSlow5(st, id)
 							}
 						}
@@ -220,22 +225,22 @@ func (l *LamportFast) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *LamportFast) acquireSlow1(st *lamportFastState, id int) {
-	st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+	st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastBottom, 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("R3") {
 			st.waiters[0].prepare("R3")
-			if l.y.load("R3") == -1 {
+			if l.y.load("R3") == lamportFastBottom {
 				st.waiters[0].cancel("R3")
 				break
 			}
 			st.waiters[0].park("R3")
 		}
-		if l.y.load("R3") == -1 {
+		if l.y.load("R3") == lamportFastBottom {
 			break
 		}
 	}
 	st.waiters[0].end("R3")
-	if !(!true) {
+	if true {
 		for {
 			// N1: FLAG[i] := true
 			{
@@ -246,7 +251,7 @@ func (l *LamportFast) acquireSlow1(st *lamportFastState, id int) {
 			// 1: X := i
 			l.x.store("1", int64(id))
 			// 2: if Y ≠ ⊥ then
-			if l.y.load("2") != -1 {
+			if l.y.load("2") != lamportFastBottom {
 				// R3: FLAG[i] := false
 				{
 					var newVal bool = false
@@ -254,18 +259,18 @@ func (l *LamportFast) acquireSlow1(st *lamportFastState, id int) {
 					l.sleepers.wake("R3", 0)
 				}
 				// R3: await Y = ⊥
-				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+				if !(l.y.load("R3") == lamportFastBottom) {
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastBottom, 0, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
-							if l.y.load("R3") == -1 {
+							if l.y.load("R3") == lamportFastBottom {
 								st.waiters[0].cancel("R3")
 								break
 							}
 							st.waiters[0].park("R3")
 						}
-						if l.y.load("R3") == -1 {
+						if l.y.load("R3") == lamportFastBottom {
 							break
 						}
 					}
@@ -336,18 +341,18 @@ func (l *LamportFast) acquireSlow1(st *lamportFastState, id int) {
 						return
 					} else {
 						// R7.4: await Y = ⊥
-						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+						if !(l.y.load("R7.4") == lamportFastBottom) {
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastBottom, 0, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
-									if l.y.load("R7.4") == -1 {
+									if l.y.load("R7.4") == lamportFastBottom {
 										st.waiters[0].cancel("R7.4")
 										break
 									}
 									st.waiters[0].park("R7.4")
 								}
-								if l.y.load("R7.4") == -1 {
+								if l.y.load("R7.4") == lamportFastBottom {
 									break
 								}
 							}
@@ -375,7 +380,7 @@ func (l *LamportFast) acquireSlow2(st *lamportFastState, id int) {
 		// 1: X := i
 		l.x.store("1", int64(id))
 		// 2: if Y ≠ ⊥ then
-		if l.y.load("2") != -1 {
+		if l.y.load("2") != lamportFastBottom {
 			// R3: FLAG[i] := false
 			{
 				var newVal bool = false
@@ -383,18 +388,18 @@ func (l *LamportFast) acquireSlow2(st *lamportFastState, id int) {
 				l.sleepers.wake("R3", 0)
 			}
 			// R3: await Y = ⊥
-			if !(l.y.load("R3") == -1) {
-				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+			if !(l.y.load("R3") == lamportFastBottom) {
+				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastBottom, 0, waitKeyed)
 				for {
 					if !st.waiters[0].spin("R3") {
 						st.waiters[0].prepare("R3")
-						if l.y.load("R3") == -1 {
+						if l.y.load("R3") == lamportFastBottom {
 							st.waiters[0].cancel("R3")
 							break
 						}
 						st.waiters[0].park("R3")
 					}
-					if l.y.load("R3") == -1 {
+					if l.y.load("R3") == lamportFastBottom {
 						break
 					}
 				}
@@ -465,18 +470,18 @@ func (l *LamportFast) acquireSlow2(st *lamportFastState, id int) {
 					return
 				} else {
 					// R7.4: await Y = ⊥
-					if !(l.y.load("R7.4") == -1) {
-						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+					if !(l.y.load("R7.4") == lamportFastBottom) {
+						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastBottom, 0, waitKeyed)
 						for {
 							if !st.waiters[0].spin("R7.4") {
 								st.waiters[0].prepare("R7.4")
-								if l.y.load("R7.4") == -1 {
+								if l.y.load("R7.4") == lamportFastBottom {
 									st.waiters[0].cancel("R7.4")
 									break
 								}
 								st.waiters[0].park("R7.4")
 							}
-							if l.y.load("R7.4") == -1 {
+							if l.y.load("R7.4") == lamportFastBottom {
 								break
 							}
 						}
@@ -528,25 +533,25 @@ func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
 		return
 	} else {
 		// R7.4: await Y = ⊥
-		if !(l.y.load("R7.4") == -1) {
-			st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+		if !(l.y.load("R7.4") == lamportFastBottom) {
+			st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastBottom, 0, waitKeyed)
 			for {
 				if !st.waiters[0].spin("R7.4") {
 					st.waiters[0].prepare("R7.4")
-					if l.y.load("R7.4") == -1 {
+					if l.y.load("R7.4") == lamportFastBottom {
 						st.waiters[0].cancel("R7.4")
 						break
 					}
 					st.waiters[0].park("R7.4")
 				}
-				if l.y.load("R7.4") == -1 {
+				if l.y.load("R7.4") == lamportFastBottom {
 					break
 				}
 			}
 			st.waiters[0].end("R7.4")
 		}
 	}
-	if !(!true) {
+	if true {
 		for {
 			// N1: FLAG[i] := true
 			{
@@ -557,7 +562,7 @@ func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
 			// 1: X := i
 			l.x.store("1", int64(id))
 			// 2: if Y ≠ ⊥ then
-			if l.y.load("2") != -1 {
+			if l.y.load("2") != lamportFastBottom {
 				// R3: FLAG[i] := false
 				{
 					var newVal bool = false
@@ -565,18 +570,18 @@ func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
 					l.sleepers.wake("R3", 0)
 				}
 				// R3: await Y = ⊥
-				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+				if !(l.y.load("R3") == lamportFastBottom) {
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastBottom, 0, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
-							if l.y.load("R3") == -1 {
+							if l.y.load("R3") == lamportFastBottom {
 								st.waiters[0].cancel("R3")
 								break
 							}
 							st.waiters[0].park("R3")
 						}
-						if l.y.load("R3") == -1 {
+						if l.y.load("R3") == lamportFastBottom {
 							break
 						}
 					}
@@ -647,18 +652,18 @@ func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
 						return
 					} else {
 						// R7.4: await Y = ⊥
-						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+						if !(l.y.load("R7.4") == lamportFastBottom) {
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastBottom, 0, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
-									if l.y.load("R7.4") == -1 {
+									if l.y.load("R7.4") == lamportFastBottom {
 										st.waiters[0].cancel("R7.4")
 										break
 									}
 									st.waiters[0].park("R7.4")
 								}
-								if l.y.load("R7.4") == -1 {
+								if l.y.load("R7.4") == lamportFastBottom {
 									break
 								}
 							}
@@ -676,22 +681,22 @@ func (l *LamportFast) acquireSlow3(st *lamportFastState, id int) {
 
 // acquireSlow4 continues acquire where its inline path had to wait.
 func (l *LamportFast) acquireSlow4(st *lamportFastState, id int) {
-	st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+	st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastBottom, 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("R7.4") {
 			st.waiters[0].prepare("R7.4")
-			if l.y.load("R7.4") == -1 {
+			if l.y.load("R7.4") == lamportFastBottom {
 				st.waiters[0].cancel("R7.4")
 				break
 			}
 			st.waiters[0].park("R7.4")
 		}
-		if l.y.load("R7.4") == -1 {
+		if l.y.load("R7.4") == lamportFastBottom {
 			break
 		}
 	}
 	st.waiters[0].end("R7.4")
-	if !(!true) {
+	if true {
 		for {
 			// N1: FLAG[i] := true
 			{
@@ -702,7 +707,7 @@ func (l *LamportFast) acquireSlow4(st *lamportFastState, id int) {
 			// 1: X := i
 			l.x.store("1", int64(id))
 			// 2: if Y ≠ ⊥ then
-			if l.y.load("2") != -1 {
+			if l.y.load("2") != lamportFastBottom {
 				// R3: FLAG[i] := false
 				{
 					var newVal bool = false
@@ -710,18 +715,18 @@ func (l *LamportFast) acquireSlow4(st *lamportFastState, id int) {
 					l.sleepers.wake("R3", 0)
 				}
 				// R3: await Y = ⊥
-				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+				if !(l.y.load("R3") == lamportFastBottom) {
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastBottom, 0, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
-							if l.y.load("R3") == -1 {
+							if l.y.load("R3") == lamportFastBottom {
 								st.waiters[0].cancel("R3")
 								break
 							}
 							st.waiters[0].park("R3")
 						}
-						if l.y.load("R3") == -1 {
+						if l.y.load("R3") == lamportFastBottom {
 							break
 						}
 					}
@@ -792,18 +797,18 @@ func (l *LamportFast) acquireSlow4(st *lamportFastState, id int) {
 						return
 					} else {
 						// R7.4: await Y = ⊥
-						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+						if !(l.y.load("R7.4") == lamportFastBottom) {
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastBottom, 0, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
-									if l.y.load("R7.4") == -1 {
+									if l.y.load("R7.4") == lamportFastBottom {
 										st.waiters[0].cancel("R7.4")
 										break
 									}
 									st.waiters[0].park("R7.4")
 								}
-								if l.y.load("R7.4") == -1 {
+								if l.y.load("R7.4") == lamportFastBottom {
 									break
 								}
 							}
@@ -831,7 +836,7 @@ func (l *LamportFast) acquireSlow5(st *lamportFastState, id int) {
 		// 1: X := i
 		l.x.store("1", int64(id))
 		// 2: if Y ≠ ⊥ then
-		if l.y.load("2") != -1 {
+		if l.y.load("2") != lamportFastBottom {
 			// R3: FLAG[i] := false
 			{
 				var newVal bool = false
@@ -839,18 +844,18 @@ func (l *LamportFast) acquireSlow5(st *lamportFastState, id int) {
 				l.sleepers.wake("R3", 0)
 			}
 			// R3: await Y = ⊥
-			if !(l.y.load("R3") == -1) {
-				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+			if !(l.y.load("R3") == lamportFastBottom) {
+				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastBottom, 0, waitKeyed)
 				for {
 					if !st.waiters[0].spin("R3") {
 						st.waiters[0].prepare("R3")
-						if l.y.load("R3") == -1 {
+						if l.y.load("R3") == lamportFastBottom {
 							st.waiters[0].cancel("R3")
 							break
 						}
 						st.waiters[0].park("R3")
 					}
-					if l.y.load("R3") == -1 {
+					if l.y.load("R3") == lamportFastBottom {
 						break
 					}
 				}
@@ -921,18 +926,18 @@ func (l *LamportFast) acquireSlow5(st *lamportFastState, id int) {
 					return
 				} else {
 					// R7.4: await Y = ⊥
-					if !(l.y.load("R7.4") == -1) {
-						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+					if !(l.y.load("R7.4") == lamportFastBottom) {
+						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastBottom, 0, waitKeyed)
 						for {
 							if !st.waiters[0].spin("R7.4") {
 								st.waiters[0].prepare("R7.4")
-								if l.y.load("R7.4") == -1 {
+								if l.y.load("R7.4") == lamportFastBottom {
 									st.waiters[0].cancel("R7.4")
 									break
 								}
 								st.waiters[0].park("R7.4")
 							}
-							if l.y.load("R7.4") == -1 {
+							if l.y.load("R7.4") == lamportFastBottom {
 								break
 							}
 						}
@@ -956,7 +961,7 @@ func (l *LamportFast) Unlock(id int) {
 	st.held = false
 	// 11: Y := ⊥
 	{
-		var newVal int64 = -1
+		var newVal int64 = lamportFastBottom
 		l.y.store("11", newVal)
 		l.ySleepers.wake("11", newVal)
 	}

@@ -127,7 +127,7 @@ func (l *ReplaceAdd) Lock() {
 				// 3: ok := true
 				ok = true
 			}
-			if !(!!ok) {
+			if !ok {
 				l.acquireSlow2(ok)
 			}
 		}
@@ -178,7 +178,7 @@ func (l *ReplaceAdd) acquireSlow1(ok bool) {
 		// 3: ok := true
 		ok = true
 	}
-	if !(!!ok) {
+	if !ok {
 		for {
 			// 1: await S > 0
 			if !(l.s.load("1") > 0) {
@@ -221,7 +221,7 @@ func (l *ReplaceAdd) acquireSlow1(ok bool) {
 				// 3: ok := true
 				ok = true
 			}
-			if !!ok {
+			if ok {
 				break
 			}
 		}
@@ -275,7 +275,7 @@ func (l *ReplaceAdd) acquireSlow2(ok bool) {
 			// 3: ok := true
 			ok = true
 		}
-		if !!ok {
+		if ok {
 			break
 		}
 	}

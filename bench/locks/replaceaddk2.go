@@ -133,7 +133,7 @@ func (l *ReplaceAddK2) Lock() {
 				// 3: ok := true
 				ok = true
 			}
-			if !(!!ok) {
+			if !ok {
 				l.acquireSlow2(ok)
 			}
 		}
@@ -183,7 +183,7 @@ func (l *ReplaceAddK2) acquireSlow1(ok bool) {
 		// 3: ok := true
 		ok = true
 	}
-	if !(!!ok) {
+	if !ok {
 		for {
 			// 1: await S > 0
 			if !(l.s.load("1") > 0) {
@@ -226,7 +226,7 @@ func (l *ReplaceAddK2) acquireSlow1(ok bool) {
 				// 3: ok := true
 				ok = true
 			}
-			if !!ok {
+			if ok {
 				break
 			}
 		}
@@ -280,7 +280,7 @@ func (l *ReplaceAddK2) acquireSlow2(ok bool) {
 			// 3: ok := true
 			ok = true
 		}
-		if !!ok {
+		if ok {
 			break
 		}
 	}

@@ -37,6 +37,7 @@ func TestReplaceAddK4Misuse(t *testing.T) {
 	replaceAddK4MustPanic(t, "Unlock once too often", func() {
 		l := locks.NewReplaceAddK4()
 		l.Lock()
+		//lint:ignore SA2001 the passage is empty on purpose: the test is of the release after it
 		l.Unlock()
 		l.Unlock()
 	})
@@ -59,17 +60,23 @@ func replaceAddK4MustPanic(t *testing.T, what string, f func()) {
 // as sync.Mutex is used.
 func TestReplaceAddK4ZeroValue(t *testing.T) {
 	done := make(chan struct{})
+	passages := 0
 	go func() {
 		defer close(done)
 		var l locks.ReplaceAddK4
 		l.Lock()
+		passages++
 		l.Unlock()
 		l.Lock()
+		passages++
 		l.Unlock()
 	}()
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the zero value hangs: it is not ready to use")
+	}
+	if passages != 2 {
+		t.Errorf("%d passages entered the critical section, want 2", passages)
 	}
 }

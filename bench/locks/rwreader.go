@@ -3,6 +3,12 @@
 
 package locks
 
+// The constants of RWReader's paper, under their names there.
+const (
+	rwReaderWAFLAG  = 1
+	rwReaderRC_INCR = 2
+)
+
 // rwReaderState is what a process keeps between and across its passages.
 type rwReaderState struct{}
 
@@ -74,7 +80,7 @@ func (l *RWReader) Lock() {
 	var ok bool
 	// W1: repeat
 	// W1: ok := CAS(L, 0, WAFLAG)
-	ok = l.l.cas("W1", 0, 1)
+	ok = l.l.cas("W1", 0, rwReaderWAFLAG)
 	if !(ok) {
 		l.acquireSlow1()
 	}
@@ -93,7 +99,7 @@ func (l *RWReader) acquireSlow1() {
 			w0.prepare("W1")
 		}
 		// W1: ok := CAS(L, 0, WAFLAG)
-		ok = l.l.cas("W1", 0, 1)
+		ok = l.l.cas("W1", 0, rwReaderWAFLAG)
 		if ok {
 			if armed0 {
 				w0.cancel("W1")
@@ -115,7 +121,7 @@ func (l *RWReader) Unlock() {
 	l.held = false
 	// W2: fetch&add(L, -WAFLAG)
 	{
-		var delta int64 = -1
+		var delta int64 = -rwReaderWAFLAG
 		prevVal := l.l.fetchAdd("W2", delta)
 		if delta != 0 {
 			if (prevVal+delta)%int64(2) == int64(0) {
@@ -132,7 +138,7 @@ func (l *RWReader) RLock() {
 	// R1: fetch&add(L, RC_INCR)
 	var afterR1 int64
 	{
-		var delta int64 = 2
+		var delta int64 = rwReaderRC_INCR
 		prevVal := l.l.fetchAdd("R1", delta)
 		if delta != 0 {
 			if prevVal+delta == int64(0) {
@@ -175,7 +181,7 @@ func (l *RWReader) RUnlock() {
 	var prev int64
 	// R3: prev := fetch&add(L, -RC_INCR)
 	{
-		var delta int64 = -2
+		var delta int64 = -rwReaderRC_INCR
 		prevVal := l.l.fetchAdd("R3", delta)
 		prev = prevVal
 		if delta != 0 {
@@ -186,7 +192,7 @@ func (l *RWReader) RUnlock() {
 			}
 		}
 	}
-	if prev < 2 {
+	if prev < rwReaderRC_INCR {
 		panic("lockgen: RWReader.RUnlock: not read-locked (the lock's reader count is now wrong, as after sync.RWMutex's fatal error)")
 	}
 }

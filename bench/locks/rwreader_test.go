@@ -44,6 +44,7 @@ func TestRWReaderMisuse(t *testing.T) {
 	rwReaderMustPanic(t, "RUnlock once too often", func() {
 		l := locks.NewRWReader()
 		l.RLock()
+		//lint:ignore SA2001 the passage is empty on purpose: the test is of the release after it
 		l.RUnlock()
 		l.RUnlock()
 	})
@@ -66,21 +67,29 @@ func rwReaderMustPanic(t *testing.T, what string, f func()) {
 // as sync.Mutex is used.
 func TestRWReaderZeroValue(t *testing.T) {
 	done := make(chan struct{})
+	passages := 0
 	go func() {
 		defer close(done)
 		var l locks.RWReader
 		l.Lock()
+		passages++
 		l.Unlock()
 		l.RLock()
+		passages++
 		l.RUnlock()
 		l.Lock()
+		passages++
 		l.Unlock()
 		l.RLock()
+		passages++
 		l.RUnlock()
 	}()
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the zero value hangs: it is not ready to use")
+	}
+	if passages != 4 {
+		t.Errorf("%d passages entered the critical section, want 4", passages)
 	}
 }

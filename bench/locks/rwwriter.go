@@ -3,6 +3,13 @@
 
 package locks
 
+// The constants of RWWriter's paper, under their names there.
+const (
+	rwWriterWAFLAG  = 1
+	rwWriterWFLAG   = 1
+	rwWriterRC_INCR = 2
+)
+
 // rwWriterState is what a process keeps between and across its passages.
 type rwWriterState struct{}
 
@@ -100,7 +107,7 @@ func (l *RWWriter) Lock() {
 	} else {
 		// W3: repeat
 		// W3: ok := CAS(RCF, 0, WAFLAG)
-		ok = l.rcf.cas("W3", 0, 1)
+		ok = l.rcf.cas("W3", 0, rwWriterWAFLAG)
 		if !(ok) {
 			l.acquireSlow2()
 		}
@@ -136,7 +143,7 @@ func (l *RWWriter) acquireSlow1(prev int64) {
 			w0.prepare("W3")
 		}
 		// W3: ok := CAS(RCF, 0, WAFLAG)
-		ok = l.rcf.cas("W3", 0, 1)
+		ok = l.rcf.cas("W3", 0, rwWriterWAFLAG)
 		if ok {
 			if armed0 {
 				w0.cancel("W3")
@@ -162,7 +169,7 @@ func (l *RWWriter) acquireSlow2() {
 			w0.prepare("W3")
 		}
 		// W3: ok := CAS(RCF, 0, WAFLAG)
-		ok = l.rcf.cas("W3", 0, 1)
+		ok = l.rcf.cas("W3", 0, rwWriterWAFLAG)
 		if ok {
 			if armed0 {
 				w0.cancel("W3")
@@ -184,7 +191,7 @@ func (l *RWWriter) Unlock() {
 	l.held = false
 	// W4: fetch&add(RCF, -WFLAG)
 	{
-		var delta int64 = -1
+		var delta int64 = -rwWriterWFLAG
 		prevVal := l.rcf.fetchAdd("W4", delta)
 		if delta != 0 {
 			if (prevVal+delta)%int64(2) == int64(0) {
@@ -214,7 +221,7 @@ func (l *RWWriter) RLock() {
 		// R2: fetch&add(RCF, RC_INCR)
 		var afterR2 int64
 		{
-			var delta int64 = 2
+			var delta int64 = rwWriterRC_INCR
 			prevVal := l.rcf.fetchAdd("R2", delta)
 			if delta != 0 {
 				if prevVal+delta == int64(0) {
@@ -254,7 +261,7 @@ func (l *RWWriter) rAcquireSlow1() {
 	// R2: fetch&add(RCF, RC_INCR)
 	var afterR2 int64
 	{
-		var delta int64 = 2
+		var delta int64 = rwWriterRC_INCR
 		prevVal := l.rcf.fetchAdd("R2", delta)
 		if delta != 0 {
 			if prevVal+delta == int64(0) {
@@ -311,7 +318,7 @@ func (l *RWWriter) RUnlock() {
 	var prev int64
 	// R4: prev := fetch&add(RCF, -RC_INCR)
 	{
-		var delta int64 = -2
+		var delta int64 = -rwWriterRC_INCR
 		prevVal := l.rcf.fetchAdd("R4", delta)
 		prev = prevVal
 		if delta != 0 {
@@ -322,7 +329,7 @@ func (l *RWWriter) RUnlock() {
 			}
 		}
 	}
-	if prev < 2 {
+	if prev < rwWriterRC_INCR {
 		panic("lockgen: RWWriter.RUnlock: not read-locked (the lock's reader count is now wrong, as after sync.RWMutex's fatal error)")
 	}
 }

@@ -3,6 +3,12 @@
 
 package locks
 
+// The constants of TASPark's paper, under their names there.
+const (
+	tasParkFREE = 0
+	tasParkBUSY = 1
+)
+
 // tasParkState is what a process keeps between and across its passages.
 type tasParkState struct{}
 
@@ -62,7 +68,7 @@ func NewTASPark() *TASPark {
 
 // Lock acquires the lock, waiting (asleep until a write may let it in) until it is free.
 func (l *TASPark) Lock() {
-	if (l.l.set("1"))&qValue != 0 {
+	if (l.l.set("1"))&qValue != tasParkFREE {
 		l.acquireSlow1()
 	}
 }
@@ -72,15 +78,15 @@ func (l *TASPark) acquireSlow1() {
 	var old int64
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("1", &l.l.q, nil, waitPark, 0, 0, 0, waitKeyed|waitExclusive)
+	w0.begin("1", &l.l.q, nil, waitPark, 0, tasParkFREE, 0, waitKeyed|waitExclusive)
 	for first0 := false; ; first0 = false {
 		armed0 := !first0 && !w0.spin("1")
 		if armed0 {
 			w0.prepare("1")
 		}
 		// 1: old := FAS(L, BUSY)
-		old = l.l.swap("1", 1)
-		if old == 0 {
+		old = l.l.swap("1", tasParkBUSY)
+		if old == tasParkFREE {
 			if armed0 {
 				w0.cancel("1")
 			}
@@ -95,7 +101,7 @@ func (l *TASPark) acquireSlow1() {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *TASPark) Unlock() {
-	if w := l.l.clear("2"); w != 1 {
+	if w := l.l.clear("2"); w != tasParkBUSY {
 		l.unlockSlow(w)
 	}
 }
@@ -103,8 +109,8 @@ func (l *TASPark) Unlock() {
 // unlockSlow is the rest of Unlock after its exchange, which returned w: someone to wake, or misuse.
 func (l *TASPark) unlockSlow(w int64) {
 	prev := w & qValue
-	l.l.q.wakeWord("2", w, 0)
-	if prev != 1 {
+	l.l.q.wakeWord("2", w, tasParkFREE)
+	if prev != tasParkBUSY {
 		panic("lockgen: TASPark.Unlock: not locked")
 	}
 }

@@ -53,17 +53,23 @@ func tasParkMustPanic(t *testing.T, what string, f func()) {
 // as sync.Mutex is used.
 func TestTASParkZeroValue(t *testing.T) {
 	done := make(chan struct{})
+	passages := 0
 	go func() {
 		defer close(done)
 		var l locks.TASPark
 		l.Lock()
+		passages++
 		l.Unlock()
 		l.Lock()
+		passages++
 		l.Unlock()
 	}()
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the zero value hangs: it is not ready to use")
+	}
+	if passages != 2 {
+		t.Errorf("%d passages entered the critical section, want 2", passages)
 	}
 }

@@ -5,6 +5,12 @@ package locks
 
 import "time"
 
+// The constants of TTAS's paper, under their names there.
+const (
+	ttasFREE = 0
+	ttasBUSY = 1
+)
+
 // ttasState is what a process keeps between and across its passages.
 type ttasState struct{}
 
@@ -77,7 +83,7 @@ func NewTTAS() *TTAS {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *TTAS) Lock() {
-	if (l.l.set("2"))&qValue != 0 {
+	if (l.l.set("2"))&qValue != ttasFREE {
 		l.lockSlow()
 	}
 }
@@ -90,16 +96,16 @@ func (l *TTAS) lockSlow() {
 	backoff = 1000
 	// 1: repeat
 	// 1: await L = FREE
-	if !(l.l.load("1") == 0) {
+	if !(l.l.load("1") == ttasFREE) {
 		l.acquireSlow1(backoff)
 	} else {
 		// 2: old := FAS(L, BUSY)
-		old = l.l.swap("2", 1)
+		old = l.l.swap("2", ttasBUSY)
 		// 3: if old ≠ FREE then
-		if old != 0 {
+		if old != ttasFREE {
 			l.acquireSlow2(old, backoff)
 		} else {
-			if !(old == 0) {
+			if !(old == ttasFREE) {
 				l.acquireSlow3(backoff)
 			}
 		}
@@ -111,25 +117,25 @@ func (l *TTAS) acquireSlow1(backoff int64) {
 	var old int64
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
+	w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, ttasFREE, 0, waitKeyed|waitExclusive)
 	for {
 		if !w0.spin("1") {
 			w0.prepare("1")
-			if l.l.load("1") == 0 {
+			if l.l.load("1") == ttasFREE {
 				w0.cancel("1")
 				break
 			}
 			w0.park("1")
 		}
-		if l.l.load("1") == 0 {
+		if l.l.load("1") == ttasFREE {
 			break
 		}
 	}
 	w0.end("1")
 	// 2: old := FAS(L, BUSY)
-	old = l.l.swap("2", 1)
+	old = l.l.swap("2", ttasBUSY)
 	// 3: if old ≠ FREE then
-	if old != 0 {
+	if old != ttasFREE {
 		// 4: delay(backoff ns)
 		delay("4", time.Duration(backoff))
 		// 5: if (backoff * 2) < backoff_max then
@@ -141,30 +147,30 @@ func (l *TTAS) acquireSlow1(backoff int64) {
 			backoff = 100000
 		}
 	}
-	if !(old == 0) {
+	if !(old == ttasFREE) {
 		for {
 			// 1: await L = FREE
-			if !(l.l.load("1") == 0) {
-				w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
+			if !(l.l.load("1") == ttasFREE) {
+				w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, ttasFREE, 0, waitKeyed|waitExclusive)
 				for {
 					if !w0.spin("1") {
 						w0.prepare("1")
-						if l.l.load("1") == 0 {
+						if l.l.load("1") == ttasFREE {
 							w0.cancel("1")
 							break
 						}
 						w0.park("1")
 					}
-					if l.l.load("1") == 0 {
+					if l.l.load("1") == ttasFREE {
 						break
 					}
 				}
 				w0.end("1")
 			}
 			// 2: old := FAS(L, BUSY)
-			old = l.l.swap("2", 1)
+			old = l.l.swap("2", ttasBUSY)
 			// 3: if old ≠ FREE then
-			if old != 0 {
+			if old != ttasFREE {
 				// 4: delay(backoff ns)
 				delay("4", time.Duration(backoff))
 				// 5: if (backoff * 2) < backoff_max then
@@ -176,7 +182,7 @@ func (l *TTAS) acquireSlow1(backoff int64) {
 					backoff = 100000
 				}
 			}
-			if old == 0 {
+			if old == ttasFREE {
 				break
 			}
 		}
@@ -197,30 +203,30 @@ func (l *TTAS) acquireSlow2(old int64, backoff int64) {
 		// 5: backoff := backoff_max
 		backoff = 100000
 	}
-	if !(old == 0) {
+	if !(old == ttasFREE) {
 		for {
 			// 1: await L = FREE
-			if !(l.l.load("1") == 0) {
-				w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
+			if !(l.l.load("1") == ttasFREE) {
+				w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, ttasFREE, 0, waitKeyed|waitExclusive)
 				for {
 					if !w0.spin("1") {
 						w0.prepare("1")
-						if l.l.load("1") == 0 {
+						if l.l.load("1") == ttasFREE {
 							w0.cancel("1")
 							break
 						}
 						w0.park("1")
 					}
-					if l.l.load("1") == 0 {
+					if l.l.load("1") == ttasFREE {
 						break
 					}
 				}
 				w0.end("1")
 			}
 			// 2: old := FAS(L, BUSY)
-			old = l.l.swap("2", 1)
+			old = l.l.swap("2", ttasBUSY)
 			// 3: if old ≠ FREE then
-			if old != 0 {
+			if old != ttasFREE {
 				// 4: delay(backoff ns)
 				delay("4", time.Duration(backoff))
 				// 5: if (backoff * 2) < backoff_max then
@@ -232,7 +238,7 @@ func (l *TTAS) acquireSlow2(old int64, backoff int64) {
 					backoff = 100000
 				}
 			}
-			if old == 0 {
+			if old == ttasFREE {
 				break
 			}
 		}
@@ -246,27 +252,27 @@ func (l *TTAS) acquireSlow3(backoff int64) {
 	defer putWaiter(w0)
 	for {
 		// 1: await L = FREE
-		if !(l.l.load("1") == 0) {
-			w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
+		if !(l.l.load("1") == ttasFREE) {
+			w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, ttasFREE, 0, waitKeyed|waitExclusive)
 			for {
 				if !w0.spin("1") {
 					w0.prepare("1")
-					if l.l.load("1") == 0 {
+					if l.l.load("1") == ttasFREE {
 						w0.cancel("1")
 						break
 					}
 					w0.park("1")
 				}
-				if l.l.load("1") == 0 {
+				if l.l.load("1") == ttasFREE {
 					break
 				}
 			}
 			w0.end("1")
 		}
 		// 2: old := FAS(L, BUSY)
-		old = l.l.swap("2", 1)
+		old = l.l.swap("2", ttasBUSY)
 		// 3: if old ≠ FREE then
-		if old != 0 {
+		if old != ttasFREE {
 			// 4: delay(backoff ns)
 			delay("4", time.Duration(backoff))
 			// 5: if (backoff * 2) < backoff_max then
@@ -278,7 +284,7 @@ func (l *TTAS) acquireSlow3(backoff int64) {
 				backoff = 100000
 			}
 		}
-		if old == 0 {
+		if old == ttasFREE {
 			break
 		}
 	}
@@ -286,7 +292,7 @@ func (l *TTAS) acquireSlow3(backoff int64) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *TTAS) Unlock() {
-	if w := l.l.clear("6"); w != 1 {
+	if w := l.l.clear("6"); w != ttasBUSY {
 		l.unlockSlow(w)
 	}
 }
@@ -294,8 +300,8 @@ func (l *TTAS) Unlock() {
 // unlockSlow is the rest of Unlock after its exchange, which returned w: someone to wake, or misuse.
 func (l *TTAS) unlockSlow(w int64) {
 	prev := w & qValue
-	l.l.q.wakeWord("6", w, 0)
-	if prev != 1 {
+	l.l.q.wakeWord("6", w, ttasFREE)
+	if prev != ttasBUSY {
 		panic("lockgen: TTAS.Unlock: not locked")
 	}
 }

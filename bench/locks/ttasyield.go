@@ -5,6 +5,12 @@ package locks
 
 import "time"
 
+// The constants of TTASYield's paper, under their names there.
+const (
+	ttasYieldFREE = 0
+	ttasYieldBUSY = 1
+)
+
 // ttasYieldState is what a process keeps between and across its passages.
 type ttasYieldState struct{}
 
@@ -81,16 +87,16 @@ func (l *TTASYield) Lock() {
 	backoff = 1000
 	// 1: repeat
 	// 1: await L = FREE
-	if !(l.l.load("1") == 0) {
+	if !(l.l.load("1") == ttasYieldFREE) {
 		l.acquireSlow1(backoff)
 	} else {
 		// 2: old := FAS(L, BUSY)
-		old = l.l.swap("2", 1)
+		old = l.l.swap("2", ttasYieldBUSY)
 		// 3: if old ≠ FREE then
-		if old != 0 {
+		if old != ttasYieldFREE {
 			l.acquireSlow2(old, backoff)
 		} else {
-			if !(old == 0) {
+			if !(old == ttasYieldFREE) {
 				l.acquireSlow3(backoff)
 			}
 		}
@@ -105,15 +111,15 @@ func (l *TTASYield) acquireSlow1(backoff int64) {
 	w0.begin("1", nil, nil, waitYield, 0, 0, 0, 0)
 	for {
 		w0.spin("1")
-		if l.l.load("1") == 0 {
+		if l.l.load("1") == ttasYieldFREE {
 			break
 		}
 	}
 	w0.end("1")
 	// 2: old := FAS(L, BUSY)
-	old = l.l.swap("2", 1)
+	old = l.l.swap("2", ttasYieldBUSY)
 	// 3: if old ≠ FREE then
-	if old != 0 {
+	if old != ttasYieldFREE {
 		// 4: delay(backoff ns)
 		delay("4", time.Duration(backoff))
 		// 5: if (backoff * 2) < backoff_max then
@@ -125,23 +131,23 @@ func (l *TTASYield) acquireSlow1(backoff int64) {
 			backoff = 100000
 		}
 	}
-	if !(old == 0) {
+	if !(old == ttasYieldFREE) {
 		for {
 			// 1: await L = FREE
-			if !(l.l.load("1") == 0) {
+			if !(l.l.load("1") == ttasYieldFREE) {
 				w0.begin("1", nil, nil, waitYield, 0, 0, 0, 0)
 				for {
 					w0.spin("1")
-					if l.l.load("1") == 0 {
+					if l.l.load("1") == ttasYieldFREE {
 						break
 					}
 				}
 				w0.end("1")
 			}
 			// 2: old := FAS(L, BUSY)
-			old = l.l.swap("2", 1)
+			old = l.l.swap("2", ttasYieldBUSY)
 			// 3: if old ≠ FREE then
-			if old != 0 {
+			if old != ttasYieldFREE {
 				// 4: delay(backoff ns)
 				delay("4", time.Duration(backoff))
 				// 5: if (backoff * 2) < backoff_max then
@@ -153,7 +159,7 @@ func (l *TTASYield) acquireSlow1(backoff int64) {
 					backoff = 100000
 				}
 			}
-			if old == 0 {
+			if old == ttasYieldFREE {
 				break
 			}
 		}
@@ -174,23 +180,23 @@ func (l *TTASYield) acquireSlow2(old int64, backoff int64) {
 		// 5: backoff := backoff_max
 		backoff = 100000
 	}
-	if !(old == 0) {
+	if !(old == ttasYieldFREE) {
 		for {
 			// 1: await L = FREE
-			if !(l.l.load("1") == 0) {
+			if !(l.l.load("1") == ttasYieldFREE) {
 				w0.begin("1", nil, nil, waitYield, 0, 0, 0, 0)
 				for {
 					w0.spin("1")
-					if l.l.load("1") == 0 {
+					if l.l.load("1") == ttasYieldFREE {
 						break
 					}
 				}
 				w0.end("1")
 			}
 			// 2: old := FAS(L, BUSY)
-			old = l.l.swap("2", 1)
+			old = l.l.swap("2", ttasYieldBUSY)
 			// 3: if old ≠ FREE then
-			if old != 0 {
+			if old != ttasYieldFREE {
 				// 4: delay(backoff ns)
 				delay("4", time.Duration(backoff))
 				// 5: if (backoff * 2) < backoff_max then
@@ -202,7 +208,7 @@ func (l *TTASYield) acquireSlow2(old int64, backoff int64) {
 					backoff = 100000
 				}
 			}
-			if old == 0 {
+			if old == ttasYieldFREE {
 				break
 			}
 		}
@@ -216,20 +222,20 @@ func (l *TTASYield) acquireSlow3(backoff int64) {
 	defer putWaiter(w0)
 	for {
 		// 1: await L = FREE
-		if !(l.l.load("1") == 0) {
+		if !(l.l.load("1") == ttasYieldFREE) {
 			w0.begin("1", nil, nil, waitYield, 0, 0, 0, 0)
 			for {
 				w0.spin("1")
-				if l.l.load("1") == 0 {
+				if l.l.load("1") == ttasYieldFREE {
 					break
 				}
 			}
 			w0.end("1")
 		}
 		// 2: old := FAS(L, BUSY)
-		old = l.l.swap("2", 1)
+		old = l.l.swap("2", ttasYieldBUSY)
 		// 3: if old ≠ FREE then
-		if old != 0 {
+		if old != ttasYieldFREE {
 			// 4: delay(backoff ns)
 			delay("4", time.Duration(backoff))
 			// 5: if (backoff * 2) < backoff_max then
@@ -241,7 +247,7 @@ func (l *TTASYield) acquireSlow3(backoff int64) {
 				backoff = 100000
 			}
 		}
-		if old == 0 {
+		if old == ttasYieldFREE {
 			break
 		}
 	}
@@ -249,7 +255,7 @@ func (l *TTASYield) acquireSlow3(backoff int64) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *TTASYield) Unlock() {
-	if w := l.l.swap("6", 0); w != 1 {
+	if w := l.l.swap("6", ttasYieldFREE); w != ttasYieldBUSY {
 		l.unlockSlow(w)
 	}
 }
@@ -257,7 +263,7 @@ func (l *TTASYield) Unlock() {
 // unlockSlow is the rest of Unlock after its exchange, which returned w: someone to wake, or misuse.
 func (l *TTASYield) unlockSlow(w int64) {
 	prev := w
-	if prev != 1 {
+	if prev != ttasYieldBUSY {
 		panic("lockgen: TTASYield.Unlock: not locked")
 	}
 }

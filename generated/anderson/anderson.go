@@ -163,26 +163,20 @@ func (l *Anderson) TryLock() bool {
 	}
 	var st andersonState
 	var ok bool
-	var entered bool
 	// T1: ticket := TICKET
 	st.ticket = l.ticket.load("T1")
 	// T2: if VALID[ticket mod n] ≠ true then
 	if l.valid[st.ticket%AndersonProcs].r.load("T2") != true {
 		// T2: give up (return failure)
-		entered = false
+		return false
 	} else {
 		// T3: ok := CAS(TICKET, ticket, ticket + 1)
 		ok = l.ticket.cas("T3", st.ticket, st.ticket+1)
 		// T3: if ¬ok then
 		if !ok {
 			// T3: give up (return failure)
-			entered = false
-		} else {
-			entered = true
+			return false
 		}
-	}
-	if !entered {
-		return false
 	}
 	l.holder = st
 	l.held = true

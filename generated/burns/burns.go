@@ -130,7 +130,7 @@ func (l *Burns) Lock(id int) {
 	// L1: ok := (∀ j ∈ 0..i - 1: ¬flag[j])
 	ok = func() bool {
 		for j := int64(0); j <= int64(id)-1; j++ {
-			if !(!l.flag[j].r.load("L1")) {
+			if l.flag[j].r.load("L1") {
 				return false
 			}
 		}
@@ -148,7 +148,7 @@ func (l *Burns) Lock(id int) {
 		// L3: ok := (∀ j ∈ 0..i - 1: ¬flag[j])
 		ok = func() bool {
 			for j := int64(0); j <= int64(id)-1; j++ {
-				if !(!l.flag[j].r.load("L3")) {
+				if l.flag[j].r.load("L3") {
 					return false
 				}
 			}
@@ -159,7 +159,7 @@ func (l *Burns) Lock(id int) {
 		// M: await (∀ j ∈ i + 1..n - 1: ¬flag[j])
 		if !(func() bool {
 			for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
-				if !(!l.flag[j].r.load("M")) {
+				if l.flag[j].r.load("M") {
 					return false
 				}
 			}
@@ -181,7 +181,7 @@ func (l *Burns) acquireSlow1(st *burnsState, id int) {
 			st.waiters[0].prepare("M")
 			if func() bool {
 				for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
-					if !(!l.flag[j].r.load("M")) {
+					if l.flag[j].r.load("M") {
 						return false
 					}
 				}
@@ -194,7 +194,7 @@ func (l *Burns) acquireSlow1(st *burnsState, id int) {
 		}
 		if func() bool {
 			for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
-				if !(!l.flag[j].r.load("M")) {
+				if l.flag[j].r.load("M") {
 					return false
 				}
 			}
@@ -225,7 +225,7 @@ func (l *Burns) acquireSlow2(st *burnsState, id int) {
 		// L1: ok := (∀ j ∈ 0..i - 1: ¬flag[j])
 		ok = func() bool {
 			for j := int64(0); j <= int64(id)-1; j++ {
-				if !(!l.flag[j].r.load("L1")) {
+				if l.flag[j].r.load("L1") {
 					return false
 				}
 			}
@@ -243,7 +243,7 @@ func (l *Burns) acquireSlow2(st *burnsState, id int) {
 			// L3: ok := (∀ j ∈ 0..i - 1: ¬flag[j])
 			ok = func() bool {
 				for j := int64(0); j <= int64(id)-1; j++ {
-					if !(!l.flag[j].r.load("L3")) {
+					if l.flag[j].r.load("L3") {
 						return false
 					}
 				}
@@ -264,7 +264,7 @@ func (l *Burns) acquireSlow2(st *burnsState, id int) {
 	// M: await (∀ j ∈ i + 1..n - 1: ¬flag[j])
 	if !(func() bool {
 		for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
-			if !(!l.flag[j].r.load("M")) {
+			if l.flag[j].r.load("M") {
 				return false
 			}
 		}
@@ -276,7 +276,7 @@ func (l *Burns) acquireSlow2(st *burnsState, id int) {
 				st.waiters[0].prepare("M")
 				if func() bool {
 					for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
-						if !(!l.flag[j].r.load("M")) {
+						if l.flag[j].r.load("M") {
 							return false
 						}
 					}
@@ -289,7 +289,7 @@ func (l *Burns) acquireSlow2(st *burnsState, id int) {
 			}
 			if func() bool {
 				for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
-					if !(!l.flag[j].r.load("M")) {
+					if l.flag[j].r.load("M") {
 						return false
 					}
 				}
@@ -323,7 +323,6 @@ func (l *Burns) TryLock(id int) bool {
 	if st.held {
 		panic("lockgen: Burns.TryLock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	var entered bool
 	// L: flag[i] := false
 	{
 		var newVal bool = false
@@ -333,14 +332,14 @@ func (l *Burns) TryLock(id int) bool {
 	// L1: if ¬(∀ j ∈ 0..i - 1: ¬flag[j]) then
 	if !func() bool {
 		for j := int64(0); j <= int64(id)-1; j++ {
-			if !(!l.flag[j].r.load("L1")) {
+			if l.flag[j].r.load("L1") {
 				return false
 			}
 		}
 		return true
 	}() {
 		// L1: give up (return failure)
-		entered = false
+		return false
 	} else {
 		// L2: flag[i] := true
 		{
@@ -351,7 +350,7 @@ func (l *Burns) TryLock(id int) bool {
 		// L3: if ¬(∀ j ∈ 0..i - 1: ¬flag[j]) then
 		if !func() bool {
 			for j := int64(0); j <= int64(id)-1; j++ {
-				if !(!l.flag[j].r.load("L3")) {
+				if l.flag[j].r.load("L3") {
 					return false
 				}
 			}
@@ -364,12 +363,12 @@ func (l *Burns) TryLock(id int) bool {
 				l.sleepers.wake("L", 0)
 			}
 			// L3: give up (return failure)
-			entered = false
+			return false
 		} else {
 			// M: if ¬(∀ j ∈ i + 1..n - 1: ¬flag[j]) then
 			if !func() bool {
 				for j := int64(int64(id) + 1); j <= BurnsProcs-1; j++ {
-					if !(!l.flag[j].r.load("M")) {
+					if l.flag[j].r.load("M") {
 						return false
 					}
 				}
@@ -382,14 +381,9 @@ func (l *Burns) TryLock(id int) bool {
 					l.sleepers.wake("X", 0)
 				}
 				// M: give up (return failure)
-				entered = false
-			} else {
-				entered = true
+				return false
 			}
 		}
-	}
-	if !entered {
-		return false
 	}
 	st.held = true
 	return true

@@ -65,18 +65,24 @@ func clhCallerMustPanic(t *testing.T, what string, f func()) {
 // as sync.Mutex is used.
 func TestCLHCallerZeroValue(t *testing.T) {
 	done := make(chan struct{})
+	passages := 0
 	go func() {
 		defer close(done)
 		var l clh.CLHCaller
 		var n clh.CLHCallerNode
 		l.Lock(&n)
+		passages++
 		l.Unlock(&n)
 		l.Lock(&n)
+		passages++
 		l.Unlock(&n)
 	}()
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the zero value hangs: it is not ready to use")
+	}
+	if passages != 2 {
+		t.Errorf("%d passages entered the critical section, want 2", passages)
 	}
 }

@@ -161,7 +161,7 @@ func (l *DeBruijn) Lock(id int) {
 func (l *DeBruijn) acquireSlow1(st *deBruijnState, id int) {
 	var kk int64
 	var free bool
-	var entered_ bool
+	var entered bool
 	// L1: repeat
 	st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for first0 := true; ; first0 = false {
@@ -199,7 +199,7 @@ func (l *DeBruijn) acquireSlow1(st *deBruijnState, id int) {
 		}
 	}
 	// L2: entered := (∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2))
-	entered_ = func() bool {
+	entered = func() bool {
 		for d := int64(0); d <= DeBruijnProcs-1; d++ {
 			if !((((DeBruijnProcs - 1) - d) == int64(id)) || (l.control[(DeBruijnProcs-1)-d].r.load("L2") != 2)) {
 				return false
@@ -207,7 +207,7 @@ func (l *DeBruijn) acquireSlow1(st *deBruijnState, id int) {
 		}
 		return true
 	}()
-	if !(entered_) {
+	if !(entered) {
 		st.waiters[0].begin("L0", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 		for first0 := false; ; first0 = false {
 			armed0 := !first0 && !st.waiters[0].spin("L0")
@@ -259,7 +259,7 @@ func (l *DeBruijn) acquireSlow1(st *deBruijnState, id int) {
 				}
 			}
 			// L2: entered := (∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2))
-			entered_ = func() bool {
+			entered = func() bool {
 				for d := int64(0); d <= DeBruijnProcs-1; d++ {
 					if !((((DeBruijnProcs - 1) - d) == int64(id)) || (l.control[(DeBruijnProcs-1)-d].r.load("L2") != 2)) {
 						return false
@@ -267,7 +267,7 @@ func (l *DeBruijn) acquireSlow1(st *deBruijnState, id int) {
 				}
 				return true
 			}()
-			if entered_ {
+			if entered {
 				if armed0 {
 					st.waiters[0].cancel("L0")
 				}
@@ -318,7 +318,6 @@ func (l *DeBruijn) TryLock(id int) bool {
 		panic("lockgen: DeBruijn.TryLock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
 	var kk int64
-	var entered bool
 	// L0: control[i] := 1
 	{
 		var newVal int64 = 1
@@ -343,7 +342,7 @@ func (l *DeBruijn) TryLock(id int) bool {
 			l.sleepers.wake("L4", 0)
 		}
 		// L1: give up (return failure)
-		entered = false
+		return false
 	} else {
 		// L2: control[i] := 2
 		{
@@ -367,13 +366,8 @@ func (l *DeBruijn) TryLock(id int) bool {
 				l.sleepers.wake("L4", 0)
 			}
 			// L2: give up (return failure)
-			entered = false
-		} else {
-			entered = true
+			return false
 		}
-	}
-	if !entered {
-		return false
 	}
 	st.held = true
 	return true

@@ -137,24 +137,24 @@ func (l *Dekker) Lock(id int) {
 		panic("lockgen: Dekker.Lock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
 	var t int64
-	var entered_ bool
+	var entered bool
 	// A1: entered := false
-	entered_ = false
+	entered = false
 	// A1: while ¬entered do
-	if !entered_ {
+	if !entered {
 		// A1: c[i] := 0
 		{
 			var newVal int64 = 0
 			l.c[int64(id)].r.store("A1", newVal)
 			l.sleepers.wake("A1", 0)
 		}
-		l.acquireSlow1(st, id, t, entered_)
+		l.acquireSlow1(st, id, t, entered)
 	}
 	st.held = true
 }
 
 // acquireSlow1 continues acquire where its inline path had to wait.
-func (l *Dekker) acquireSlow1(st *dekkerState, id int, t int64, entered_ bool) {
+func (l *Dekker) acquireSlow1(st *dekkerState, id int, t int64, entered bool) {
 	var cj int64
 	// L1: repeat
 	st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
@@ -209,9 +209,9 @@ func (l *Dekker) acquireSlow1(st *dekkerState, id int, t int64, entered_ bool) {
 		}
 	} else {
 		// L1: entered := true
-		entered_ = true
+		entered = true
 	}
-	if !(!!entered_) {
+	if !entered {
 		for {
 			// A1: c[i] := 0
 			{
@@ -272,9 +272,9 @@ func (l *Dekker) acquireSlow1(st *dekkerState, id int, t int64, entered_ bool) {
 				}
 			} else {
 				// L1: entered := true
-				entered_ = true
+				entered = true
 			}
-			if !!entered_ {
+			if entered {
 				break
 			}
 		}

@@ -378,7 +378,6 @@ func (l *Dijkstra) TryLock(id int) bool {
 	if st.held {
 		panic("lockgen: Dijkstra.TryLock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	var entered bool
 	// 1: FLAG[i] := true
 	{
 		var newVal bool = true
@@ -408,7 +407,7 @@ func (l *Dijkstra) TryLock(id int) bool {
 				l.sleepers.wake("10", 0)
 			}
 			// 5: give up (return failure)
-			entered = false
+			return false
 		} else {
 			// 5: NEXT := i
 			{
@@ -447,9 +446,7 @@ func (l *Dijkstra) TryLock(id int) bool {
 					l.sleepers.wake("10", 0)
 				}
 				// 7: give up (return failure)
-				entered = false
-			} else {
-				entered = true
+				return false
 			}
 		}
 	} else {
@@ -484,13 +481,8 @@ func (l *Dijkstra) TryLock(id int) bool {
 				l.sleepers.wake("10", 0)
 			}
 			// 7: give up (return failure)
-			entered = false
-		} else {
-			entered = true
+			return false
 		}
-	}
-	if !entered {
-		return false
 	}
 	st.held = true
 	return true

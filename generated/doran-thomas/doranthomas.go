@@ -125,13 +125,13 @@ func (l *DoranThomas) Lock(id int) {
 				// D6: c[i] := true
 				l.c[int64(id)].r.store("D6", true)
 				// D7: await ¬c[1 - i]
-				if !(!l.c[1-int64(id)].r.load("D7")) {
+				if l.c[1-int64(id)].r.load("D7") {
 					l.acquireSlow2(st, id)
 				}
 			}
 		} else {
 			// D7: await ¬c[1 - i]
-			if !(!l.c[1-int64(id)].r.load("D7")) {
+			if l.c[1-int64(id)].r.load("D7") {
 				l.acquireSlow3(st, id)
 			}
 		}
@@ -159,7 +159,7 @@ func (l *DoranThomas) acquireSlow1(st *doranThomasState, id int) {
 	// D6: c[i] := true
 	l.c[int64(id)].r.store("D6", true)
 	// D7: await ¬c[1 - i]
-	if !(!l.c[1-int64(id)].r.load("D7")) {
+	if l.c[1-int64(id)].r.load("D7") {
 		st.waiters[0].beginSolo("D7", &l.c[1-int64(id)].sleepers, &l.spinners, waitAdaptive, 0)
 		for {
 			if !st.waiters[0].spin("D7") {

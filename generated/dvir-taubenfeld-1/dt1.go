@@ -3,6 +3,12 @@
 
 package dvirtaubenfeld1
 
+// The constants of DT1's paper, under their names there.
+const (
+	dt1LOCKED   = 0
+	dt1UNLOCKED = 1
+)
+
 // dt1QNode is the algorithm's QNode record.
 type dt1QNode struct {
 	next           refReg[dt1QNode] // next: the successor, once it has linked itself (line 7)
@@ -137,7 +143,7 @@ func (h *DT1Handle) Lock() {
 		st.mynode.next.store("2", nil)
 	}
 	// 3: mynode.status := LOCKED
-	st.mynode.status.store("3", 0)
+	st.mynode.status.store("3", dt1LOCKED)
 	// 4: pred := FAS(T, mynode)
 	pred = l.t.swap("4", st.mynode)
 	doorway("4")
@@ -148,7 +154,7 @@ func (h *DT1Handle) Lock() {
 		// 7: pred.next := mynode
 		pred.next.store("7", st.mynode)
 		// 8: ok := CAS(pred.status, UNLOCKED, LOCKED)
-		ok = pred.status.cas("8", 1, 0)
+		ok = pred.status.cas("8", dt1UNLOCKED, dt1LOCKED)
 		// 8: if ¬ok then
 		if !ok {
 			// 9: await mynode.locked ≠ true
@@ -193,14 +199,14 @@ func (h *DT1Handle) Unlock() {
 	var succ *dt1QNode
 	var ok bool
 	// 10: mynode.status := UNLOCKED
-	st.mynode.status.store("10", 1)
+	st.mynode.status.store("10", dt1UNLOCKED)
 	// 11: if mynode.next = ⊥ then
 	if st.mynode.next.load("11") == nil {
 		// 12: CAS(T, mynode, ⊥)
 		l.t.cas("12", st.mynode, nil)
 	} else {
 		// 13: ok := CAS(mynode.status, UNLOCKED, LOCKED)
-		ok = st.mynode.status.cas("13", 1, 0)
+		ok = st.mynode.status.cas("13", dt1UNLOCKED, dt1LOCKED)
 		// 13: if ok then
 		if ok {
 			// 14: succ := mynode.next
@@ -228,7 +234,6 @@ func (h *DT1Handle) TryLock() bool {
 		panic("lockgen: DT1Handle.TryLock: already holds the lock")
 	}
 	var ok bool
-	var entered bool
 	// 1: mynode := &q_i[current]
 	st.mynode = (&st.q[st.current])
 	// 2: if mynode.next ≠ ⊥ then
@@ -237,17 +242,12 @@ func (h *DT1Handle) TryLock() bool {
 		st.mynode.next.store("2", nil)
 	}
 	// 3: mynode.status := LOCKED
-	st.mynode.status.store("3", 0)
+	st.mynode.status.store("3", dt1LOCKED)
 	// 4: ok := CAS(T, ⊥, mynode)
 	ok = l.t.cas("4", nil, st.mynode)
 	// if ¬ok then
 	if !ok {
 		// give up (return failure)
-		entered = false
-	} else {
-		entered = true
-	}
-	if !entered {
 		return false
 	}
 	st.held = true

@@ -61,18 +61,24 @@ func dt1MustPanic(t *testing.T, what string, f func()) {
 // as sync.Mutex is used.
 func TestDT1ZeroValue(t *testing.T) {
 	done := make(chan struct{})
+	passages := 0
 	go func() {
 		defer close(done)
 		var l dvirtaubenfeld1.DT1
 		h := l.NewHandle()
 		h.Lock()
+		passages++
 		h.Unlock()
 		h.Lock()
+		passages++
 		h.Unlock()
 	}()
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the zero value hangs: it is not ready to use")
+	}
+	if passages != 2 {
+		t.Errorf("%d passages entered the critical section, want 2", passages)
 	}
 }

@@ -10,6 +10,13 @@ const (
 	EisenbergMcGuireProcs = 4
 )
 
+// The constants of EisenbergMcGuire's paper, under their names there.
+const (
+	eisenbergMcGuireIdle   = 0
+	eisenbergMcGuireWantIn = 1 // want-in
+	eisenbergMcGuireInCs   = 2 // in-cs
+)
+
 // eisenbergMcGuireState is what a process keeps between and across its passages.
 type eisenbergMcGuireState struct {
 	waiters [2]waiter // this process's side of its waits
@@ -137,7 +144,7 @@ func (l *EisenbergMcGuire) Lock(id int) {
 	// L0: repeat
 	// L0: control[i] := want-in
 	{
-		var newVal int64 = 1
+		var newVal int64 = eisenbergMcGuireWantIn
 		if l.control[int64(id)].r.swap("L0", newVal) != newVal {
 			l.sleepers.wake("L0", 0)
 		}
@@ -151,7 +158,7 @@ func (l *EisenbergMcGuire) Lock(id int) {
 func (l *EisenbergMcGuire) acquireSlow1(st *eisenbergMcGuireState, id int) {
 	var kk int64
 	var free bool
-	var entered_ bool
+	var entered bool
 	// L1: repeat
 	st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for first0 := true; ; first0 = false {
@@ -164,7 +171,7 @@ func (l *EisenbergMcGuire) acquireSlow1(st *eisenbergMcGuireState, id int) {
 		// L1: free := (∀ d ∈ 0..(((i - kk) + n) mod n) - 1: control[(kk + d) mod n] = idle)
 		free = func() bool {
 			for d := int64(0); d <= (((int64(id)-kk)+EisenbergMcGuireProcs)%EisenbergMcGuireProcs)-1; d++ {
-				if !(l.control[(kk+d)%EisenbergMcGuireProcs].r.load("L1") == 0) {
+				if !(l.control[(kk+d)%EisenbergMcGuireProcs].r.load("L1") == eisenbergMcGuireIdle) {
 					return false
 				}
 			}
@@ -183,31 +190,31 @@ func (l *EisenbergMcGuire) acquireSlow1(st *eisenbergMcGuireState, id int) {
 	st.waiters[0].end("L1")
 	// L2: control[i] := in-cs
 	{
-		var newVal int64 = 2
+		var newVal int64 = eisenbergMcGuireInCs
 		if l.control[int64(id)].r.swap("L2", newVal) != newVal {
 			l.sleepers.wake("L2", 0)
 		}
 	}
 	// L2: entered := (∀ j ∈ 0..n - 1, j ≠ i: control[j] ≠ in-cs)
-	entered_ = func() bool {
+	entered = func() bool {
 		for j := int64(0); j <= EisenbergMcGuireProcs-1; j++ {
 			if j == int64(id) {
 				continue
 			}
-			if !(l.control[j].r.load("L2") != 2) {
+			if !(l.control[j].r.load("L2") != eisenbergMcGuireInCs) {
 				return false
 			}
 		}
 		return true
 	}()
 	// L2: if entered then
-	if entered_ {
+	if entered {
 		// L2: kk := k
 		kk = l.k.load("L2")
 		// L2: entered := (kk = i) ∨ (control[kk] = idle)
-		entered_ = (kk == int64(id)) || (l.control[kk].r.load("L2") == 0)
+		entered = (kk == int64(id)) || (l.control[kk].r.load("L2") == eisenbergMcGuireIdle)
 	}
-	if !(entered_) {
+	if !(entered) {
 		st.waiters[0].begin("L0", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 		for first0 := false; ; first0 = false {
 			armed0 := !first0 && !st.waiters[0].spin("L0")
@@ -216,7 +223,7 @@ func (l *EisenbergMcGuire) acquireSlow1(st *eisenbergMcGuireState, id int) {
 			}
 			// L0: control[i] := want-in
 			{
-				var newVal int64 = 1
+				var newVal int64 = eisenbergMcGuireWantIn
 				if l.control[int64(id)].r.swap("L0", newVal) != newVal {
 					l.sleepers.wake("L0", 0)
 				}
@@ -234,7 +241,7 @@ func (l *EisenbergMcGuire) acquireSlow1(st *eisenbergMcGuireState, id int) {
 				// L1: free := (∀ d ∈ 0..(((i - kk) + n) mod n) - 1: control[(kk + d) mod n] = idle)
 				free = func() bool {
 					for d := int64(0); d <= (((int64(id)-kk)+EisenbergMcGuireProcs)%EisenbergMcGuireProcs)-1; d++ {
-						if !(l.control[(kk+d)%EisenbergMcGuireProcs].r.load("L1") == 0) {
+						if !(l.control[(kk+d)%EisenbergMcGuireProcs].r.load("L1") == eisenbergMcGuireIdle) {
 							return false
 						}
 					}
@@ -253,31 +260,31 @@ func (l *EisenbergMcGuire) acquireSlow1(st *eisenbergMcGuireState, id int) {
 			st.waiters[1].end("L1")
 			// L2: control[i] := in-cs
 			{
-				var newVal int64 = 2
+				var newVal int64 = eisenbergMcGuireInCs
 				if l.control[int64(id)].r.swap("L2", newVal) != newVal {
 					l.sleepers.wake("L2", 0)
 				}
 			}
 			// L2: entered := (∀ j ∈ 0..n - 1, j ≠ i: control[j] ≠ in-cs)
-			entered_ = func() bool {
+			entered = func() bool {
 				for j := int64(0); j <= EisenbergMcGuireProcs-1; j++ {
 					if j == int64(id) {
 						continue
 					}
-					if !(l.control[j].r.load("L2") != 2) {
+					if !(l.control[j].r.load("L2") != eisenbergMcGuireInCs) {
 						return false
 					}
 				}
 				return true
 			}()
 			// L2: if entered then
-			if entered_ {
+			if entered {
 				// L2: kk := k
 				kk = l.k.load("L2")
 				// L2: entered := (kk = i) ∨ (control[kk] = idle)
-				entered_ = (kk == int64(id)) || (l.control[kk].r.load("L2") == 0)
+				entered = (kk == int64(id)) || (l.control[kk].r.load("L2") == eisenbergMcGuireIdle)
 			}
-			if entered_ {
+			if entered {
 				if armed0 {
 					st.waiters[0].cancel("L0")
 				}
@@ -308,10 +315,10 @@ func (l *EisenbergMcGuire) Unlock(id int) {
 	// L4: next := (k + 1) mod n
 	next = (l.k.load("L4") + 1) % EisenbergMcGuireProcs
 	// L4: while control[next] = idle do
-	if l.control[next].r.load("L4") == 0 {
+	if l.control[next].r.load("L4") == eisenbergMcGuireIdle {
 		// L4: next := (next + 1) mod n
 		next = (next + 1) % EisenbergMcGuireProcs
-		if !(l.control[next].r.load("L4") == 0) {
+		if !(l.control[next].r.load("L4") == eisenbergMcGuireIdle) {
 			// L5: k := next
 			{
 				var newVal int64 = next
@@ -320,7 +327,7 @@ func (l *EisenbergMcGuire) Unlock(id int) {
 			}
 			// L6: control[i] := idle
 			{
-				var newVal int64 = 0
+				var newVal int64 = eisenbergMcGuireIdle
 				l.control[int64(id)].r.store("L6", newVal)
 				l.sleepers.wake("L6", 0)
 			}
@@ -336,7 +343,7 @@ func (l *EisenbergMcGuire) Unlock(id int) {
 		}
 		// L6: control[i] := idle
 		{
-			var newVal int64 = 0
+			var newVal int64 = eisenbergMcGuireIdle
 			l.control[int64(id)].r.store("L6", newVal)
 			l.sleepers.wake("L6", 0)
 		}
@@ -348,7 +355,7 @@ func (l *EisenbergMcGuire) releaseSlow1(id int, next int64) {
 	for {
 		// L4: next := (next + 1) mod n
 		next = (next + 1) % EisenbergMcGuireProcs
-		if !(l.control[next].r.load("L4") == 0) {
+		if !(l.control[next].r.load("L4") == eisenbergMcGuireIdle) {
 			break
 		}
 	}
@@ -360,7 +367,7 @@ func (l *EisenbergMcGuire) releaseSlow1(id int, next int64) {
 	}
 	// L6: control[i] := idle
 	{
-		var newVal int64 = 0
+		var newVal int64 = eisenbergMcGuireIdle
 		l.control[int64(id)].r.store("L6", newVal)
 		l.sleepers.wake("L6", 0)
 	}
@@ -373,11 +380,10 @@ func (l *EisenbergMcGuire) TryLock(id int) bool {
 		panic("lockgen: EisenbergMcGuire.TryLock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
 	var kk int64
-	var entered_ bool
 	var entered bool
 	// L0: control[i] := want-in
 	{
-		var newVal int64 = 1
+		var newVal int64 = eisenbergMcGuireWantIn
 		l.control[int64(id)].r.store("L0", newVal)
 		l.sleepers.wake("L0", 0)
 	}
@@ -386,7 +392,7 @@ func (l *EisenbergMcGuire) TryLock(id int) bool {
 	// L1: if ¬(∀ d ∈ 0..(((i - kk) + n) mod n) - 1: control[(kk + d) mod n] = idle) then
 	if !func() bool {
 		for d := int64(0); d <= (((int64(id)-kk)+EisenbergMcGuireProcs)%EisenbergMcGuireProcs)-1; d++ {
-			if !(l.control[(kk+d)%EisenbergMcGuireProcs].r.load("L1") == 0) {
+			if !(l.control[(kk+d)%EisenbergMcGuireProcs].r.load("L1") == eisenbergMcGuireIdle) {
 				return false
 			}
 		}
@@ -394,48 +400,48 @@ func (l *EisenbergMcGuire) TryLock(id int) bool {
 	}() {
 		// L6: control[i] := idle
 		{
-			var newVal int64 = 0
+			var newVal int64 = eisenbergMcGuireIdle
 			l.control[int64(id)].r.store("L6", newVal)
 			l.sleepers.wake("L6", 0)
 		}
 		// L1: give up (return failure)
-		entered = false
+		return false
 	} else {
 		// L2: control[i] := in-cs
 		{
-			var newVal int64 = 2
+			var newVal int64 = eisenbergMcGuireInCs
 			l.control[int64(id)].r.store("L2", newVal)
 			l.sleepers.wake("L2", 0)
 		}
 		// L2: entered := (∀ j ∈ 0..n - 1, j ≠ i: control[j] ≠ in-cs)
-		entered_ = func() bool {
+		entered = func() bool {
 			for j := int64(0); j <= EisenbergMcGuireProcs-1; j++ {
 				if j == int64(id) {
 					continue
 				}
-				if !(l.control[j].r.load("L2") != 2) {
+				if !(l.control[j].r.load("L2") != eisenbergMcGuireInCs) {
 					return false
 				}
 			}
 			return true
 		}()
 		// L2: if entered then
-		if entered_ {
+		if entered {
 			// L2: kk := k
 			kk = l.k.load("L2")
 			// L2: entered := (kk = i) ∨ (control[kk] = idle)
-			entered_ = (kk == int64(id)) || (l.control[kk].r.load("L2") == 0)
+			entered = (kk == int64(id)) || (l.control[kk].r.load("L2") == eisenbergMcGuireIdle)
 		}
 		// L2: if ¬entered then
-		if !entered_ {
+		if !entered {
 			// L6: control[i] := idle
 			{
-				var newVal int64 = 0
+				var newVal int64 = eisenbergMcGuireIdle
 				l.control[int64(id)].r.store("L6", newVal)
 				l.sleepers.wake("L6", 0)
 			}
 			// L2: give up (return failure)
-			entered = false
+			return false
 		} else {
 			// L3: k := i
 			{
@@ -443,11 +449,7 @@ func (l *EisenbergMcGuire) TryLock(id int) bool {
 				l.k.store("L3", newVal)
 				l.sleepers.wake("L3", 0)
 			}
-			entered = true
 		}
-	}
-	if !entered {
-		return false
 	}
 	st.held = true
 	return true

@@ -140,7 +140,7 @@ func (l *Filter) Lock(id int) {
 		} else {
 			// 5: lvl := lvl + 1
 			lvl = lvl + 1
-			if !(!(lvl <= (FilterProcs - 1))) {
+			if lvl <= (FilterProcs - 1) {
 				l.acquireSlow2(st, id, lvl)
 			}
 		}
@@ -187,7 +187,7 @@ func (l *Filter) acquireSlow1(st *filterState, id int, lvl int64) {
 	st.waiters[0].end("4")
 	// 5: lvl := lvl + 1
 	lvl = lvl + 1
-	if !(!(lvl <= (FilterProcs - 1))) {
+	if lvl <= (FilterProcs - 1) {
 		for {
 			// 2: FLAGLEVEL[i] := lvl
 			{

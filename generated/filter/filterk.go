@@ -144,7 +144,7 @@ func (l *FilterK) Lock(id int) {
 		} else {
 			// 5: lvl := lvl + 1
 			lvl = lvl + 1
-			if !(!(lvl <= (FilterKProcs - FilterKK))) {
+			if lvl <= (FilterKProcs - FilterKK) {
 				l.acquireSlow2(st, id, lvl)
 			}
 		}
@@ -191,7 +191,7 @@ func (l *FilterK) acquireSlow1(st *filterKState, id int, lvl int64) {
 	st.waiters[0].end("4")
 	// 5: lvl := lvl + 1
 	lvl = lvl + 1
-	if !(!(lvl <= (FilterKProcs - FilterKK))) {
+	if lvl <= (FilterKProcs - FilterKK) {
 		for {
 			// 2: FLAGLEVEL[i] := lvl
 			{

@@ -15,6 +15,11 @@ const (
 	FischerProcs = 4
 )
 
+// The constants of Fischer's paper, under their names there.
+const (
+	fischerBottom = -1 // ⊥
+)
+
 // fischerState is what a process keeps between and across its passages.
 type fischerState struct {
 	waiters [1]waiter // this process's side of its waits
@@ -127,7 +132,7 @@ func (l *Fischer) Lock(id int) {
 	}
 	// 1: repeat
 	// 1: await X = ⊥
-	if !(l.x.load("1") == -1) {
+	if !(l.x.load("1") == fischerBottom) {
 		l.acquireSlow1(st, id)
 	} else {
 		// 2: X := i
@@ -146,17 +151,17 @@ func (l *Fischer) Lock(id int) {
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *Fischer) acquireSlow1(st *fischerState, id int) {
 	var mine bool
-	st.waiters[0].begin("1", &l.xSleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+	st.waiters[0].begin("1", &l.xSleepers, &l.spinners, waitAdaptive, 0, fischerBottom, 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("1") {
 			st.waiters[0].prepare("1")
-			if l.x.load("1") == -1 {
+			if l.x.load("1") == fischerBottom {
 				st.waiters[0].cancel("1")
 				break
 			}
 			st.waiters[0].park("1")
 		}
-		if l.x.load("1") == -1 {
+		if l.x.load("1") == fischerBottom {
 			break
 		}
 	}
@@ -176,18 +181,18 @@ func (l *Fischer) acquireSlow1(st *fischerState, id int) {
 	if !(mine) {
 		for {
 			// 1: await X = ⊥
-			if !(l.x.load("1") == -1) {
-				st.waiters[0].begin("1", &l.xSleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+			if !(l.x.load("1") == fischerBottom) {
+				st.waiters[0].begin("1", &l.xSleepers, &l.spinners, waitAdaptive, 0, fischerBottom, 0, waitKeyed)
 				for {
 					if !st.waiters[0].spin("1") {
 						st.waiters[0].prepare("1")
-						if l.x.load("1") == -1 {
+						if l.x.load("1") == fischerBottom {
 							st.waiters[0].cancel("1")
 							break
 						}
 						st.waiters[0].park("1")
 					}
-					if l.x.load("1") == -1 {
+					if l.x.load("1") == fischerBottom {
 						break
 					}
 				}
@@ -222,18 +227,18 @@ func (l *Fischer) acquireSlow2(st *fischerState, id int) {
 	if !(mine) {
 		for {
 			// 1: await X = ⊥
-			if !(l.x.load("1") == -1) {
-				st.waiters[0].begin("1", &l.xSleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+			if !(l.x.load("1") == fischerBottom) {
+				st.waiters[0].begin("1", &l.xSleepers, &l.spinners, waitAdaptive, 0, fischerBottom, 0, waitKeyed)
 				for {
 					if !st.waiters[0].spin("1") {
 						st.waiters[0].prepare("1")
-						if l.x.load("1") == -1 {
+						if l.x.load("1") == fischerBottom {
 							st.waiters[0].cancel("1")
 							break
 						}
 						st.waiters[0].park("1")
 					}
-					if l.x.load("1") == -1 {
+					if l.x.load("1") == fischerBottom {
 						break
 					}
 				}
@@ -267,7 +272,7 @@ func (l *Fischer) Unlock(id int) {
 	st.held = false
 	// 5: X := ⊥
 	{
-		var newVal int64 = -1
+		var newVal int64 = fischerBottom
 		l.x.store("5", newVal)
 		l.xSleepers.wake("5", newVal)
 	}

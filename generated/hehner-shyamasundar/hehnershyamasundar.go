@@ -14,6 +14,11 @@ const (
 	HehnerShyamasundarProcs = 4
 )
 
+// The constants of HehnerShyamasundar's paper, under their names there.
+const (
+	hehnerShyamasundarInfinity = 9223372036854775807 // ∞
+)
+
 // hehnerShyamasundarState is what a process keeps between and across its passages.
 type hehnerShyamasundarState struct {
 	waiters [1]waiter // this process's side of its waits
@@ -154,7 +159,7 @@ func (l *HehnerShyamasundar) acquireSlow1(st *hehnerShyamasundarState, id int, m
 		// 2: t := T[j]
 		t = l.t[j].r.load("2")
 		// 2: if (t > mine) ∧ (t ≠ ∞) then
-		if (t > mine) && (t != 9223372036854775807) {
+		if (t > mine) && (t != hehnerShyamasundarInfinity) {
 			// 2: mine := t
 			mine = t
 		}
@@ -205,7 +210,7 @@ func (l *HehnerShyamasundar) Unlock(id int) {
 	st.held = false
 	// 6: T[i] := ∞
 	{
-		var newVal int64 = 9223372036854775807
+		var newVal int64 = hehnerShyamasundarInfinity
 		l.t[int64(id)].r.store("6", newVal)
 		l.sleepers.wake("6", 0)
 	}

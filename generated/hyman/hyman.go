@@ -138,7 +138,7 @@ func (l *Hyman) Lock(id int) {
 		} else {
 			// C3: k := i
 			l.k.store("C3", int64(id))
-			if !(!(l.k.load("C1") != int64(id))) {
+			if l.k.load("C1") != int64(id) {
 				l.acquireSlow2(st, id)
 			}
 		}
@@ -165,7 +165,7 @@ func (l *Hyman) acquireSlow1(st *hymanState, id int) {
 	st.waiters[0].end("C2")
 	// C3: k := i
 	l.k.store("C3", int64(id))
-	if !(!(l.k.load("C1") != int64(id))) {
+	if l.k.load("C1") != int64(id) {
 		for {
 			// C2: await b[1 - i]
 			if !(l.b[1-int64(id)].r.load("C2")) {

@@ -60,17 +60,23 @@ func hymanMustPanic(t *testing.T, what string, f func()) {
 // as sync.Mutex is used.
 func TestHymanZeroValue(t *testing.T) {
 	done := make(chan struct{})
+	passages := 0
 	go func() {
 		defer close(done)
 		var l hyman.Hyman
 		l.Lock(0)
+		passages++
 		l.Unlock(0)
 		l.Lock(1)
+		passages++
 		l.Unlock(1)
 	}()
 	select {
 	case <-done:
 	case <-time.After(10 * time.Second):
 		t.Fatal("the zero value hangs: it is not ready to use")
+	}
+	if passages != 2 {
+		t.Errorf("%d passages entered the critical section, want 2", passages)
 	}
 }

@@ -160,7 +160,7 @@ func (l *Knuth) Lock(id int) {
 func (l *Knuth) acquireSlow1(st *knuthState, id int) {
 	var kk int64
 	var free bool
-	var entered_ bool
+	var entered bool
 	// L1: repeat
 	st.waiters[0].begin("L1", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 	for first0 := true; ; first0 = false {
@@ -198,7 +198,7 @@ func (l *Knuth) acquireSlow1(st *knuthState, id int) {
 		}
 	}
 	// L2: entered := (∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2))
-	entered_ = func() bool {
+	entered = func() bool {
 		for d := int64(0); d <= KnuthProcs-1; d++ {
 			if !((((KnuthProcs - 1) - d) == int64(id)) || (l.control[(KnuthProcs-1)-d].r.load("L2") != 2)) {
 				return false
@@ -206,7 +206,7 @@ func (l *Knuth) acquireSlow1(st *knuthState, id int) {
 		}
 		return true
 	}()
-	if !(entered_) {
+	if !(entered) {
 		st.waiters[0].begin("L0", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
 		for first0 := false; ; first0 = false {
 			armed0 := !first0 && !st.waiters[0].spin("L0")
@@ -258,7 +258,7 @@ func (l *Knuth) acquireSlow1(st *knuthState, id int) {
 				}
 			}
 			// L2: entered := (∀ d ∈ 0..n - 1: (((n - 1) - d) = i) ∨ (control[(n - 1) - d] ≠ 2))
-			entered_ = func() bool {
+			entered = func() bool {
 				for d := int64(0); d <= KnuthProcs-1; d++ {
 					if !((((KnuthProcs - 1) - d) == int64(id)) || (l.control[(KnuthProcs-1)-d].r.load("L2") != 2)) {
 						return false
@@ -266,7 +266,7 @@ func (l *Knuth) acquireSlow1(st *knuthState, id int) {
 				}
 				return true
 			}()
-			if entered_ {
+			if entered {
 				if armed0 {
 					st.waiters[0].cancel("L0")
 				}
@@ -317,7 +317,6 @@ func (l *Knuth) TryLock(id int) bool {
 		panic("lockgen: Knuth.TryLock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
 	var kk int64
-	var entered bool
 	// L0: control[i] := 1
 	{
 		var newVal int64 = 1
@@ -342,7 +341,7 @@ func (l *Knuth) TryLock(id int) bool {
 			l.sleepers.wake("L4", 0)
 		}
 		// L1: give up (return failure)
-		entered = false
+		return false
 	} else {
 		// L2: control[i] := 2
 		{
@@ -366,7 +365,7 @@ func (l *Knuth) TryLock(id int) bool {
 				l.sleepers.wake("L4", 0)
 			}
 			// L2: give up (return failure)
-			entered = false
+			return false
 		} else {
 			// L3: k := i
 			{
@@ -374,11 +373,7 @@ func (l *Knuth) TryLock(id int) bool {
 				l.k.store("L3", newVal)
 				l.sleepers.wake("L3", 0)
 			}
-			entered = true
 		}
-	}
-	if !entered {
-		return false
 	}
 	st.held = true
 	return true

@@ -14,6 +14,11 @@ const (
 	LamportFastTryProcs = 4
 )
 
+// The constants of LamportFastTry's paper, under their names there.
+const (
+	lamportFastTryBottom = -1 // ⊥
+)
+
 // lamportFastTryState is what a process keeps between and across its passages.
 type lamportFastTryState struct {
 	waiters [1]waiter // this process's side of its waits
@@ -165,7 +170,7 @@ func (l *LamportFastTry) Lock(id int) {
 		// 1: X := i
 		l.x.store("1", int64(id))
 		// 2: if Y ≠ ⊥ then
-		if l.y.load("2") != -1 {
+		if l.y.load("2") != lamportFastTryBottom {
 			// R3: FLAG[i] := false
 			{
 				var newVal bool = false
@@ -173,10 +178,10 @@ func (l *LamportFastTry) Lock(id int) {
 				l.sleepers.wake("R3", 0)
 			}
 			// R3: await Y = ⊥
-			if !(l.y.load("R3") == -1) {
+			if !(l.y.load("R3") == lamportFastTryBottom) {
 				l.acquireSlow1(st, id)
 			} else {
-				if !(!true) {
+				if true {
 					l.acquireSlow2(st, id)
 				}
 			}
@@ -215,10 +220,10 @@ func (l *LamportFastTry) Lock(id int) {
 						// R7.3: enter the critical section
 					} else {
 						// R7.4: await Y = ⊥
-						if !(l.y.load("R7.4") == -1) {
+						if !(l.y.load("R7.4") == lamportFastTryBottom) {
 							l.acquireSlow4(st, id)
 						} else {
-							if !(!true) {
+							if true {
 								l.acquireSlow5(st, id)
 							}
 						}
@@ -232,22 +237,22 @@ func (l *LamportFastTry) Lock(id int) {
 
 // acquireSlow1 continues acquire where its inline path had to wait.
 func (l *LamportFastTry) acquireSlow1(st *lamportFastTryState, id int) {
-	st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+	st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastTryBottom, 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("R3") {
 			st.waiters[0].prepare("R3")
-			if l.y.load("R3") == -1 {
+			if l.y.load("R3") == lamportFastTryBottom {
 				st.waiters[0].cancel("R3")
 				break
 			}
 			st.waiters[0].park("R3")
 		}
-		if l.y.load("R3") == -1 {
+		if l.y.load("R3") == lamportFastTryBottom {
 			break
 		}
 	}
 	st.waiters[0].end("R3")
-	if !(!true) {
+	if true {
 		for {
 			// N1: FLAG[i] := true
 			{
@@ -258,7 +263,7 @@ func (l *LamportFastTry) acquireSlow1(st *lamportFastTryState, id int) {
 			// 1: X := i
 			l.x.store("1", int64(id))
 			// 2: if Y ≠ ⊥ then
-			if l.y.load("2") != -1 {
+			if l.y.load("2") != lamportFastTryBottom {
 				// R3: FLAG[i] := false
 				{
 					var newVal bool = false
@@ -266,18 +271,18 @@ func (l *LamportFastTry) acquireSlow1(st *lamportFastTryState, id int) {
 					l.sleepers.wake("R3", 0)
 				}
 				// R3: await Y = ⊥
-				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+				if !(l.y.load("R3") == lamportFastTryBottom) {
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastTryBottom, 0, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
-							if l.y.load("R3") == -1 {
+							if l.y.load("R3") == lamportFastTryBottom {
 								st.waiters[0].cancel("R3")
 								break
 							}
 							st.waiters[0].park("R3")
 						}
-						if l.y.load("R3") == -1 {
+						if l.y.load("R3") == lamportFastTryBottom {
 							break
 						}
 					}
@@ -348,18 +353,18 @@ func (l *LamportFastTry) acquireSlow1(st *lamportFastTryState, id int) {
 						return
 					} else {
 						// R7.4: await Y = ⊥
-						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+						if !(l.y.load("R7.4") == lamportFastTryBottom) {
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastTryBottom, 0, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
-									if l.y.load("R7.4") == -1 {
+									if l.y.load("R7.4") == lamportFastTryBottom {
 										st.waiters[0].cancel("R7.4")
 										break
 									}
 									st.waiters[0].park("R7.4")
 								}
-								if l.y.load("R7.4") == -1 {
+								if l.y.load("R7.4") == lamportFastTryBottom {
 									break
 								}
 							}
@@ -387,7 +392,7 @@ func (l *LamportFastTry) acquireSlow2(st *lamportFastTryState, id int) {
 		// 1: X := i
 		l.x.store("1", int64(id))
 		// 2: if Y ≠ ⊥ then
-		if l.y.load("2") != -1 {
+		if l.y.load("2") != lamportFastTryBottom {
 			// R3: FLAG[i] := false
 			{
 				var newVal bool = false
@@ -395,18 +400,18 @@ func (l *LamportFastTry) acquireSlow2(st *lamportFastTryState, id int) {
 				l.sleepers.wake("R3", 0)
 			}
 			// R3: await Y = ⊥
-			if !(l.y.load("R3") == -1) {
-				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+			if !(l.y.load("R3") == lamportFastTryBottom) {
+				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastTryBottom, 0, waitKeyed)
 				for {
 					if !st.waiters[0].spin("R3") {
 						st.waiters[0].prepare("R3")
-						if l.y.load("R3") == -1 {
+						if l.y.load("R3") == lamportFastTryBottom {
 							st.waiters[0].cancel("R3")
 							break
 						}
 						st.waiters[0].park("R3")
 					}
-					if l.y.load("R3") == -1 {
+					if l.y.load("R3") == lamportFastTryBottom {
 						break
 					}
 				}
@@ -477,18 +482,18 @@ func (l *LamportFastTry) acquireSlow2(st *lamportFastTryState, id int) {
 					return
 				} else {
 					// R7.4: await Y = ⊥
-					if !(l.y.load("R7.4") == -1) {
-						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+					if !(l.y.load("R7.4") == lamportFastTryBottom) {
+						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastTryBottom, 0, waitKeyed)
 						for {
 							if !st.waiters[0].spin("R7.4") {
 								st.waiters[0].prepare("R7.4")
-								if l.y.load("R7.4") == -1 {
+								if l.y.load("R7.4") == lamportFastTryBottom {
 									st.waiters[0].cancel("R7.4")
 									break
 								}
 								st.waiters[0].park("R7.4")
 							}
-							if l.y.load("R7.4") == -1 {
+							if l.y.load("R7.4") == lamportFastTryBottom {
 								break
 							}
 						}
@@ -540,25 +545,25 @@ func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
 		return
 	} else {
 		// R7.4: await Y = ⊥
-		if !(l.y.load("R7.4") == -1) {
-			st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+		if !(l.y.load("R7.4") == lamportFastTryBottom) {
+			st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastTryBottom, 0, waitKeyed)
 			for {
 				if !st.waiters[0].spin("R7.4") {
 					st.waiters[0].prepare("R7.4")
-					if l.y.load("R7.4") == -1 {
+					if l.y.load("R7.4") == lamportFastTryBottom {
 						st.waiters[0].cancel("R7.4")
 						break
 					}
 					st.waiters[0].park("R7.4")
 				}
-				if l.y.load("R7.4") == -1 {
+				if l.y.load("R7.4") == lamportFastTryBottom {
 					break
 				}
 			}
 			st.waiters[0].end("R7.4")
 		}
 	}
-	if !(!true) {
+	if true {
 		for {
 			// N1: FLAG[i] := true
 			{
@@ -569,7 +574,7 @@ func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
 			// 1: X := i
 			l.x.store("1", int64(id))
 			// 2: if Y ≠ ⊥ then
-			if l.y.load("2") != -1 {
+			if l.y.load("2") != lamportFastTryBottom {
 				// R3: FLAG[i] := false
 				{
 					var newVal bool = false
@@ -577,18 +582,18 @@ func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
 					l.sleepers.wake("R3", 0)
 				}
 				// R3: await Y = ⊥
-				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+				if !(l.y.load("R3") == lamportFastTryBottom) {
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastTryBottom, 0, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
-							if l.y.load("R3") == -1 {
+							if l.y.load("R3") == lamportFastTryBottom {
 								st.waiters[0].cancel("R3")
 								break
 							}
 							st.waiters[0].park("R3")
 						}
-						if l.y.load("R3") == -1 {
+						if l.y.load("R3") == lamportFastTryBottom {
 							break
 						}
 					}
@@ -659,18 +664,18 @@ func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
 						return
 					} else {
 						// R7.4: await Y = ⊥
-						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+						if !(l.y.load("R7.4") == lamportFastTryBottom) {
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastTryBottom, 0, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
-									if l.y.load("R7.4") == -1 {
+									if l.y.load("R7.4") == lamportFastTryBottom {
 										st.waiters[0].cancel("R7.4")
 										break
 									}
 									st.waiters[0].park("R7.4")
 								}
-								if l.y.load("R7.4") == -1 {
+								if l.y.load("R7.4") == lamportFastTryBottom {
 									break
 								}
 							}
@@ -688,22 +693,22 @@ func (l *LamportFastTry) acquireSlow3(st *lamportFastTryState, id int) {
 
 // acquireSlow4 continues acquire where its inline path had to wait.
 func (l *LamportFastTry) acquireSlow4(st *lamportFastTryState, id int) {
-	st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+	st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastTryBottom, 0, waitKeyed)
 	for {
 		if !st.waiters[0].spin("R7.4") {
 			st.waiters[0].prepare("R7.4")
-			if l.y.load("R7.4") == -1 {
+			if l.y.load("R7.4") == lamportFastTryBottom {
 				st.waiters[0].cancel("R7.4")
 				break
 			}
 			st.waiters[0].park("R7.4")
 		}
-		if l.y.load("R7.4") == -1 {
+		if l.y.load("R7.4") == lamportFastTryBottom {
 			break
 		}
 	}
 	st.waiters[0].end("R7.4")
-	if !(!true) {
+	if true {
 		for {
 			// N1: FLAG[i] := true
 			{
@@ -714,7 +719,7 @@ func (l *LamportFastTry) acquireSlow4(st *lamportFastTryState, id int) {
 			// 1: X := i
 			l.x.store("1", int64(id))
 			// 2: if Y ≠ ⊥ then
-			if l.y.load("2") != -1 {
+			if l.y.load("2") != lamportFastTryBottom {
 				// R3: FLAG[i] := false
 				{
 					var newVal bool = false
@@ -722,18 +727,18 @@ func (l *LamportFastTry) acquireSlow4(st *lamportFastTryState, id int) {
 					l.sleepers.wake("R3", 0)
 				}
 				// R3: await Y = ⊥
-				if !(l.y.load("R3") == -1) {
-					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+				if !(l.y.load("R3") == lamportFastTryBottom) {
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastTryBottom, 0, waitKeyed)
 					for {
 						if !st.waiters[0].spin("R3") {
 							st.waiters[0].prepare("R3")
-							if l.y.load("R3") == -1 {
+							if l.y.load("R3") == lamportFastTryBottom {
 								st.waiters[0].cancel("R3")
 								break
 							}
 							st.waiters[0].park("R3")
 						}
-						if l.y.load("R3") == -1 {
+						if l.y.load("R3") == lamportFastTryBottom {
 							break
 						}
 					}
@@ -804,18 +809,18 @@ func (l *LamportFastTry) acquireSlow4(st *lamportFastTryState, id int) {
 						return
 					} else {
 						// R7.4: await Y = ⊥
-						if !(l.y.load("R7.4") == -1) {
-							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+						if !(l.y.load("R7.4") == lamportFastTryBottom) {
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastTryBottom, 0, waitKeyed)
 							for {
 								if !st.waiters[0].spin("R7.4") {
 									st.waiters[0].prepare("R7.4")
-									if l.y.load("R7.4") == -1 {
+									if l.y.load("R7.4") == lamportFastTryBottom {
 										st.waiters[0].cancel("R7.4")
 										break
 									}
 									st.waiters[0].park("R7.4")
 								}
-								if l.y.load("R7.4") == -1 {
+								if l.y.load("R7.4") == lamportFastTryBottom {
 									break
 								}
 							}
@@ -843,7 +848,7 @@ func (l *LamportFastTry) acquireSlow5(st *lamportFastTryState, id int) {
 		// 1: X := i
 		l.x.store("1", int64(id))
 		// 2: if Y ≠ ⊥ then
-		if l.y.load("2") != -1 {
+		if l.y.load("2") != lamportFastTryBottom {
 			// R3: FLAG[i] := false
 			{
 				var newVal bool = false
@@ -851,18 +856,18 @@ func (l *LamportFastTry) acquireSlow5(st *lamportFastTryState, id int) {
 				l.sleepers.wake("R3", 0)
 			}
 			// R3: await Y = ⊥
-			if !(l.y.load("R3") == -1) {
-				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+			if !(l.y.load("R3") == lamportFastTryBottom) {
+				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastTryBottom, 0, waitKeyed)
 				for {
 					if !st.waiters[0].spin("R3") {
 						st.waiters[0].prepare("R3")
-						if l.y.load("R3") == -1 {
+						if l.y.load("R3") == lamportFastTryBottom {
 							st.waiters[0].cancel("R3")
 							break
 						}
 						st.waiters[0].park("R3")
 					}
-					if l.y.load("R3") == -1 {
+					if l.y.load("R3") == lamportFastTryBottom {
 						break
 					}
 				}
@@ -933,18 +938,18 @@ func (l *LamportFastTry) acquireSlow5(st *lamportFastTryState, id int) {
 					return
 				} else {
 					// R7.4: await Y = ⊥
-					if !(l.y.load("R7.4") == -1) {
-						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, -1, 0, waitKeyed)
+					if !(l.y.load("R7.4") == lamportFastTryBottom) {
+						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastTryBottom, 0, waitKeyed)
 						for {
 							if !st.waiters[0].spin("R7.4") {
 								st.waiters[0].prepare("R7.4")
-								if l.y.load("R7.4") == -1 {
+								if l.y.load("R7.4") == lamportFastTryBottom {
 									st.waiters[0].cancel("R7.4")
 									break
 								}
 								st.waiters[0].park("R7.4")
 							}
-							if l.y.load("R7.4") == -1 {
+							if l.y.load("R7.4") == lamportFastTryBottom {
 								break
 							}
 						}
@@ -968,7 +973,7 @@ func (l *LamportFastTry) Unlock(id int) {
 	st.held = false
 	// 11: Y := ⊥
 	{
-		var newVal int64 = -1
+		var newVal int64 = lamportFastTryBottom
 		l.y.store("11", newVal)
 		l.ySleepers.wake("11", newVal)
 	}
@@ -989,7 +994,6 @@ func (l *LamportFastTry) TryLock(id int) bool {
 	if st.held {
 		panic("lockgen: LamportFastTry.TryLock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	var entered bool
 	// N1: FLAG[i] := true
 	{
 		var newVal bool = true
@@ -999,7 +1003,7 @@ func (l *LamportFastTry) TryLock(id int) bool {
 	// 1: X := i
 	l.x.store("1", int64(id))
 	// 2: if Y ≠ ⊥ then
-	if l.y.load("2") != -1 {
+	if l.y.load("2") != lamportFastTryBottom {
 		// R3: FLAG[i] := false
 		{
 			var newVal bool = false
@@ -1007,7 +1011,7 @@ func (l *LamportFastTry) TryLock(id int) bool {
 			l.sleepers.wake("R3", 0)
 		}
 		// R3: give up (return failure)
-		entered = false
+		return false
 	} else {
 		// 4: Y := i
 		{
@@ -1034,22 +1038,17 @@ func (l *LamportFastTry) TryLock(id int) bool {
 				}
 				return true
 			}()) {
-				entered = l.tryAcquireSlow1(st, id)
+				if !l.tryAcquireSlow1(st, id) {
+					return false
+				}
 			} else {
 				// R7.3: if Y ≠ i then
 				if l.y.load("R7.3") != int64(id) {
 					// R7.4: give up (return failure)
-					entered = false
-				} else {
-					entered = true
+					return false
 				}
 			}
-		} else {
-			entered = true
 		}
-	}
-	if !entered {
-		return false
 	}
 	st.held = true
 	return true

@@ -3,6 +3,12 @@
 
 package mcsrw
 
+// The constants of RWFair's paper, under their names there.
+const (
+	rwFairWC_INCR = 1
+	rwFairRC_INCR = 65536
+)
+
 // rwFairState is what a process keeps between and across its passages.
 type rwFairState struct{}
 
@@ -75,7 +81,7 @@ func NewRWFair() *RWFair {
 func (l *RWFair) Lock() {
 	var prev int64
 	// W1: prev := fetch&add(REQ, WC_INCR)
-	prev = l.req.fetchAdd("W1", 1)
+	prev = l.req.fetchAdd("W1", rwFairWC_INCR)
 	doorway("W1")
 	// W2: await COMP = prev
 	if !(l.comp.load("W2") == prev) {
@@ -113,7 +119,7 @@ func (l *RWFair) Unlock() {
 	l.held = false
 	// W3: fetch&add(COMP, WC_INCR)
 	{
-		var delta int64 = 1
+		var delta int64 = rwFairWC_INCR
 		prevVal := l.comp.fetchAdd("W3", delta)
 		if delta != 0 {
 			l.compSleepers.wake("W3", prevVal+delta)
@@ -125,7 +131,7 @@ func (l *RWFair) Unlock() {
 func (l *RWFair) RLock() {
 	var prev int64
 	// R1: prev := fetch&add(REQ, RC_INCR)
-	prev = l.req.fetchAdd("R1", 65536)
+	prev = l.req.fetchAdd("R1", rwFairRC_INCR)
 	// R1: prev := prev mod 2^16
 	prev = prev % 65536
 	// R2: await (COMP mod 2^16) = prev
@@ -160,14 +166,14 @@ func (l *RWFair) RUnlock() {
 	var prev int64
 	// R3: prev := fetch&add(COMP, RC_INCR)
 	{
-		var delta int64 = 65536
+		var delta int64 = rwFairRC_INCR
 		prevVal := l.comp.fetchAdd("R3", delta)
 		prev = prevVal
 		if delta != 0 {
 			l.compSleepers.wake("R3", prevVal+delta)
 		}
 	}
-	if ((prev + 65536) / 65536) > (l.req.load("misuse") / 65536) {
+	if ((prev + rwFairRC_INCR) / 65536) > (l.req.load("misuse") / 65536) {
 		panic("lockgen: RWFair.RUnlock: not read-locked (the lock's reader count is now wrong, as after sync.RWMutex's fatal error)")
 	}
 }

@@ -259,7 +259,6 @@ func (h *MCSHandle) TryLock() bool {
 		panic("lockgen: MCSHandle.TryLock: already holds the lock")
 	}
 	var ok bool
-	var entered bool
 	// mynode := &NODE_i[0]
 	st.mynode = (&st.node[0])
 	// 1: if mynode.next ≠ ⊥ then
@@ -272,11 +271,6 @@ func (h *MCSHandle) TryLock() bool {
 	// if ¬ok then
 	if !ok {
 		// give up (return failure)
-		entered = false
-	} else {
-		entered = true
-	}
-	if !entered {
 		return false
 	}
 	st.held = true

@@ -168,7 +168,6 @@ func (l *Peterson) TryLock(id int) bool {
 	if st.held {
 		panic("lockgen: Peterson.TryLock(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	var entered bool
 	// 1: FLAG[i] := true
 	{
 		var newVal bool = true
@@ -190,11 +189,6 @@ func (l *Peterson) TryLock(id int) bool {
 			l.sleepers.wake("5", 0)
 		}
 		// 3: give up (return failure)
-		entered = false
-	} else {
-		entered = true
-	}
-	if !entered {
 		return false
 	}
 	st.held = true

@@ -132,7 +132,7 @@ func (l *ReplaceAdd) Lock() {
 				// 3: ok := true
 				ok = true
 			}
-			if !(!!ok) {
+			if !ok {
 				l.acquireSlow2(ok)
 			}
 		}
@@ -183,7 +183,7 @@ func (l *ReplaceAdd) acquireSlow1(ok bool) {
 		// 3: ok := true
 		ok = true
 	}
-	if !(!!ok) {
+	if !ok {
 		for {
 			// 1: await S > 0
 			if !(l.s.load("1") > 0) {
@@ -226,7 +226,7 @@ func (l *ReplaceAdd) acquireSlow1(ok bool) {
 				// 3: ok := true
 				ok = true
 			}
-			if !!ok {
+			if ok {
 				break
 			}
 		}
@@ -280,7 +280,7 @@ func (l *ReplaceAdd) acquireSlow2(ok bool) {
 			// 3: ok := true
 			ok = true
 		}
-		if !!ok {
+		if ok {
 			break
 		}
 	}
@@ -308,7 +308,6 @@ func (l *ReplaceAdd) TryLock() bool {
 		l.setup()
 	}
 	var old int64
-	var entered bool
 	// 2: old := fetch&add(S, -1)
 	{
 		var delta int64 = -1
@@ -329,11 +328,6 @@ func (l *ReplaceAdd) TryLock() bool {
 			}
 		}
 		// 4: give up (return failure)
-		entered = false
-	} else {
-		entered = true
-	}
-	if !entered {
 		return false
 	}
 	l.held = true

@@ -138,7 +138,7 @@ func (l *ReplaceAddK) Lock() {
 				// 3: ok := true
 				ok = true
 			}
-			if !(!!ok) {
+			if !ok {
 				l.acquireSlow2(ok)
 			}
 		}
@@ -188,7 +188,7 @@ func (l *ReplaceAddK) acquireSlow1(ok bool) {
 		// 3: ok := true
 		ok = true
 	}
-	if !(!!ok) {
+	if !ok {
 		for {
 			// 1: await S > 0
 			if !(l.s.load("1") > 0) {
@@ -231,7 +231,7 @@ func (l *ReplaceAddK) acquireSlow1(ok bool) {
 				// 3: ok := true
 				ok = true
 			}
-			if !!ok {
+			if ok {
 				break
 			}
 		}
@@ -285,7 +285,7 @@ func (l *ReplaceAddK) acquireSlow2(ok bool) {
 			// 3: ok := true
 			ok = true
 		}
-		if !!ok {
+		if ok {
 			break
 		}
 	}
@@ -317,7 +317,6 @@ func (l *ReplaceAddK) TryLock() bool {
 		l.setup()
 	}
 	var old int64
-	var entered bool
 	// 2: old := fetch&add(S, -1)
 	{
 		var delta int64 = -1
@@ -338,11 +337,6 @@ func (l *ReplaceAddK) TryLock() bool {
 			}
 		}
 		// 4: give up (return failure)
-		entered = false
-	} else {
-		entered = true
-	}
-	if !entered {
 		return false
 	}
 	return true

@@ -117,7 +117,7 @@ func (l *ReplaceAddKSpin) Lock() {
 				// 3: ok := true
 				ok = true
 			}
-			if !(!!ok) {
+			if !ok {
 				l.acquireSlow2(ok)
 			}
 		}
@@ -147,7 +147,7 @@ func (l *ReplaceAddKSpin) acquireSlow1(ok bool) {
 		// 3: ok := true
 		ok = true
 	}
-	if !(!!ok) {
+	if !ok {
 		for {
 			// 1: await S > 0
 			if !(l.s.load("1") > 0) {
@@ -170,7 +170,7 @@ func (l *ReplaceAddKSpin) acquireSlow1(ok bool) {
 				// 3: ok := true
 				ok = true
 			}
-			if !!ok {
+			if ok {
 				break
 			}
 		}
@@ -204,7 +204,7 @@ func (l *ReplaceAddKSpin) acquireSlow2(ok bool) {
 			// 3: ok := true
 			ok = true
 		}
-		if !!ok {
+		if ok {
 			break
 		}
 	}

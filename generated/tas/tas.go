@@ -3,6 +3,12 @@
 
 package tas
 
+// The constants of TAS's paper, under their names there.
+const (
+	tasFREE = 0
+	tasBUSY = 1
+)
+
 // tasState is what a process keeps between and across its passages.
 type tasState struct{}
 
@@ -68,7 +74,7 @@ func NewTAS() *TAS {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *TAS) Lock() {
-	if (l.l.set("1"))&qValue != 0 {
+	if (l.l.set("1"))&qValue != tasFREE {
 		l.acquireSlow1()
 	}
 }
@@ -78,15 +84,15 @@ func (l *TAS) acquireSlow1() {
 	var old int64
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
+	w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, tasFREE, 0, waitKeyed|waitExclusive)
 	for first0 := false; ; first0 = false {
 		armed0 := !first0 && !w0.spin("1")
 		if armed0 {
 			w0.prepare("1")
 		}
 		// 1: old := FAS(L, BUSY)
-		old = l.l.swap("1", 1)
-		if old == 0 {
+		old = l.l.swap("1", tasBUSY)
+		if old == tasFREE {
 			if armed0 {
 				w0.cancel("1")
 			}
@@ -101,7 +107,7 @@ func (l *TAS) acquireSlow1() {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *TAS) Unlock() {
-	if w := l.l.clear("2"); w != 1 {
+	if w := l.l.clear("2"); w != tasBUSY {
 		l.unlockSlow(w)
 	}
 }
@@ -109,8 +115,8 @@ func (l *TAS) Unlock() {
 // unlockSlow is the rest of Unlock after its exchange, which returned w: someone to wake, or misuse.
 func (l *TAS) unlockSlow(w int64) {
 	prev := w & qValue
-	l.l.q.wakeWord("2", w, 0)
-	if prev != 1 {
+	l.l.q.wakeWord("2", w, tasFREE)
+	if prev != tasBUSY {
 		panic("lockgen: TAS.Unlock: not locked")
 	}
 }
@@ -118,17 +124,11 @@ func (l *TAS) unlockSlow(w int64) {
 // TryLock acquires the lock if it can do so without waiting, and reports whether it did.
 func (l *TAS) TryLock() bool {
 	var old int64
-	var entered bool
 	// 1: old := FAS(L, BUSY)
-	old = l.l.swap("1", 1)
+	old = l.l.swap("1", tasBUSY)
 	// 1: if old ≠ FREE then
-	if old != 0 {
+	if old != tasFREE {
 		// 1: give up (return failure)
-		entered = false
-	} else {
-		entered = true
-	}
-	if !entered {
 		return false
 	}
 	return true

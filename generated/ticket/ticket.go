@@ -119,7 +119,6 @@ func (l *Ticket) Unlock() {
 func (l *Ticket) TryLock() bool {
 	var now int64
 	var ok bool
-	var entered bool
 	// TT1: now := NOW
 	now = l.now.load("TT1")
 	// TT2: ok := CAS(NEXT, now, now + 1)
@@ -127,11 +126,6 @@ func (l *Ticket) TryLock() bool {
 	// TT3: if ¬ok then
 	if !ok {
 		// TT3: give up (return failure)
-		entered = false
-	} else {
-		entered = true
-	}
-	if !entered {
 		return false
 	}
 	l.held = true

@@ -5,6 +5,12 @@ package ttas
 
 import "time"
 
+// The constants of TTASShort's paper, under their names there.
+const (
+	ttasShortFREE = 0
+	ttasShortBUSY = 1
+)
+
 // ttasShortState is what a process keeps between and across its passages.
 type ttasShortState struct{}
 
@@ -82,16 +88,16 @@ func (l *TTASShort) Lock() {
 	backoff = 100
 	// 1: repeat
 	// 1: await L = FREE
-	if !(l.l.load("1") == 0) {
+	if !(l.l.load("1") == ttasShortFREE) {
 		l.acquireSlow1(backoff)
 	} else {
 		// 2: old := FAS(L, BUSY)
-		old = l.l.swap("2", 1)
+		old = l.l.swap("2", ttasShortBUSY)
 		// 3: if old ≠ FREE then
-		if old != 0 {
+		if old != ttasShortFREE {
 			l.acquireSlow2(old, backoff)
 		} else {
-			if !(old == 0) {
+			if !(old == ttasShortFREE) {
 				l.acquireSlow3(backoff)
 			}
 		}
@@ -106,15 +112,15 @@ func (l *TTASShort) acquireSlow1(backoff int64) {
 	w0.begin("1", nil, nil, waitSpinThenYield, 100, 0, 0, 0)
 	for {
 		w0.spin("1")
-		if l.l.load("1") == 0 {
+		if l.l.load("1") == ttasShortFREE {
 			break
 		}
 	}
 	w0.end("1")
 	// 2: old := FAS(L, BUSY)
-	old = l.l.swap("2", 1)
+	old = l.l.swap("2", ttasShortBUSY)
 	// 3: if old ≠ FREE then
-	if old != 0 {
+	if old != ttasShortFREE {
 		// 4: delay(backoff ns)
 		delay("4", time.Duration(backoff))
 		// 5: if (backoff * 2) < backoff_max then
@@ -126,23 +132,23 @@ func (l *TTASShort) acquireSlow1(backoff int64) {
 			backoff = 10000
 		}
 	}
-	if !(old == 0) {
+	if !(old == ttasShortFREE) {
 		for {
 			// 1: await L = FREE
-			if !(l.l.load("1") == 0) {
+			if !(l.l.load("1") == ttasShortFREE) {
 				w0.begin("1", nil, nil, waitSpinThenYield, 100, 0, 0, 0)
 				for {
 					w0.spin("1")
-					if l.l.load("1") == 0 {
+					if l.l.load("1") == ttasShortFREE {
 						break
 					}
 				}
 				w0.end("1")
 			}
 			// 2: old := FAS(L, BUSY)
-			old = l.l.swap("2", 1)
+			old = l.l.swap("2", ttasShortBUSY)
 			// 3: if old ≠ FREE then
-			if old != 0 {
+			if old != ttasShortFREE {
 				// 4: delay(backoff ns)
 				delay("4", time.Duration(backoff))
 				// 5: if (backoff * 2) < backoff_max then
@@ -154,7 +160,7 @@ func (l *TTASShort) acquireSlow1(backoff int64) {
 					backoff = 10000
 				}
 			}
-			if old == 0 {
+			if old == ttasShortFREE {
 				break
 			}
 		}
@@ -175,23 +181,23 @@ func (l *TTASShort) acquireSlow2(old int64, backoff int64) {
 		// 5: backoff := backoff_max
 		backoff = 10000
 	}
-	if !(old == 0) {
+	if !(old == ttasShortFREE) {
 		for {
 			// 1: await L = FREE
-			if !(l.l.load("1") == 0) {
+			if !(l.l.load("1") == ttasShortFREE) {
 				w0.begin("1", nil, nil, waitSpinThenYield, 100, 0, 0, 0)
 				for {
 					w0.spin("1")
-					if l.l.load("1") == 0 {
+					if l.l.load("1") == ttasShortFREE {
 						break
 					}
 				}
 				w0.end("1")
 			}
 			// 2: old := FAS(L, BUSY)
-			old = l.l.swap("2", 1)
+			old = l.l.swap("2", ttasShortBUSY)
 			// 3: if old ≠ FREE then
-			if old != 0 {
+			if old != ttasShortFREE {
 				// 4: delay(backoff ns)
 				delay("4", time.Duration(backoff))
 				// 5: if (backoff * 2) < backoff_max then
@@ -203,7 +209,7 @@ func (l *TTASShort) acquireSlow2(old int64, backoff int64) {
 					backoff = 10000
 				}
 			}
-			if old == 0 {
+			if old == ttasShortFREE {
 				break
 			}
 		}
@@ -217,20 +223,20 @@ func (l *TTASShort) acquireSlow3(backoff int64) {
 	defer putWaiter(w0)
 	for {
 		// 1: await L = FREE
-		if !(l.l.load("1") == 0) {
+		if !(l.l.load("1") == ttasShortFREE) {
 			w0.begin("1", nil, nil, waitSpinThenYield, 100, 0, 0, 0)
 			for {
 				w0.spin("1")
-				if l.l.load("1") == 0 {
+				if l.l.load("1") == ttasShortFREE {
 					break
 				}
 			}
 			w0.end("1")
 		}
 		// 2: old := FAS(L, BUSY)
-		old = l.l.swap("2", 1)
+		old = l.l.swap("2", ttasShortBUSY)
 		// 3: if old ≠ FREE then
-		if old != 0 {
+		if old != ttasShortFREE {
 			// 4: delay(backoff ns)
 			delay("4", time.Duration(backoff))
 			// 5: if (backoff * 2) < backoff_max then
@@ -242,7 +248,7 @@ func (l *TTASShort) acquireSlow3(backoff int64) {
 				backoff = 10000
 			}
 		}
-		if old == 0 {
+		if old == ttasShortFREE {
 			break
 		}
 	}
@@ -250,7 +256,7 @@ func (l *TTASShort) acquireSlow3(backoff int64) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *TTASShort) Unlock() {
-	if w := l.l.swap("6", 0); w != 1 {
+	if w := l.l.swap("6", ttasShortFREE); w != ttasShortBUSY {
 		l.unlockSlow(w)
 	}
 }
@@ -258,7 +264,7 @@ func (l *TTASShort) Unlock() {
 // unlockSlow is the rest of Unlock after its exchange, which returned w: someone to wake, or misuse.
 func (l *TTASShort) unlockSlow(w int64) {
 	prev := w
-	if prev != 1 {
+	if prev != ttasShortBUSY {
 		panic("lockgen: TTASShort.Unlock: not locked")
 	}
 }

@@ -3,6 +3,12 @@
 
 package plainlock
 
+// The constants of Flag's paper, under their names there.
+const (
+	flagFREE = 0
+	flagBUSY = 1
+)
+
 // flagState is what a process keeps between and across its passages.
 type flagState struct{}
 
@@ -69,7 +75,7 @@ func NewFlag() *Flag {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free.
 func (l *Flag) Lock() {
-	if (l.l.set("1"))&qValue != 0 {
+	if (l.l.set("1"))&qValue != flagFREE {
 		l.acquireSlow1()
 	}
 }
@@ -79,15 +85,15 @@ func (l *Flag) acquireSlow1() {
 	var old int64
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, 0, 0, waitKeyed|waitExclusive)
+	w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, flagFREE, 0, waitKeyed|waitExclusive)
 	for first0 := false; ; first0 = false {
 		armed0 := !first0 && !w0.spin("1")
 		if armed0 {
 			w0.prepare("1")
 		}
 		// 1: old := FAS(L, BUSY)
-		old = l.l.swap("1", 1)
-		if old == 0 {
+		old = l.l.swap("1", flagBUSY)
+		if old == flagFREE {
 			if armed0 {
 				w0.cancel("1")
 			}
@@ -102,7 +108,7 @@ func (l *Flag) acquireSlow1() {
 
 // Unlock releases the lock. It panics if the caller does not hold it. As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it.
 func (l *Flag) Unlock() {
-	if w := l.l.clear("2"); w != 1 {
+	if w := l.l.clear("2"); w != flagBUSY {
 		l.unlockSlow(w)
 	}
 }
@@ -110,8 +116,8 @@ func (l *Flag) Unlock() {
 // unlockSlow is the rest of Unlock after its exchange, which returned w: someone to wake, or misuse.
 func (l *Flag) unlockSlow(w int64) {
 	prev := w & qValue
-	l.l.q.wakeWord("2", w, 0)
-	if prev != 1 {
+	l.l.q.wakeWord("2", w, flagFREE)
+	if prev != flagBUSY {
 		panic("lockgen: Flag.Unlock: not locked")
 	}
 }
@@ -119,17 +125,11 @@ func (l *Flag) unlockSlow(w int64) {
 // TryLock acquires the lock if it can do so without waiting, and reports whether it did.
 func (l *Flag) TryLock() bool {
 	var old int64
-	var entered bool
 	// 1: old := FAS(L, BUSY)
-	old = l.l.swap("1", 1)
+	old = l.l.swap("1", flagBUSY)
 	// 1: if old ≠ FREE then
-	if old != 0 {
+	if old != flagFREE {
 		// 1: give up (return failure)
-		entered = false
-	} else {
-		entered = true
-	}
-	if !entered {
 		return false
 	}
 	return true
