@@ -1,49 +1,71 @@
 package perf
 
 import (
-	"context"
 	"fmt"
 	"sync"
 
 	"github.com/lockgen/lockgen/mode"
-	"github.com/puzpuzpuz/xsync/v4"
-	"golang.org/x/sync/semaphore"
 )
 
-// Baselines returns the standard locks a lock of mode m is judged against
-// (k for k-exclusion), each a Subject marked Baseline.
-func Baselines(m mode.Mode, k int) []Subject {
+// The baselines' names.
+const (
+	MutexBaseline   = "sync.Mutex"
+	FairBaseline    = "fair chan queue"
+	RWMutexBaseline = "sync.RWMutex"
+	RBMutexBaseline = "xsync.RBMutex"
+)
+
+// SemaphoreBaseline names x/sync's semaphore.Weighted of k places.
+func SemaphoreBaseline(k int) string { return fmt.Sprintf("semaphore.Weighted(%d)", k) }
+
+// BaselineNames names the standard locks a lock of mode m is judged
+// against (k for k-exclusion), in order: a lock's ratios are to the first.
+// The driver (perf/driver) measures them all; those that need only the
+// standard library are StdBaseline's, xsync's and x/sync's are the
+// driver's own, so that a command that only reads a report (lockgen
+// bench's side) does not import them.
+func BaselineNames(m mode.Mode, k int) []string {
 	switch {
 	case m.Readers():
-		return []Subject{baseRWMutex(), baseRBMutex(), baseRWMutexCalled()}
+		return []string{RWMutexBaseline, RBMutexBaseline, RWMutexCalled}
 	case m.TakesK():
-		return []Subject{baseSemaphore(k)}
+		return []string{SemaphoreBaseline(k)}
 	}
-	return []Subject{baseMutex(), baseFair()}
+	return []string{MutexBaseline, FairBaseline}
+}
+
+// StdBaseline is the baseline called name if it needs only the standard
+// library, marked Baseline.
+func StdBaseline(name string) (Subject, bool) {
+	switch name {
+	case MutexBaseline:
+		return baseMutex(), true
+	case FairBaseline:
+		return baseFair(), true
+	case RWMutexBaseline:
+		return baseRWMutex(), true
+	case RWMutexCalled:
+		return baseRWMutexCalled(), true
+	}
+	return Subject{}, false
 }
 
 func baseMutex() Subject {
-	return Subject{Name: "sync.Mutex", Mode: mode.Mutex, Baseline: true,
+	return Subject{Name: MutexBaseline, Mode: mode.Mutex, Baseline: true,
 		New: func() any { return new(sync.Mutex) },
 		Run: runMutex}
 }
 
 func baseFair() Subject {
-	return Subject{Name: "fair chan queue", Mode: mode.Mutex, Baseline: true, FIFO: true,
+	return Subject{Name: FairBaseline, Mode: mode.Mutex, Baseline: true, FIFO: true,
 		New: func() any { return new(FairLock) },
 		Run: runFair}
 }
 
 func baseRWMutex() Subject {
-	return Subject{Name: "sync.RWMutex", Mode: mode.RW, Baseline: true,
+	return Subject{Name: RWMutexBaseline, Mode: mode.RW, Baseline: true,
 		New: func() any { return new(sync.RWMutex) },
 		Run: runRWMutex}
-}
-
-func baseRBMutex() Subject {
-	return Subject{Name: "xsync.RBMutex", Mode: mode.RW, Baseline: true,
-		New: func() any { return xsync.NewRBMutex() },
-		Run: runRBMutex}
 }
 
 // RWMutexCalled names sync.RWMutex called through functions that do not
@@ -58,12 +80,6 @@ func baseRWMutexCalled() Subject {
 	return Subject{Name: RWMutexCalled, Mode: mode.RW, Baseline: true,
 		New: func() any { return new(sync.RWMutex) },
 		Run: runRWMutexCalled}
-}
-
-func baseSemaphore(k int) Subject {
-	return Subject{Name: fmt.Sprintf("semaphore.Weighted(%d)", k), Mode: mode.KExclusion, K: k, Baseline: true,
-		New: func() any { return semaphore.NewWeighted(int64(k)) },
-		Run: runSemaphore}
 }
 
 // The baselines' loops are functions of their own, not closures in the
@@ -149,37 +165,3 @@ func lockCalled(mu *sync.RWMutex) { mu.Lock() }
 
 //go:noinline
 func unlockCalled(mu *sync.RWMutex) { mu.Unlock() }
-
-func runRBMutex(l any, w *Worker) {
-	mu := l.(*xsync.RBMutex)
-	for w.Next() {
-		t := w.Begin()
-		if w.Read() {
-			tok := mu.RLock()
-			w.Enter(t)
-			w.Shared()
-			mu.RUnlock(tok)
-		} else {
-			mu.Lock()
-			w.Enter(t)
-			w.Critical()
-			mu.Unlock()
-		}
-		w.Outside()
-	}
-}
-
-func runSemaphore(l any, w *Worker) {
-	s := l.(*semaphore.Weighted)
-	ctx := context.Background()
-	for w.Next() {
-		t := w.Begin()
-		if err := s.Acquire(ctx, 1); err != nil {
-			panic(err)
-		}
-		w.Enter(t)
-		w.Shared()
-		s.Release(1)
-		w.Outside()
-	}
-}

@@ -7,6 +7,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/lockgen/lockgen/internal/tmpmod"
 )
 
 // The compiler's -m=2 lines as go1.26 prints them: a method's verdict where
@@ -54,7 +56,12 @@ func TestBuildErrorWithoutDiagnostics(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	_, err := buildDriver(context.Background(), dir, filepath.Join(dir, "x.test"), "")
+	mod, err := tmpmod.Open(context.Background(), dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mod.Close()
+	_, err = buildDriver(context.Background(), mod, dir, filepath.Join(dir, "x.test"), "")
 	if err == nil || !strings.Contains(err.Error(), "undefined: undefinedName") || strings.Contains(err.Error(), "can inline") {
 		t.Errorf("buildDriver of a broken package: %v", err)
 	}

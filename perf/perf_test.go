@@ -27,12 +27,24 @@ func TestFairLockIsALock(t *testing.T) {
 	verify.Stress(t, verify.Locker("FairLock", func() sync.Locker { return new(FairLock) }))
 }
 
+// stdBaselines are the baselines of mode m that perf holds itself
+// (perf/driver adds xsync's and x/sync's).
+func stdBaselines(m mode.Mode) []Subject {
+	var out []Subject
+	for _, name := range BaselineNames(m, 2) {
+		if s, ok := StdBaseline(name); ok {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
 func TestMeasure(t *testing.T) {
-	subjects := append(Baselines(mode.Mutex, 0), Baselines(mode.KExclusion, 2)...)
+	subjects := append(stdBaselines(mode.Mutex), stdBaselines(mode.RW)...)
 	var steps int
 	rep := Measure(Config{Goroutines: []int{1, 4}, Duration: 20 * time.Millisecond, Count: 2,
 		Progress: func(done, total int, what string) { steps++ }}, subjects)
-	if want := 3 * 2 * 2; len(rep.Results) != want { // subjects × workloads × goroutine counts
+	if want := 4 * 2 * 2; len(rep.Results) != want { // subjects × workloads × goroutine counts
 		t.Fatalf("%d results, want %d", len(rep.Results), want)
 	}
 	if steps == 0 || rep.Limits.WakeUp <= 0 || rep.Limits.CacheLine <= 0 || rep.Limits.AtomicIntNs <= 0 || rep.Limits.AtomicPointerNs <= 0 {
@@ -89,7 +101,7 @@ func TestWorkloadsTakeTime(t *testing.T) {
 	// work, not most of it: the fastest empty run is a noisy floor (under
 	// -race beside other packages' tests, all three of an earlier version
 	// once ran 300 ns slow), and a spin left out would add nothing at all.
-	s := Baselines(mode.Mutex, 0)[:1]
+	s := stdBaselines(mode.Mutex)[:1]
 	rep := Measure(Config{Goroutines: []int{1}, Duration: 30 * time.Millisecond, Count: 5,
 		Workloads: []Workload{{Name: "empty"}, {Name: "1us", Outside: time.Microsecond}}}, s)
 	_, empty, _ := rep.Results[0].Median(func(r Run) float64 { return r.NsPerPassage })
@@ -242,7 +254,7 @@ func TestOpenWaitCounts(t *testing.T) {
 // two runs are close in time, and the bare-step passages right after the
 // one-goroutine cells of the first workload, which they pair with.
 func TestRoundsRunCellGroupsInTurn(t *testing.T) {
-	subjects := Baselines(mode.Mutex, 0)
+	subjects := stdBaselines(mode.Mutex)
 	var runs []string
 	Measure(Config{Goroutines: []int{1, 2}, Duration: time.Millisecond, Count: 1,
 		Progress: func(_, _ int, what string) {
@@ -273,7 +285,7 @@ func TestRoundsRunCellGroupsInTurn(t *testing.T) {
 // and each round of them is preceded by a measure of the machine's stall.
 func TestLatencyRunsRepeat(t *testing.T) {
 	rep := Measure(Config{Goroutines: []int{2}, Duration: 2 * time.Millisecond, Count: 4,
-		Workloads: []Workload{{Name: "empty"}}}, Baselines(mode.Mutex, 0))
+		Workloads: []Workload{{Name: "empty"}}}, stdBaselines(mode.Mutex))
 	if n := len(rep.Limits.Stalls); n != 3 {
 		t.Errorf("%d stall measures, want 3", n)
 	}

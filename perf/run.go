@@ -11,21 +11,36 @@ import (
 	"runtime"
 	"slices"
 	"time"
+
+	"github.com/lockgen/lockgen/internal/tmpmod"
 )
 
-// RunDriver is the other side of Main: it builds the test package in dir
+// Environment of a driver run by lockgen bench.
+const (
+	ConfigEnv = "LOCKGEN_BENCH_CONFIG" // the Config, as JSON
+	OutEnv    = "LOCKGEN_BENCH_OUT"    // where the Report goes, as JSON
+)
+
+// RunDriver is the other side of perf/driver's Main: it builds the test package in dir
 // (a scratch package holding the locks and the driver that calls Main)
 // without the race detector, runs its driver with cfg, and returns the
 // report. The driver's progress goes to progress; building is announced
 // there first. With cfg.PGO, a first pass (one run per cell, of half the
 // length, one latency run) is profiled and the package rebuilt with -pgo
-// before the measured pass.
+// before the measured pass. The package is built on a temporary copy of
+// its module's go.mod (internal/tmpmod): the baselines' modules (xsync,
+// x/sync) are added there, never to the user's go.mod and go.sum.
 func RunDriver(ctx context.Context, dir string, cfg Config, progress io.Writer) (*Report, error) {
 	bin := filepath.Join(dir, "lockgen-bench.test")
 	if runtime.GOOS == "windows" {
 		bin += ".exe"
 	}
-	inlining, err := buildDriver(ctx, dir, bin, "")
+	mod, err := tmpmod.Open(ctx, dir)
+	if err != nil {
+		return nil, err
+	}
+	defer mod.Close()
+	inlining, err := buildDriver(ctx, mod, dir, bin, "")
 	if err != nil {
 		return nil, err
 	}
@@ -38,7 +53,7 @@ func RunDriver(ctx context.Context, dir string, cfg Config, progress io.Writer) 
 			return nil, err
 		}
 		fmt.Fprintln(progress, "rebuilding the benchmark with -pgo...")
-		if inlining, err = buildDriver(ctx, dir, bin, profile); err != nil {
+		if inlining, err = buildDriver(ctx, mod, dir, bin, profile); err != nil {
 			return nil, err
 		}
 	}
@@ -54,21 +69,18 @@ func RunDriver(ctx context.Context, dir string, cfg Config, progress io.Writer) 
 // when profile is not "", and returns the compiler's verdict on inlining
 // the locks' methods (its -m=2 report on that package: diagnostics only,
 // the code compiled is the same).
-func buildDriver(ctx context.Context, dir, bin, profile string) ([]Inlining, error) {
-	args := []string{"test", "-c", "-o", bin, "-gcflags=-m=2"}
+func buildDriver(ctx context.Context, mod *tmpmod.Module, dir, bin, profile string) ([]Inlining, error) {
+	args := []string{"-c", "-o", bin, "-gcflags=-m=2"}
 	if profile != "" {
 		args = append(args, "-pgo="+profile)
 	}
-	build := exec.CommandContext(ctx, "go", append(args, ".")...)
-	build.Dir = dir
-	out, err := build.CombinedOutput()
+	out, err := mod.Command(ctx, dir, "test", append(args, ".")...).CombinedOutput()
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil, fmt.Errorf("interrupted")
 		}
 		// The error drowns in the diagnostics: build again without them.
-		again := exec.CommandContext(ctx, "go", append(slices.DeleteFunc(args, func(a string) bool { return a == "-gcflags=-m=2" }), ".")...)
-		again.Dir = dir
+		again := mod.Command(ctx, dir, "test", append(slices.DeleteFunc(args, func(a string) bool { return a == "-gcflags=-m=2" }), ".")...)
 		if msg, _ := again.CombinedOutput(); len(msg) > 0 {
 			out = msg
 		}

@@ -7,15 +7,15 @@ import (
 )
 
 // BenchDriver returns the test file `lockgen bench` adds to a scratch
-// package holding the locks cs: TestLockgenBench hands perf one Subject per
+// package holding the locks cs: TestLockgenBench hands perf/driver one Subject per
 // lock, whose loop calls the lock's own API on its concrete type (no
 // interface or adapter between the measurement and the lock).
 func BenchDriver(pkg string, cs []Config) (File, error) {
 	var b bytes.Buffer
 	fmt.Fprintf(&b, "//go:build !lockgen_check\n\n%s\npackage %s\n\n", Header{Version: RecordedVersion(), Tool: "lockgen bench"}.Text(), pkg)
-	b.WriteString("import (\n\t\"testing\"\n\n\t\"github.com/lockgen/lockgen/perf\"\n)\n\n")
+	b.WriteString("import (\n\t\"testing\"\n\n\t\"github.com/lockgen/lockgen/perf\"\n\t\"github.com/lockgen/lockgen/perf/driver\"\n)\n\n")
 	b.WriteString("// TestLockgenBench runs the measurement lockgen bench describes in\n// LOCKGEN_BENCH_CONFIG (skipped without it).\n")
-	b.WriteString("func TestLockgenBench(t *testing.T) {\n\tperf.Main(t, []perf.Subject{\n")
+	b.WriteString("func TestLockgenBench(t *testing.T) {\n\tdriver.Main(t, []perf.Subject{\n")
 	for i := range cs {
 		c := &cs[i]
 		g, err := newGen(c)

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -16,6 +17,7 @@ import (
 
 	"github.com/lockgen/lockgen/backend/golang"
 	"github.com/lockgen/lockgen/gen"
+	"github.com/lockgen/lockgen/internal/tmpmod"
 	"github.com/lockgen/lockgen/perf"
 	"github.com/lockgen/lockgen/perf/report"
 	"github.com/lockgen/lockgen/spec"
@@ -107,7 +109,7 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *reportFile != "" {
-		if err := writeBenchReport(*reportFile, rep, commandLine(fs), ts); err != nil {
+		if err := writeBenchReport(ctx, filepath.Dir(f.Path), *reportFile, rep, commandLine(fs), ts); err != nil {
 			fmt.Fprintln(stderr, "lockgen bench:", err)
 			return exitFailed
 		}
@@ -138,21 +140,59 @@ func benchFile(ctx context.Context, f *spec.File, cfg perf.Config, stderr io.Wri
 	return perf.RunDriver(ctx, dir.Path, cfg, stderr)
 }
 
+// plotsCommand draws a report's plots. It is built in the spec's module on
+// a temporary copy of its go.mod (internal/tmpmod): the plotting library
+// is not among this command's dependencies, so it never enters the go.mod
+// of a module that only generates locks.
+const plotsCommand = "github.com/lockgen/lockgen/perf/cmd/benchplots"
+
 // writeBenchReport writes the Markdown report and its plots, in a
-// directory named after the report (docs/performance.md: docs/performance/).
-func writeBenchReport(path string, rep *perf.Report, command string, ts []report.Target) error {
+// directory named after the report (docs/performance.md: docs/performance/);
+// the plots are drawn by plotsCommand, built in the module holding
+// moduleDir.
+func writeBenchReport(ctx context.Context, moduleDir, path string, rep *perf.Report, command string, ts []report.Target) error {
 	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
-	dir := filepath.Join(filepath.Dir(path), base)
+	dir, err := filepath.Abs(filepath.Join(filepath.Dir(path), base))
+	if err != nil {
+		return err
+	}
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
-	plots, err := report.Plots(rep, dir, base)
+	plots, err := drawPlots(ctx, moduleDir, rep, dir, base)
 	if err != nil {
 		return err
 	}
 	var b strings.Builder
 	report.Markdown(&b, rep, command, plots, ts)
 	return writeFileAtomic(path, []byte(b.String()))
+}
+
+// drawPlots runs plotsCommand on rep, drawing into dir (named rel by the
+// report), and returns the plots it drew.
+func drawPlots(ctx context.Context, moduleDir string, rep *perf.Report, dir, rel string) ([]report.Plot, error) {
+	tmp, err := os.MkdirTemp("", "lockgen-plots-")
+	if err != nil {
+		return nil, err
+	}
+	defer os.RemoveAll(tmp)
+	in := filepath.Join(tmp, "report.json")
+	data, err := json.Marshal(rep)
+	if err == nil {
+		err = os.WriteFile(in, data, 0o644)
+	}
+	if err != nil {
+		return nil, err
+	}
+	var out, errs bytes.Buffer
+	if err := tmpmod.Run(ctx, moduleDir, plotsCommand, []string{"-report", in, "-dir", dir, "-rel", rel}, &out, &errs); err != nil {
+		return nil, fmt.Errorf("drawing the plots: %v\n%s", err, errs.Bytes())
+	}
+	var plots []report.Plot
+	if err := json.Unmarshal(out.Bytes(), &plots); err != nil {
+		return nil, fmt.Errorf("drawing the plots: %v", err)
+	}
+	return plots, nil
 }
 
 // writeFileAtomic writes through a temporary file and a rename, so that a

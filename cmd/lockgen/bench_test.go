@@ -3,38 +3,12 @@ package main
 import (
 	"encoding/json"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/lockgen/lockgen/perf"
 )
-
-// userModule makes a module outside this repository that requires lockgen
-// as a tool (through a replace directive to this checkout), with locks.toml
-// holding spec, tidied as a user's would be; it returns its directory.
-func userModule(t *testing.T, spec string) string {
-	t.Helper()
-	repo, err := filepath.Abs("../..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := t.TempDir()
-	gomod := "module example.com/user\n\ngo 1.26\n\ntool github.com/lockgen/lockgen/cmd/lockgen\n\n" +
-		"require github.com/lockgen/lockgen v0.0.0\n\nreplace github.com/lockgen/lockgen => " + repo + "\n"
-	for name, data := range map[string]string{"go.mod": gomod, "locks.toml": spec} {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	tidy := exec.Command("go", "mod", "tidy")
-	tidy.Dir = root
-	if out, err := tidy.CombinedOutput(); err != nil {
-		t.Fatalf("go mod tidy: %v\n%s", err, out)
-	}
-	return root
-}
 
 // TestBenchPGO: with -pgo, lockgen bench profiles a first pass, rebuilds
 // with -pgo, and the report says so.
@@ -77,6 +51,7 @@ func TestBenchFromAUserModule(t *testing.T) {
 	spec := filepath.Join(root, "locks.toml")
 	reportFile := filepath.Join(root, "perf.md")
 	jsonFile := filepath.Join(root, "perf.json")
+	modBefore := moduleFiles(t, root)
 	code, stdout, stderr := lockgen("bench", "-quick", "-goroutines", "1,2", "-report", reportFile, "-json", jsonFile, spec)
 	if code != exitOK {
 		t.Fatalf("bench = %d\n%s", code, stderr)
@@ -130,6 +105,11 @@ func TestBenchFromAUserModule(t *testing.T) {
 	}
 	if left, _ := filepath.Glob(filepath.Join(root, "_lockgen-bench-*")); len(left) > 0 {
 		t.Errorf("scratch left behind: %v", left)
+	}
+	// The driver's baselines and the plots needed modules the user's
+	// go.mod does not list: they went to a temporary copy of it.
+	if after := moduleFiles(t, root); after != modBefore {
+		t.Errorf("lockgen bench changed the user's go.mod or go.sum:\nbefore\n%s\nafter\n%s", modBefore, after)
 	}
 }
 

@@ -57,7 +57,7 @@ func (x *Index) Get(subject, workload string, g int) *perf.Result {
 
 // BaselineOf names the standard lock a result is compared with:
 // sync.Mutex, sync.RWMutex, or the semaphore of the same k.
-func BaselineOf(r *perf.Result) string { return perf.Baselines(r.Mode, r.K)[0].Name }
+func BaselineOf(r *perf.Result) string { return perf.BaselineNames(r.Mode, r.K)[0] }
 
 // RatioTo is r's throughput ratio to subject base in the same cell.
 func (x *Index) RatioTo(r *perf.Result, base string) Ratio {
@@ -163,9 +163,9 @@ func durs(ds []time.Duration) string {
 	return strings.Join(out, ", ")
 }
 
-// subjects lists the report's subjects in order, baselines first within
+// Subjects lists the report's subjects in order, baselines first within
 // each mode.
-func subjects(rep *perf.Report, m mode.Mode) []string {
+func Subjects(rep *perf.Report, m mode.Mode) []string {
 	var base, locks []string
 	seen := map[string]bool{}
 	for _, r := range rep.Results {
@@ -182,8 +182,8 @@ func subjects(rep *perf.Report, m mode.Mode) []string {
 	return append(base, locks...)
 }
 
-// modes lists the modes of the report's generated locks, in mode.All order.
-func modes(rep *perf.Report) []mode.Mode {
+// Modes lists the modes of the report's generated locks, in mode.All order.
+func Modes(rep *perf.Report) []mode.Mode {
 	var out []mode.Mode
 	for _, k := range mode.All {
 		for _, r := range rep.Results {
@@ -233,7 +233,7 @@ func Markdown(w io.Writer, rep *perf.Report, command string, plots []Plot, targe
 		}
 		fmt.Fprintln(w)
 	}
-	for _, k := range modes(rep) {
+	for _, k := range Modes(rep) {
 		fmt.Fprintf(w, "## %s\n\n", k.Title())
 		for _, wl := range c.Workloads {
 			fmt.Fprintf(w, "### Workload %s\n\nTime per passage over all goroutines, and throughput against %s.\n\n| lock |", wl.Name, baselineName(k))
@@ -241,7 +241,7 @@ func Markdown(w io.Writer, rep *perf.Report, command string, plots []Plot, targe
 				fmt.Fprintf(w, " %d goroutine%s |", g, plural(g))
 			}
 			fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---|", len(c.Goroutines)))
-			for _, s := range subjects(rep, k) {
+			for _, s := range Subjects(rep, k) {
 				fmt.Fprintf(w, "| %s |", s)
 				for _, g := range c.Goroutines {
 					r := x.Get(s, wl.Name, g)
@@ -263,7 +263,7 @@ func Markdown(w io.Writer, rep *perf.Report, command string, plots []Plot, targe
 				fmt.Fprintf(w, " %d |", g)
 			}
 			fmt.Fprintf(w, "\n|---|%s\n", strings.Repeat("---|", len(c.Goroutines)))
-			for _, s := range subjects(rep, k) {
+			for _, s := range Subjects(rep, k) {
 				fmt.Fprintf(w, "| %s |", s)
 				for _, g := range c.Goroutines {
 					r := x.Get(s, wl.Name, g)
@@ -289,7 +289,7 @@ func baselineName(m mode.Mode) string {
 	if m.TakesK() {
 		return "semaphore.Weighted of the same k"
 	}
-	return perf.Baselines(m, 1)[0].Name
+	return perf.BaselineNames(m, 1)[0]
 }
 
 func plural(n int) string {
@@ -362,4 +362,14 @@ func bareStepsTable(w io.Writer, x *Index, workload string) {
 		fmt.Fprintln(w)
 	}
 	fmt.Fprintln(w)
+}
+
+// Plot is one image the report shows, drawn by perf/cmd/benchplots (which
+// lockgen bench builds in the user's module, so that the plotting library
+// stays out of the command's dependencies).
+type Plot struct {
+	Title    string
+	File     string // relative to the report
+	Mode     mode.Mode
+	Workload string
 }

@@ -1,4 +1,4 @@
-package report
+package main
 
 import (
 	"fmt"
@@ -17,31 +17,24 @@ import (
 
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/perf"
+	"github.com/lockgen/lockgen/perf/report"
 )
 
-// Plot is one image the report shows.
-type Plot struct {
-	Title    string
-	File     string // relative to the report
-	Mode     mode.Mode
-	Workload string
-}
-
-// Plots draws, for each mode and workload, throughput against
+// drawPlots draws, for each mode and workload, throughput against
 // goroutines (one line per lock) and the latency distribution at the
 // largest goroutine count (quantile curves), as PNG files in dir; rel is
 // dir as the report names it.
-func Plots(rep *perf.Report, dir, rel string) ([]Plot, error) {
-	var out []Plot
-	x := NewIndex(rep)
-	for _, k := range modes(rep) {
+func drawPlots(rep *perf.Report, dir, rel string) ([]report.Plot, error) {
+	var out []report.Plot
+	x := report.NewIndex(rep)
+	for _, k := range report.Modes(rep) {
 		for _, wl := range rep.Config.Workloads {
 			name := fmt.Sprintf("throughput-%s-%s.png", k, slug(wl.Name))
 			title := fmt.Sprintf("%s, workload %s: throughput", k.Title(), wl.Name)
 			if err := throughputPlot(x, rep, k, wl.Name, title, filepath.Join(dir, name)); err != nil {
 				return nil, err
 			}
-			out = append(out, Plot{Title: title, File: rel + "/" + name, Mode: k, Workload: wl.Name})
+			out = append(out, report.Plot{Title: title, File: rel + "/" + name, Mode: k, Workload: wl.Name})
 
 			g := rep.Config.Goroutines[len(rep.Config.Goroutines)-1]
 			name = fmt.Sprintf("latency-%s-%s-%d.png", k, slug(wl.Name), g)
@@ -51,7 +44,7 @@ func Plots(rep *perf.Report, dir, rel string) ([]Plot, error) {
 				return nil, err
 			}
 			if drawn {
-				out = append(out, Plot{Title: title, File: rel + "/" + name, Mode: k, Workload: wl.Name})
+				out = append(out, report.Plot{Title: title, File: rel + "/" + name, Mode: k, Workload: wl.Name})
 			}
 		}
 	}
@@ -69,7 +62,7 @@ func slug(s string) string {
 
 // throughputPlot: passages per microsecond over all goroutines, against the
 // goroutine count (log scale).
-func throughputPlot(x *Index, rep *perf.Report, k mode.Mode, wl, title, file string) error {
+func throughputPlot(x *report.Index, rep *perf.Report, k mode.Mode, wl, title, file string) error {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "goroutines"
@@ -83,14 +76,14 @@ func throughputPlot(x *Index, rep *perf.Report, k mode.Mode, wl, title, file str
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	var xs, ys []float64
-	for i, s := range subjects(rep, k) {
+	for i, s := range report.Subjects(rep, k) {
 		var pts plotter.XYs
 		for _, g := range rep.Config.Goroutines {
 			r := x.Get(s, wl, g)
 			if r == nil {
 				continue
 			}
-			med, _, _ := NsPerPassage(r)
+			med, _, _ := report.NsPerPassage(r)
 			if med > 0 {
 				pts = append(pts, plotter.XY{X: float64(g), Y: 1000 / med})
 				xs, ys = append(xs, float64(g)), append(ys, 1000/med)
@@ -131,7 +124,7 @@ func widenLog(a *plot.Axis, vs []float64) {
 
 // latencyPlot: the time to acquire at each percentile, one curve per lock
 // (log scale). It draws nothing when no lock has a latency run.
-func latencyPlot(x *Index, rep *perf.Report, k mode.Mode, wl string, g int, title, file string) (bool, error) {
+func latencyPlot(x *report.Index, rep *perf.Report, k mode.Mode, wl string, g int, title, file string) (bool, error) {
 	p := plot.New()
 	p.Title.Text = title
 	p.X.Label.Text = "percentile"
@@ -140,7 +133,7 @@ func latencyPlot(x *Index, rep *perf.Report, k mode.Mode, wl string, g int, titl
 	p.Y.Scale = plot.LogScale{}
 	p.Y.Tick.Marker = plot.LogTicks{Prec: -1}
 	var ys []float64
-	for i, s := range subjects(rep, k) {
+	for i, s := range report.Subjects(rep, k) {
 		r := x.Get(s, wl, g)
 		if r == nil || len(r.Latency.Quantiles) == 0 {
 			continue

@@ -1,32 +1,35 @@
-package perf
+// Package driver is the side of lockgen bench that runs inside the
+// benchmark: the test lockgen bench generates beside a spec's locks calls
+// Main, which adds the baselines (some of them xsync's and x/sync's) and
+// measures. It is built in the user's module on a temporary copy of its
+// go.mod (internal/tmpmod), so that those dependencies never reach the
+// user's go.mod; the command's side is perf.RunDriver.
+package driver
 
 import (
 	"encoding/json"
 	"fmt"
 	"os"
 	"testing"
-)
 
-// Environment of a driver run by lockgen bench.
-const (
-	ConfigEnv = "LOCKGEN_BENCH_CONFIG" // the Config, as JSON
-	OutEnv    = "LOCKGEN_BENCH_OUT"    // where the Report goes, as JSON
+	"github.com/lockgen/lockgen/perf"
 )
 
 // Main is the body of the test lockgen bench generates beside a spec's
 // locks: it adds the baselines for the kinds of locks given, measures
-// everything with the Config in ConfigEnv (reporting progress on stderr),
-// and writes the Report to OutEnv. Without ConfigEnv it skips.
-func Main(t *testing.T, locks []Subject) {
-	raw := os.Getenv(ConfigEnv)
+// everything with the Config in perf.ConfigEnv (reporting progress on
+// stderr), and writes the Report to perf.OutEnv. Without the Config it
+// skips.
+func Main(t *testing.T, locks []perf.Subject) {
+	raw := os.Getenv(perf.ConfigEnv)
 	if raw == "" {
-		t.Skip(ConfigEnv + " is not set: run through lockgen bench")
+		t.Skip(perf.ConfigEnv + " is not set: run through lockgen bench")
 	}
-	var cfg Config
+	var cfg perf.Config
 	if err := json.Unmarshal([]byte(raw), &cfg); err != nil {
-		t.Fatalf("%s: %v", ConfigEnv, err)
+		t.Fatalf("%s: %v", perf.ConfigEnv, err)
 	}
-	var subjects []Subject
+	var subjects []perf.Subject
 	seen := map[string]bool{}
 	for _, l := range locks {
 		for _, b := range Baselines(l.Mode, l.K) {
@@ -38,12 +41,12 @@ func Main(t *testing.T, locks []Subject) {
 	}
 	subjects = append(subjects, locks...)
 	cfg.Progress = progressLine(os.Stderr)
-	rep := Measure(cfg, subjects)
+	rep := perf.Measure(cfg, subjects)
 	data, err := json.MarshalIndent(rep, "", "  ")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(os.Getenv(OutEnv), data, 0o644); err != nil {
+	if err := os.WriteFile(os.Getenv(perf.OutEnv), data, 0o644); err != nil {
 		t.Fatal(err)
 	}
 }
