@@ -88,9 +88,14 @@ test-check:
 # message-passing specs only dCREW's runs here, for lockgen verify's path:
 # lab/spin TestNetworkCatalogue checks every one of them at n = 2 (and
 # at 3 with LOCKGEN_SPIN_LONG=1); make verify checks them at n = 2 and 3.
+# The 30 s limit is wall-clock: on a loaded machine (load 16 to 20 on 2
+# cores) dCREW's, Dvir-Taubenfeld 1's and Zehavi's mutex's searches ran
+# out of it, so -allow-incomplete keeps such a run from failing make
+# test; the summary still names each lock without a verdict, never as
+# verified, and a failure still fails.
 NET_SPECS := $(foreach d,carvalho-roucairol dijkstra-ring lamport-1978 le-lann naimi-trehel raymond ricart-agrawala ricart-agrawala-token suzuki-kasami,generated/$(d)/lock.toml)
 test-spin:
-	$(GO) run ./cmd/lockgen verify -layers spin -n 2 -spin-timeout 30s -spin-fold -expect-rejections $(filter-out $(NET_SPECS),$(wildcard generated/*/lock.toml))
+	$(GO) run ./cmd/lockgen verify -layers spin -n 2 -spin-timeout 30s -spin-fold -expect-rejections -allow-incomplete $(filter-out $(NET_SPECS),$(wildcard generated/*/lock.toml))
 
 # examples/usermodule is a module of its own that uses lockgen as the
 # README says (a tool directive, go:generate lines running go tool
@@ -112,19 +117,26 @@ test: deps vet fresh staticcheck test-race test-check test-spin test-usermodule
 distributed:
 	$(GO) run ./netsim/cmd/netsim -doc docs/distributed.md
 
+# demo's SPIN layer runs at n = 2 and 3, where every search of the MCS
+# lock completes (8 runs, about 355,000 states, under a minute): at n = 4
+# its starvation freedom does not finish within the minute, and lockgen
+# verify would rightly end incomplete (exit 3) instead of verified.
 demo: deps
 	$(GO) run ./cmd/lockgen generate -v -o examples/bank/ledgerlock examples/bank/locks.toml
-	$(GO) run ./cmd/lockgen verify examples/bank/locks.toml
+	$(GO) run ./cmd/lockgen verify -n 2,3 examples/bank/locks.toml
 	$(GO) run ./examples/bank
 	$(GO) run ./examples/replicas
 
 # verify runs every layer over the whole catalogue (the negative controls
 # must be rejected) and rewrites docs/verification.md: SPIN at n = 2 and 3,
 # 30 s per run (about 16 minutes on 2 cores); add 4 to -n for n = 4 where
-# the state space allows (much longer). It also recomputes the whole of
-# docs/distributed.md (make test recomputes it at n = 10 and 20 only).
+# the state space allows (much longer). Some n = 3 searches do not finish
+# within 30 s: -allow-incomplete lets the run end 0 while the report and
+# the summary name each such lock as incomplete, never as verified. It
+# also recomputes the whole of docs/distributed.md (make test recomputes
+# it at n = 10 and 20 only).
 verify: deps
-	$(GO) run ./cmd/lockgen verify -expect-rejections -n 2,3 -spin-timeout 30s -report docs/verification.md generated/*/lock.toml
+	$(GO) run ./cmd/lockgen verify -expect-rejections -allow-incomplete -n 2,3 -spin-timeout 30s -report docs/verification.md generated/*/lock.toml
 	$(GO) test -tags lockgen_check -count=1 ./bench/...
 	LOCKGEN_DOC_FULL=1 $(GO) test -count=1 -run TestDistributedDocIsFresh ./netsim/cmd/netsim/
 

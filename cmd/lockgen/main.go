@@ -10,7 +10,8 @@
 //	lockgen simulate [flags] SPEC            the spec's distributed locks in the message-passing simulator
 //
 // Exit status: 0 success, 1 a check or verification failed, 2 a usage or
-// spec error. From a go:generate line:
+// spec error, 3 (verify) nothing failed but a run gave no verdict, 130
+// interrupted (SIGINT or SIGTERM). From a go:generate line:
 //
 //	//go:generate go run github.com/lockgen/lockgen/cmd/lockgen generate locks.toml
 package main
@@ -27,9 +28,13 @@ import (
 
 // Exit codes.
 const (
-	exitOK     = 0
-	exitFailed = 1 // a check or verification failed
-	exitUsage  = 2 // bad usage or a bad spec
+	exitOK         = 0
+	exitFailed     = 1 // a check or verification failed
+	exitUsage      = 2 // bad usage or a bad spec
+	exitIncomplete = 3 // verify: nothing failed, but a run gave no verdict
+	// exitInterrupted: SIGINT or SIGTERM stopped the run (128 + SIGINT's
+	// number, as a shell reports a process an interrupt ended).
+	exitInterrupted = 130
 )
 
 func main() {
@@ -91,7 +96,8 @@ func usage(w io.Writer) {
 	for _, c := range commands() {
 		fmt.Fprintf(w, "  lockgen %-8s %-22s %s\n", c.name, c.args, c.summary)
 	}
-	fmt.Fprintln(w, "\nExit status: 0 ok, 1 a check or verification failed, 2 usage or spec error.")
+	fmt.Fprintln(w, "\nExit status: 0 ok, 1 a check or verification failed, 2 usage or spec error,")
+	fmt.Fprintln(w, "3 (verify) nothing failed but a run gave no verdict, 130 interrupted.")
 	fmt.Fprintln(w, "Spec keys and defaults: lockgen check -keys")
 }
 

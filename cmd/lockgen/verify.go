@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"time"
 
@@ -22,7 +23,7 @@ import (
 )
 
 func runVerify(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("verify", "[-layers L] [-n SIZES] [-channels fifo|reorder] [-spin-timeout D] [-spin-fold] [-spin-quiescence] [-report FILE] [-expect-rejections] SPEC...", stderr)
+	fs := newFlags("verify", "[-layers L] [-n SIZES] [-channels fifo|reorder] [-spin-timeout D] [-spin-fold] [-spin-quiescence] [-report FILE] [-expect-rejections] [-allow-incomplete] SPEC...", stderr)
 	layerList := fs.String("layers", strings.Join(layers.All, ","), "comma-separated `layers` to run: "+strings.Join(layers.All, ", "))
 	sizes := fs.String("n", "2,3,4", "process counts for SPIN, comma-separated (capped by procs)")
 	channels := fs.String("channels", "", "`model` of the channels in message-passing locks' SPIN models: fifo (each pair's messages in order) or reorder (any message may overtake another); default: each lock's paper's, reorder unless the paper assumes FIFO channels (lockgen explain ALGORITHM, channels)")
@@ -31,6 +32,7 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	spinQuiet := fs.Bool("spin-quiescence", false, "check liveness over bounded passages as a safety search (no state where every process is idle, crashed or stuck) where the algorithm's loops write nothing: no weak fairness product, which keeps some large searches in memory (more states than the LTL claim for some locks, fewer for others)")
 	report := fs.String("report", "", "also write the summary as Markdown to `FILE`")
 	expect := fs.Bool("expect-rejections", false, "negative controls (known-incorrect or timing-dependent algorithms) must be rejected, and their rejection does not fail the run")
+	allowIncomplete := fs.Bool("allow-incomplete", false, "exit 0, not 3, when nothing failed but a run gave no verdict (the summary still names each such lock, never as verified)")
 	if code, ok := parseArgs(fs, args, stdout); !ok {
 		return code
 	}
@@ -93,21 +95,23 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 	var results []layers.Result
 	for _, run := range runFiles(ctx, files, o, judge, stderr) {
 		f, rs, err := run.file, run.results, run.err
-		if err != nil && ctx.Err() != nil {
+		if ctx.Err() != nil {
+			// Interrupted: what was running gives no verdict, and
+			// whatever finished before does not make a run's outcome.
 			fmt.Fprintf(stderr, "lockgen verify: interrupted during %s; no verdict\n", f.Path)
-			return exitFailed
+			return exitInterrupted
 		}
 		if err != nil {
 			fmt.Fprintf(stderr, "lockgen verify: %s: %v\n", f.Path, err)
 			return exitFailed
 		}
 		results = append(results, rs...)
-		if ctx.Err() != nil {
-			fmt.Fprintln(stderr, "lockgen verify: interrupted; no verdict")
-			return exitFailed
-		}
 	}
-	code := summarize(stdout, results, judge, time.Since(start))
+	if ctx.Err() != nil {
+		fmt.Fprintln(stderr, "lockgen verify: interrupted; no verdict")
+		return exitInterrupted
+	}
+	code := summarize(stdout, results, judge, time.Since(start), *allowIncomplete)
 	if *report != "" {
 		md := judge.Markdown(results, commandLine(fs), o.Sizes, time.Since(start))
 		if err := os.WriteFile(*report, []byte(md), 0o644); err != nil {
@@ -134,7 +138,7 @@ type fileRun struct {
 func runFiles(ctx context.Context, files []*spec.File, o layers.Options, judge layers.Judge, w io.Writer) []fileRun {
 	workers := 1
 	if len(o.Layers) == 1 && o.Layers[layers.SPIN] {
-		workers = runtime.GOMAXPROCS(0)
+		workers = min(runtime.GOMAXPROCS(0), len(files)) // one file: its progress as it comes
 	}
 	runs := make([]fileRun, len(files))
 	if workers == 1 {
@@ -155,8 +159,16 @@ func runFiles(ctx context.Context, files []*spec.File, o layers.Options, judge l
 	for i := range files {
 		done[i] = make(chan struct{})
 	}
+	// runFiles returns only once every worker has stopped, so that each
+	// has removed its scratch package and SPIN's files before the process
+	// exits; returning early (interrupted, or a file that could not be
+	// verified) stops those still running.
+	var workersDone sync.WaitGroup
+	defer workersDone.Wait()
+	ctx, stop := context.WithCancel(ctx)
+	defer stop()
 	for range workers {
-		go func() {
+		workersDone.Go(func() {
 			for i := range next {
 				fo := o
 				fo.Say = func(s string) { fmt.Fprintln(&outs[i], s) }
@@ -165,7 +177,7 @@ func runFiles(ctx context.Context, files []*spec.File, o layers.Options, judge l
 				runs[i].results, runs[i].err = layers.Run(ctx, files[i], fo)
 				close(done[i])
 			}
-		}()
+		})
 	}
 	go func() {
 		defer close(next)
@@ -181,11 +193,12 @@ func runFiles(ctx context.Context, files []*spec.File, o layers.Options, judge l
 		select {
 		case <-done[i]:
 		case <-ctx.Done():
-			return append(runs[:i], fileRun{file: files[i], err: ctx.Err()})
+			// The workers still write runs[i:]: hand back a copy.
+			return append(slices.Clone(runs[:i]), fileRun{file: files[i], err: ctx.Err()})
 		}
 		w.Write(outs[i].Bytes())
 		if runs[i].err != nil {
-			return runs[:i+1]
+			return slices.Clone(runs[:i+1])
 		}
 	}
 	return runs
@@ -213,25 +226,38 @@ func plural(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
-// summarize prints the table and returns the exit code.
-func summarize(w io.Writer, results []layers.Result, judge layers.Judge, elapsed time.Duration) int {
+// summarize prints the table and returns the exit code: 1 if a lock
+// failed, else 3 if one is unfinished (0 with allowIncomplete), else 0.
+func summarize(w io.Writer, results []layers.Result, judge layers.Judge, elapsed time.Duration, allowIncomplete bool) int {
 	var rows [][]string
 	for _, r := range results {
 		rows = append(rows, []string{r.Lock, r.Layer, judge.Shown(r), fmt.Sprintf("%.1fs", r.Elapsed.Seconds()), r.Detail})
 	}
 	table(w, termWidth, []string{"LOCK", "LAYER", "VERDICT", "TIME", "DETAIL"}, rows)
-	code := exitOK
 	fmt.Fprintln(w)
 	locks := layers.Locks(results)
+	failed, unfinished := 0, 0
 	for _, lock := range locks {
-		verdict, ok := judge.Outcome(results, lock)
-		if !ok {
-			code = exitFailed
+		verdict, status := judge.Outcome(results, lock)
+		switch status {
+		case layers.Failed:
+			failed++
+		case layers.Unfinished:
+			unfinished++
 		}
 		fmt.Fprintf(w, "%s: %s\n", lock, verdict)
 	}
 	fmt.Fprintf(w, "\n%s, %s, %s\n", plural(len(locks), "lock"), plural(len(results), "layer run"), elapsed.Round(time.Second))
-	return code
+	switch {
+	case failed > 0:
+		return exitFailed
+	case unfinished > 0 && allowIncomplete:
+		fmt.Fprintf(w, "%s without a verdict, accepted by -allow-incomplete\n", plural(unfinished, "lock"))
+	case unfinished > 0:
+		fmt.Fprintf(w, "%s without a verdict: exit status %d (incomplete)\n", plural(unfinished, "lock"), exitIncomplete)
+		return exitIncomplete
+	}
+	return exitOK
 }
 
 // commandLine renders a command with the flags that were set (a true

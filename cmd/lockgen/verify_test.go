@@ -186,3 +186,20 @@ func TestVerifySpinSaysWhatItSearches(t *testing.T) {
 		t.Errorf("verify = %d, stderr:\n%s\nwant progress lines like \"T: spin n=2 mutual-exclusion: searching (0s so far)\"", code, stderr)
 	}
 }
+
+// A SPIN layer without a verdict (here every run stopped by a 1 ms limit)
+// makes the lock unfinished, never verified, and the run exits 3; with
+// -allow-incomplete it exits 0 and says what it accepted.
+func TestVerifyIncompleteExitsThree(t *testing.T) {
+	needSpin(t)
+	args := []string{"verify", "-layers", "spin", "-n", "2", "-spin-timeout", "1ms", "testdata/verify/ticket.toml"}
+	code, out, stderr := lockgen(args...)
+	if code != exitIncomplete || !strings.Contains(out, "T: INCOMPLETE") || strings.Contains(out, "verified") ||
+		!strings.Contains(out, "exit status 3 (incomplete)") {
+		t.Errorf("verify with a 1 ms SPIN limit = %d, want %d and no \"verified\"\n%s\n%s", code, exitIncomplete, out, stderr)
+	}
+	code, out, stderr = lockgen(append([]string{"verify", "-allow-incomplete"}, args[1:]...)...)
+	if code != exitOK || !strings.Contains(out, "T: INCOMPLETE") || !strings.Contains(out, "accepted by -allow-incomplete") {
+		t.Errorf("verify -allow-incomplete = %d, want %d saying what it accepted\n%s\n%s", code, exitOK, out, stderr)
+	}
+}

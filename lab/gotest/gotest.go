@@ -192,10 +192,13 @@ func Build(ctx context.Context, o Options) (*Binary, error) {
 	bin := filepath.Join(tmp, "pkg.test")
 	args := append([]string{"test", "-c", "-o", bin}, buildFlags(o)...)
 	args = append(args, pkg)
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = o.Dir
-	cmd.Env = append(os.Environ(), o.Env...)
+	cmd, stop, err := goCommand(ctx, o.Dir, o.Env, "go", args...)
+	if err != nil {
+		os.RemoveAll(tmp)
+		return nil, err
+	}
 	out, err := cmd.CombinedOutput()
+	stop()
 	if err != nil {
 		os.RemoveAll(tmp)
 		var ee *exec.ExitError
@@ -211,7 +214,7 @@ func Build(ctx context.Context, o Options) (*Binary, error) {
 	b := &Binary{Path: bin, Dir: o.Dir, env: o.env(), tmp: tmp}
 	list := exec.CommandContext(ctx, "go", "list", "-f", "{{.ImportPath}}\t{{.Dir}}", pkg)
 	list.Dir = o.Dir
-	list.Env = cmd.Env
+	list.Env = append(os.Environ(), o.Env...)
 	if out, err := list.Output(); err == nil {
 		if ip, d, ok := strings.Cut(strings.TrimSpace(string(out)), "\t"); ok {
 			b.Package, b.Dir = ip, d
@@ -274,21 +277,29 @@ type event struct {
 // after its interrupt before it is killed.
 const interruptGrace = 3 * time.Second
 
-// execute runs a go command producing test2json events and parses them.
-func execute(ctx context.Context, dir string, env []string, timeout time.Duration, name string, args ...string) (*Result, error) {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	cmd := exec.CommandContext(ctx, name, args...)
+// goCommand prepares a go command (or a tool it runs) in dir with env
+// added, in a process group of its own: cancelling ctx interrupts the
+// group, so that go test removes its build directory, and kills whatever
+// still runs a moment later. The go command's work directory, and the
+// temporary files of what it runs (the compilers, the test binary), lie
+// in a directory of their own (GOTMPDIR and TMPDIR) that stop removes
+// once the command has ended, so that a process killed before it cleans
+// up leaves nothing in the user's temporary directory. stop is called
+// once the command ended.
+func goCommand(ctx context.Context, dir string, env []string, name string, args ...string) (cmd *exec.Cmd, stop func(), err error) {
+	work, err := os.MkdirTemp("", "lockgen-gotmp-")
+	if err != nil {
+		return nil, nil, err
+	}
+	cmd = exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
+	cmd.Env = append(append(os.Environ(), env...), "GOTMPDIR="+work, "TMPDIR="+work)
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
 	done := make(chan struct{})
 	cmd.Cancel = func() error {
 		if cmd.Process == nil {
 			return nil
 		}
-		// An interrupt first, so that go test removes its build
-		// directory; whatever still runs a moment later is killed.
 		group := -cmd.Process.Pid
 		time.AfterFunc(interruptGrace, func() {
 			select {
@@ -300,11 +311,22 @@ func execute(ctx context.Context, dir string, env []string, timeout time.Duratio
 		return syscall.Kill(group, syscall.SIGINT)
 	}
 	cmd.WaitDelay = interruptGrace + 2*time.Second
+	return cmd, func() { close(done); os.RemoveAll(work) }, nil
+}
+
+// execute runs a go command producing test2json events and parses them.
+func execute(ctx context.Context, dir string, env []string, timeout time.Duration, name string, args ...string) (*Result, error) {
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	cmd, stop, err := goCommand(ctx, dir, env, name, args...)
+	if err != nil {
+		return nil, err
+	}
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	start := time.Now()
-	err := cmd.Run()
-	close(done)
+	err = cmd.Run()
+	stop()
 	res := parse(stdout.Bytes())
 	res.Elapsed = time.Since(start)
 	if s := stderr.String(); s != "" {

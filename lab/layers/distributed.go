@@ -88,8 +88,9 @@ func netStressResult(res *gotest.Result, lock string) Result {
 	return r
 }
 
-// netSpinResult checks a distributed lock's definition with SPIN.
-func netSpinResult(ctx context.Context, l spec.Lock, o *Options) Result {
+// netSpinResult checks a distributed lock's definition with SPIN; like
+// spinResult, it returns ctx's error when cancelled.
+func netSpinResult(ctx context.Context, l spec.Lock, o *Options) (Result, error) {
 	r := Result{Lock: l.Name, Layer: SPIN}
 	start := time.Now()
 	var t spinTally
@@ -103,9 +104,12 @@ func netSpinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 			no := promela.NetOptions{N: n, Requests: l.Distributed.ModelPassages(n), Reorder: o.reorders(l.Distributed)}
 			res, err := spin.CheckNetwork(ctx, l.Distributed.Def(), no, prop,
 				spin.Options{Timeout: o.SpinTimeout})
+			if ctx.Err() != nil {
+				return r, ctx.Err()
+			}
 			if err != nil {
 				r.Verdict, r.Failure = Fail, err.Error()
-				return r
+				return r, nil
 			}
 			t.add(n, prop, res)
 		}
@@ -113,7 +117,7 @@ func netSpinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 	r.Elapsed = time.Since(start)
 	if len(sizes) == 0 {
 		r.Verdict, r.Detail = Skipped, "no process count in -n up to 4"
-		return r
+		return r, nil
 	}
 	r.Detail = fmt.Sprintf("%s passed (n = %s, %s, bounded passages, FCFS where claimed, %d states in all)", plural(t.passed, "run"), strings.Join(sizes, ", "), o.ChannelsOf(l.Distributed), t.states)
 	if t.failed > 0 {
@@ -121,5 +125,5 @@ func netSpinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 	}
 	t.noteGaps(&r)
 	t.verdict(&r)
-	return r
+	return r, nil
 }

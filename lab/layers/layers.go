@@ -77,7 +77,8 @@ func (o *Options) say(format string, args ...any) {
 // beside the spec (inside its module, so that the tests can import
 // verify), runs the Go layers there and SPIN on each definition, and
 // removes the package. An error means no verdict (a scratch package that
-// could not be written, go test that could not run, ctx cancelled).
+// could not be written, go test that could not run, ctx cancelled: then
+// the error is ctx's, and no Result of the layer it stopped is given).
 func Run(ctx context.Context, f *spec.File, o Options) ([]Result, error) {
 	dir, err := gen.Scratch(f, "_lockgen-verify-")
 	if err != nil {
@@ -147,13 +148,18 @@ func Run(ctx context.Context, f *spec.File, o Options) ([]Result, error) {
 	}
 	if o.Layers[SPIN] {
 		for _, l := range f.Locks {
+			check := spinResult
 			if l.Distributed != nil {
 				o.say("%s: SPIN over %s...", l.Name, o.ChannelsOf(l.Distributed))
-				done(netSpinResult(ctx, l, &o))
-				continue
+				check = netSpinResult
+			} else {
+				o.say("%s: SPIN...", l.Name)
 			}
-			o.say("%s: SPIN...", l.Name)
-			done(spinResult(ctx, l, &o))
+			r, err := check(ctx, l, &o)
+			if err != nil {
+				return nil, err
+			}
+			done(r)
 		}
 	}
 	return out, nil

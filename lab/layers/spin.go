@@ -25,8 +25,9 @@ type SpinCache struct {
 }
 
 type spinRun struct {
-	done chan struct{} // closed when r is set
+	done chan struct{} // closed when r and err are set
 	r    Result
+	err  error // the search was interrupted: r means nothing
 }
 
 // NewSpinCache returns an empty cache.
@@ -63,7 +64,9 @@ const trailShown = 80
 
 // spinResult runs the entry's standard SPIN properties on the lock's own
 // definition (mode, k, preference, parameters) for each size procs allows.
-func spinResult(ctx context.Context, l spec.Lock, o *Options) Result {
+// Cancelling ctx gives no Result but ctx's error: an interrupted search is
+// neither a failure nor a gap of the lock's.
+func spinResult(ctx context.Context, l spec.Lock, o *Options) (Result, error) {
 	r := Result{Lock: l.Name, Layer: SPIN}
 	start := time.Now()
 	var sizes []int
@@ -78,7 +81,7 @@ func spinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 	}
 	if len(sizes) == 0 {
 		r.Verdict, r.Detail = Skipped, "no process count in -n fits this lock"
-		return r
+		return r, nil
 	}
 	if o.Cache != nil {
 		run, mine := o.Cache.claim(spinKey(l, sizes))
@@ -86,17 +89,20 @@ func spinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 			select {
 			case <-run.done:
 			case <-ctx.Done():
-				r.Verdict, r.Failure = Fail, ctx.Err().Error()
-				return r
+				return r, ctx.Err()
+			}
+			if run.err != nil {
+				return r, run.err
 			}
 			c := run.r
 			c.Lock, c.Elapsed = l.Name, 0
 			c.Detail = "same model as " + c.Detail
-			return c
+			return c, nil
 		}
 		defer func() {
 			run.r = r
 			run.r.Detail = r.Lock + ": " + r.Detail
+			run.err = ctx.Err()
 			close(run.done)
 		}()
 	}
@@ -117,9 +123,12 @@ func spinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 		Quiescence: o.SpinQuiescence,
 	})
 	r.Elapsed = time.Since(start)
+	if ctx.Err() != nil {
+		return r, ctx.Err()
+	}
 	if err != nil {
 		r.Verdict, r.Failure = Fail, err.Error()
-		return r
+		return r, nil
 	}
 	var t spinTally
 	var reduced []string
@@ -141,7 +150,7 @@ func spinResult(ctx context.Context, l spec.Lock, o *Options) Result {
 		r.Detail += fmt.Sprintf("; %d skipped (a smaller n was already incomplete, or the parameters do not fit n)", t.skipped)
 	}
 	t.verdict(&r)
-	return r
+	return r, nil
 }
 
 // spinTally counts a SPIN layer's runs and decides its verdict.
@@ -174,12 +183,14 @@ func (t *spinTally) noteGaps(r *Result) {
 	}
 }
 
-// verdict: a failure fails the layer; no pass at all gives no verdict.
+// verdict: a failure fails the layer; a run without a verdict leaves the
+// whole layer without one, however many others passed: the layer claims
+// every property at every size, and one of them went unchecked.
 func (t *spinTally) verdict(r *Result) {
 	switch {
 	case t.failed > 0:
 		r.Verdict, r.Failure = Fail, strings.Join(t.failures, "\n")
-	case t.passed == 0:
+	case t.incomplete > 0 || t.passed == 0:
 		r.Verdict = Incomplete
 	default:
 		r.Verdict = Pass

@@ -43,12 +43,24 @@ func (j Judge) Shown(r Result) string {
 	return r.Verdict
 }
 
-// Outcome judges one lock over its layers: a lock passes when no layer
-// failed; a negative control, when rejections are expected, when one did.
-func (j Judge) Outcome(rs []Result, lock string) (string, bool) {
+// Status is what a lock's outcome means for the run's exit status.
+type Status int
+
+const (
+	Verified   Status = iota // every layer that ran passed (or a control was rejected as required)
+	Failed                   // a layer failed (or a control was not rejected)
+	Unfinished               // nothing failed, but a layer gave no verdict
+)
+
+// Outcome judges one lock over its layers: a lock is verified when every
+// layer that ran passed, failed when one failed, and unfinished when none
+// failed but one gave no verdict (a SPIN run hit its limit): such a lock
+// is never called verified. A negative control, when rejections are
+// expected, succeeds when a layer failed.
+func (j Judge) Outcome(rs []Result, lock string) (string, Status) {
 	ctl := j.Control(lock)
 	rejected := false
-	var open []string // layers that gave no verdict
+	var open []string // layers that gave no verdict, with their gaps
 	ran := 0          // layers that ran
 	for _, r := range rs {
 		if r.Lock != lock {
@@ -66,17 +78,19 @@ func (j Judge) Outcome(rs []Result, lock string) (string, bool) {
 	}
 	switch {
 	case ctl != "" && j.ExpectRejections && rejected:
-		return "rejected (" + ctl + "), as required", true
+		return "rejected (" + ctl + "), as required", Verified
+	case ctl != "" && j.ExpectRejections && len(open) > 0:
+		return "not rejected (" + ctl + "); no verdict from " + strings.Join(open, ", ") + " (incomplete)", Unfinished
 	case ctl != "" && j.ExpectRejections:
-		return "NOT rejected (" + ctl + "): the checker missed it", false
+		return "NOT rejected (" + ctl + "): the checker missed it", Failed
 	case rejected:
-		return "FAILED", false
+		return "FAILED", Failed
 	case len(open) > 0:
-		return "no failure; no verdict from " + strings.Join(open, ", ") + " (incomplete)", true
+		return "INCOMPLETE: no failure found, but no verdict from " + strings.Join(open, ", "), Unfinished
 	case ran == 0:
-		return "not checked: every layer was skipped", true
+		return "not checked: every layer was skipped", Verified
 	}
-	return "verified", true
+	return "verified", Verified
 }
 
 // Locks lists the locks of results in their first order.

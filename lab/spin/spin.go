@@ -584,24 +584,43 @@ func budgetOut(ctx context.Context, res Result, stage string) (Result, bool) {
 	return res, true
 }
 
-// run runs a tool in dir; cancelling ctx kills its whole process group.
+// run runs a tool in dir; cancelling ctx stops its whole process group.
 func run(ctx context.Context, dir, name string, args ...string) (string, error) {
 	return runReporting(ctx, dir, nil, name, args...)
 }
 
+// stopGrace is how long a cancelled tool's process group has, after
+// SIGTERM, to remove its files (gcc its temporaries) before SIGKILL.
+const stopGrace = 2 * time.Second
+
 // runReporting is run that also hands each line of output to line (when
-// not nil) as the tool prints it.
+// not nil) as the tool prints it. The tool's temporary files go to dir
+// (TMPDIR), which the caller removes: a compiler killed before it cleans
+// up leaves nothing in the user's temporary directory.
 func runReporting(ctx context.Context, dir string, line func(string), name string, args ...string) (string, error) {
 	cmd := exec.CommandContext(ctx, name, args...)
 	cmd.Dir = dir
+	if abs, err := filepath.Abs(dir); err == nil {
+		cmd.Env = append(os.Environ(), "TMPDIR="+abs)
+	}
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	exited := make(chan struct{})
+	defer close(exited)
 	cmd.Cancel = func() error {
 		if cmd.Process == nil {
 			return nil
 		}
-		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		group := -cmd.Process.Pid
+		time.AfterFunc(stopGrace, func() {
+			select {
+			case <-exited:
+			default:
+				syscall.Kill(group, syscall.SIGKILL)
+			}
+		})
+		return syscall.Kill(group, syscall.SIGTERM)
 	}
-	cmd.WaitDelay = 2 * time.Second
+	cmd.WaitDelay = stopGrace + 2*time.Second
 	var buf bytes.Buffer
 	var out io.Writer = &buf
 	if line != nil {
