@@ -139,6 +139,16 @@ func (p *proc) parkOn(pk *Parker, label string, timed bool) bool {
 	// Scheduled while still waiting: the timeout fired.
 	pk.waiter = nil
 	ex.observe(p, ex.record(Event{G: p.id, Kind: EvPark, Label: label, Reg: pk.id, TimedOut: true}))
+	// The timeout stands for time in which every other runnable goroutine
+	// could run: the goroutine goes on from a yield, so the fairness rule
+	// runs those first. Otherwise a loop that retries with a timeout could
+	// time out for ever while the goroutine it waits for never runs, a
+	// livelock no fair scheduler makes (a retry on a Sema or a Chan was
+	// reported as no progress).
+	ex.point(p, ptYield)
+	if ex.stopped.Load() {
+		return true
+	}
 	return false
 }
 

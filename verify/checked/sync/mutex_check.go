@@ -70,96 +70,111 @@ func (mu *Mutex) Unlock() {
 	}
 }
 
-// RWMutex is sync.RWMutex, checked: a writer waiting keeps new readers
-// out, as sync.RWMutex does.
+// RWMutex is sync.RWMutex, checked, built as sync.RWMutex is: writers
+// take a Mutex among themselves (w); the writer holding it announces
+// itself (pending), which turns new readers away, and waits until the
+// readers inside have left; its Unlock lets in every reader that waited
+// meanwhile, then releases w to the next writer. So readers that waited
+// for a writer enter before the next writer, even one that was already
+// waiting, and only the writer holding w keeps readers out. (A model that
+// kept readers out while any writer waited, and woke only them on Unlock,
+// deadlocked correct code: a writer inside, a reader and a writer waiting;
+// the reader, refused again, slept, and nothing woke the writer.)
 type RWMutex struct {
-	m              monitor
-	writer         bool
-	readers        int
-	writersWaiting int
-	wq, rq         []*parker
+	m       monitor
+	w       Mutex     // held by the pending writer
+	pending bool      // a writer holds w: new readers wait
+	writer  bool      // the pending writer is inside: no reader was left
+	readers int       // readers inside
+	rq      []*parker // readers waiting for the pending writer's Unlock
+	wp      *parker   // the pending writer, waiting for the readers to leave
 }
 
 func (rw *RWMutex) state() int64 {
-	return b2i(rw.writer) | int64(rw.readers)<<1 | int64(rw.writersWaiting)<<32
+	return b2i(rw.pending) | b2i(rw.writer)<<1 | int64(rw.readers)<<2 | int64(len(rw.rq))<<32
 }
 
-// Lock locks rw for writing.
+// Lock locks rw for writing: it takes w, keeps new readers out, and waits
+// for the readers inside to leave.
 func (rw *RWMutex) Lock() {
-	for !rw.tryLock(true) {
-	}
-}
-
-// TryLock locks rw for writing if that needs no wait.
-func (rw *RWMutex) TryLock() bool { return rw.tryLock(false) }
-
-func (rw *RWMutex) tryLock(wait bool) bool {
-	rw.m.enter(opTry)
-	if !rw.writer && rw.readers == 0 {
+	rw.w.Lock()
+	rw.m.enter(opWrite)
+	rw.pending = true
+	if rw.readers == 0 {
 		rw.writer = true
 		rw.m.leaveWrote(rw.state())
-		return true
-	}
-	if !wait {
-		rw.m.leave(rw.state())
-		return false
+		return
 	}
 	p := &parker{}
-	rw.wq = append(rw.wq, p)
-	rw.writersWaiting++
+	rw.wp = p
 	rw.m.leaveWrote(rw.state())
-	p.park()
-	return false
+	p.park() // the last reader out made this writer the holder
 }
 
-// Unlock unlocks a write lock: waiting readers go first, then a writer.
+// TryLock locks rw for writing if no writer holds w and no reader is
+// inside, as sync.RWMutex's does.
+func (rw *RWMutex) TryLock() bool {
+	if !rw.w.TryLock() {
+		return false
+	}
+	rw.m.enter(opTry)
+	if rw.readers != 0 {
+		rw.m.leave(rw.state())
+		rw.w.Unlock()
+		return false
+	}
+	rw.pending, rw.writer = true, true
+	rw.m.leaveWrote(rw.state())
+	return true
+}
+
+// Unlock unlocks a write lock: every reader that waited holds rw as it
+// wakes (sync.RWMutex counts them in before waking them); then the next
+// writer may take w.
 func (rw *RWMutex) Unlock() {
 	rw.m.enter(opWrite)
 	if !rw.writer {
 		rw.m.leave(rw.state())
 		panic("sync: Unlock of unlocked RWMutex")
 	}
-	rw.writer = false
+	rw.pending, rw.writer = false, false
 	wake := rw.rq
 	rw.rq = nil
-	if len(wake) == 0 && len(rw.wq) > 0 {
-		wake, rw.wq = rw.wq[:1], rw.wq[1:]
-		rw.writersWaiting--
-	}
+	rw.readers += len(wake)
 	rw.m.leaveWrote(rw.state())
 	for _, p := range wake {
 		p.unpark()
 	}
+	rw.w.Unlock()
 }
 
-// RLock locks rw for reading.
+// RLock locks rw for reading, waiting while a writer is pending or inside.
 func (rw *RWMutex) RLock() {
-	for !rw.tryRLock(true) {
-	}
-}
-
-// TryRLock locks rw for reading if that needs no wait.
-func (rw *RWMutex) TryRLock() bool { return rw.tryRLock(false) }
-
-func (rw *RWMutex) tryRLock(wait bool) bool {
 	rw.m.enter(opTry)
-	if !rw.writer && rw.writersWaiting == 0 {
+	if !rw.pending {
 		rw.readers++
 		rw.m.leaveWrote(rw.state())
-		return true
-	}
-	if !wait {
-		rw.m.leave(rw.state())
-		return false
+		return
 	}
 	p := &parker{}
 	rw.rq = append(rw.rq, p)
 	rw.m.leaveWrote(rw.state())
-	p.park()
-	return false
+	p.park() // the writer's Unlock counted this reader in
 }
 
-// RUnlock undoes one RLock; the last reader out wakes a waiting writer.
+// TryRLock locks rw for reading if no writer is pending or inside.
+func (rw *RWMutex) TryRLock() bool {
+	rw.m.enter(opTry)
+	if rw.pending {
+		rw.m.leave(rw.state())
+		return false
+	}
+	rw.readers++
+	rw.m.leaveWrote(rw.state())
+	return true
+}
+
+// RUnlock undoes one RLock; the last reader out lets the pending writer in.
 func (rw *RWMutex) RUnlock() {
 	rw.m.enter(opWrite)
 	if rw.readers == 0 {
@@ -168,9 +183,9 @@ func (rw *RWMutex) RUnlock() {
 	}
 	rw.readers--
 	var next *parker
-	if rw.readers == 0 && len(rw.wq) > 0 {
-		next, rw.wq = rw.wq[0], rw.wq[1:]
-		rw.writersWaiting--
+	if rw.readers == 0 && rw.wp != nil {
+		next, rw.wp = rw.wp, nil
+		rw.writer = true
 	}
 	rw.m.leaveWrote(rw.state())
 	if next != nil {
