@@ -165,6 +165,11 @@ func (g *gen) methods(f *jen.File) error {
 				body = append(body, jen.If(jen.Id("h").Dot("l").Op("==").Nil()).Block(
 					jen.Panic(jen.Lit(fmt.Sprintf("lockgen: %s.%s: a handle must come from %s.NewHandle", typeName, v.name, g.c.Name)))))
 			}
+			if g.api == apiCaller {
+				// A nil node would be dereferenced further down, with
+				// the runtime's message instead of the lock's.
+				body = append(body, jen.If(jen.Id("nd").Op("==").Nil()).Block(jen.Panic(msg("nil "+g.nodeType()))))
+			}
 			body = append(body, jen.Id("st").Op(":=").Add(stPtr))
 			if g.api == apiHandle && mentions(run, "l") {
 				body = append(body, jen.Id("l").Op(":=").Id("h").Dot("l"))

@@ -251,19 +251,25 @@ func (g *gen) types(f *jen.File) {
 		lk = append(lk, jen.Id("procs").Index(jen.Id(g.procsConst())).Id(g.procType()))
 	}
 	docLines(f, g.typeDoc())
-	f.Type().Id(g.c.Name).Struct(lk...)
+	f.Type().Id(g.c.Name).Struct(append([]jen.Code{noCopyField()}, lk...)...)
 
 	switch g.api {
 	case apiHandle:
 		f.Line()
-		docLines(f, fmt.Sprintf("%s is one goroutine's access to a %s: it owns that goroutine's queue nodes.\nA handle must not be used by two goroutines at once; make one per goroutine with NewHandle.", g.handleType(), g.c.Name))
-		f.Type().Id(g.handleType()).Struct(jen.Id("l").Op("*").Id(g.c.Name), jen.Id("st").Id(g.stateType()))
+		docLines(f, fmt.Sprintf("%s is one goroutine's access to a %s: it owns that goroutine's queue nodes.\nA handle must not be used by two goroutines at once, nor copied; make one per goroutine with NewHandle.", g.handleType(), g.c.Name))
+		f.Type().Id(g.handleType()).Struct(noCopyField(), jen.Id("l").Op("*").Id(g.c.Name), jen.Id("st").Id(g.stateType()))
 	case apiCaller:
 		f.Line()
-		docLines(f, fmt.Sprintf("%s is a caller-owned queue node of a %s. The zero value is ready to use.\nPass the same node to Lock and the matching Unlock; a node may serve one passage at a time.", g.nodeType(), g.c.Name))
-		f.Type().Id(g.nodeType()).Struct(jen.Id("st").Id(g.stateType()))
+		docLines(f, fmt.Sprintf("%s is a caller-owned queue node of a %s. The zero value is ready to use.\nPass the same node to Lock and the matching Unlock; a node may serve one passage at a time, and must not be copied (the queue points into it).", g.nodeType(), g.c.Name))
+		f.Type().Id(g.nodeType()).Struct(noCopyField(), jen.Id("st").Id(g.stateType()))
 	}
 }
+
+// noCopyField marks a generated type whose copy would break the lock (its
+// registers, or a node the queue points into): go vet's copylocks check
+// reports a copy, as it does a sync.Mutex's. It takes no space, first in
+// the struct: no field moves.
+func noCopyField() jen.Code { return jen.Id("_").Id("noCopy").Comment("go vet reports a copy") }
 
 // docLines writes a multi-line doc comment as // lines (jennifer would
 // use a block comment).

@@ -192,7 +192,12 @@ func (g *gen) misuseTests(f *jen.File) {
 			misuse{"Lock twice through one handle", []jen.Code{jen.Id("h").Op(":=").Add(newLock.Clone()).Dot("NewHandle").Call(), jen.Id("h").Dot("Lock").Call(), jen.Id("h").Dot("Lock").Call()}},
 			misuse{"a handle not made by NewHandle", []jen.Code{jen.Var().Id("h").Add(g.pkg(g.handleType())), jen.Id("h").Dot("Lock").Call()}})
 	case apiCaller:
-		cases = append(cases, misuse{"Unlock with an unused node", []jen.Code{newLock.Clone().Dot("Unlock").Call(jen.New(g.pkg(g.nodeType())))}})
+		cases = append(cases, misuse{"Unlock with an unused node", []jen.Code{newLock.Clone().Dot("Unlock").Call(jen.New(g.pkg(g.nodeType())))}},
+			misuse{"Lock with a nil node", []jen.Code{newLock.Clone().Dot("Lock").Call(jen.Nil())}},
+			misuse{"Unlock with a nil node", []jen.Code{newLock.Clone().Dot("Unlock").Call(jen.Nil())}})
+		if c.TryLock {
+			cases = append(cases, misuse{"TryLock with a nil node", []jen.Code{newLock.Clone().Dot("TryLock").Call(jen.Nil())}})
+		}
 	}
 	var body []jen.Code
 	for _, m := range cases {

@@ -61,6 +61,7 @@ type andersonState struct {
 //
 // Use NewAnderson; a *Anderson is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Anderson struct {
+	_      noCopy // go vet reports a copy
 	_      [64]byte
 	ticket intReg // TICKET: the next ticket (fetch&increment only)
 	_      [56]byte

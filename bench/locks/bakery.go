@@ -76,6 +76,7 @@ type bakeryProc struct {
 //
 // Use NewBakery; process id (0 <= id < BakeryProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Bakery struct {
+	_    noCopy // go vet reports a copy
 	_    [64]byte
 	flag [64]struct {
 		r boolReg

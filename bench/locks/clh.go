@@ -71,6 +71,7 @@ type clhState struct {
 //
 // Use NewCLH, then one NewHandle per goroutine; a *CLHHandle is a sync.Locker. The zero CLH is ready to use; handles must come from NewHandle. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type CLH struct {
+	_        noCopy // go vet reports a copy
 	_        [64]byte
 	tail     refReg[clhQNode] // TAIL: the last node of the queue (⊥ until the first swap)
 	_        [56]byte
@@ -79,8 +80,9 @@ type CLH struct {
 }
 
 // CLHHandle is one goroutine's access to a CLH: it owns that goroutine's queue nodes.
-// A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
+// A handle must not be used by two goroutines at once, nor copied; make one per goroutine with NewHandle.
 type CLHHandle struct {
+	_  noCopy // go vet reports a copy
 	l  *CLH
 	st clhState
 }

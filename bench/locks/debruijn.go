@@ -81,6 +81,7 @@ type deBruijnProc struct {
 //
 // Use NewDeBruijn; process id (0 <= id < DeBruijnProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type DeBruijn struct {
+	_       noCopy // go vet reports a copy
 	_       [64]byte
 	control [64]struct {
 		r intReg

@@ -71,6 +71,7 @@ type graunkeThakkarProc struct {
 //
 // Use NewGraunkeThakkar; process id (0 <= id < GraunkeThakkarProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type GraunkeThakkar struct {
+	_    noCopy // go vet reports a copy
 	_    [64]byte
 	flag [65]struct {
 		r        intReg

@@ -79,6 +79,7 @@ type mcsState struct {
 //
 // Use NewMCS, then one NewHandle per goroutine; a *MCSHandle is a sync.Locker. The zero MCS is ready to use; handles must come from NewHandle. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type MCS struct {
+	_        noCopy // go vet reports a copy
 	_        [64]byte
 	tail     refReg[mcsQNode] // TAIL: the last node of the queue
 	_        [56]byte
@@ -87,8 +88,9 @@ type MCS struct {
 }
 
 // MCSHandle is one goroutine's access to a MCS: it owns that goroutine's queue nodes.
-// A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
+// A handle must not be used by two goroutines at once, nor copied; make one per goroutine with NewHandle.
 type MCSHandle struct {
+	_  noCopy // go vet reports a copy
 	l  *MCS
 	st mcsState
 }

@@ -94,6 +94,7 @@ type mcsArrayProc struct {
 //
 // Use NewMCSArray; process id (0 <= id < MCSArrayProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type MCSArray struct {
+	_        noCopy // go vet reports a copy
 	_        [64]byte
 	tail     intReg // TAIL: the last node of the queue
 	_        [56]byte

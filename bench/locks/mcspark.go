@@ -79,14 +79,16 @@ type mcsParkState struct {
 //
 // Use NewMCSPark, then one NewHandle per goroutine; a *MCSParkHandle is a sync.Locker. The zero MCSPark is ready to use; handles must come from NewHandle. Waiting: asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type MCSPark struct {
+	_    noCopy // go vet reports a copy
 	_    [64]byte
 	tail refReg[mcsParkQNode] // TAIL: the last node of the queue
 	_    [56]byte
 }
 
 // MCSParkHandle is one goroutine's access to a MCSPark: it owns that goroutine's queue nodes.
-// A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
+// A handle must not be used by two goroutines at once, nor copied; make one per goroutine with NewHandle.
 type MCSParkHandle struct {
+	_  noCopy // go vet reports a copy
 	l  *MCSPark
 	st mcsParkState
 }

@@ -77,14 +77,16 @@ type mcsSpinState struct {
 //
 // Use NewMCSSpin, then one NewHandle per goroutine; a *MCSSpinHandle is a sync.Locker. The zero MCSSpin is ready to use; handles must come from NewHandle. Waiting: spinning, yielding the processor every 16 checks. Hot registers are padded to 64 bytes.
 type MCSSpin struct {
+	_    noCopy // go vet reports a copy
 	_    [64]byte
 	tail refReg[mcsSpinQNode] // TAIL: the last node of the queue
 	_    [56]byte
 }
 
 // MCSSpinHandle is one goroutine's access to a MCSSpin: it owns that goroutine's queue nodes.
-// A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
+// A handle must not be used by two goroutines at once, nor copied; make one per goroutine with NewHandle.
 type MCSSpinHandle struct {
+	_  noCopy // go vet reports a copy
 	l  *MCSSpin
 	st mcsSpinState
 }

@@ -80,14 +80,16 @@ type mcsSpinThenParkState struct {
 //
 // Use NewMCSSpinThenPark, then one NewHandle per goroutine; a *MCSSpinThenParkHandle is a sync.Locker. The zero MCSSpinThenPark is ready to use; handles must come from NewHandle. Waiting: spinning 100 times, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type MCSSpinThenPark struct {
+	_    noCopy // go vet reports a copy
 	_    [64]byte
 	tail refReg[mcsSpinThenParkQNode] // TAIL: the last node of the queue
 	_    [56]byte
 }
 
 // MCSSpinThenParkHandle is one goroutine's access to a MCSSpinThenPark: it owns that goroutine's queue nodes.
-// A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
+// A handle must not be used by two goroutines at once, nor copied; make one per goroutine with NewHandle.
 type MCSSpinThenParkHandle struct {
+	_  noCopy // go vet reports a copy
 	l  *MCSSpinThenPark
 	st mcsSpinThenParkState
 }

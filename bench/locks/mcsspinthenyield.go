@@ -78,14 +78,16 @@ type mcsSpinThenYieldState struct {
 //
 // Use NewMCSSpinThenYield, then one NewHandle per goroutine; a *MCSSpinThenYieldHandle is a sync.Locker. The zero MCSSpinThenYield is ready to use; handles must come from NewHandle. Waiting: spinning 100 times, then yielding. Hot registers are padded to 64 bytes.
 type MCSSpinThenYield struct {
+	_    noCopy // go vet reports a copy
 	_    [64]byte
 	tail refReg[mcsSpinThenYieldQNode] // TAIL: the last node of the queue
 	_    [56]byte
 }
 
 // MCSSpinThenYieldHandle is one goroutine's access to a MCSSpinThenYield: it owns that goroutine's queue nodes.
-// A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
+// A handle must not be used by two goroutines at once, nor copied; make one per goroutine with NewHandle.
 type MCSSpinThenYieldHandle struct {
+	_  noCopy // go vet reports a copy
 	l  *MCSSpinThenYield
 	st mcsSpinThenYieldState
 }

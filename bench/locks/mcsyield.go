@@ -77,14 +77,16 @@ type mcsYieldState struct {
 //
 // Use NewMCSYield, then one NewHandle per goroutine; a *MCSYieldHandle is a sync.Locker. The zero MCSYield is ready to use; handles must come from NewHandle. Waiting: yielding the processor between checks. Hot registers are padded to 64 bytes.
 type MCSYield struct {
+	_    noCopy // go vet reports a copy
 	_    [64]byte
 	tail refReg[mcsYieldQNode] // TAIL: the last node of the queue
 	_    [56]byte
 }
 
 // MCSYieldHandle is one goroutine's access to a MCSYield: it owns that goroutine's queue nodes.
-// A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
+// A handle must not be used by two goroutines at once, nor copied; make one per goroutine with NewHandle.
 type MCSYieldHandle struct {
+	_  noCopy // go vet reports a copy
 	l  *MCSYield
 	st mcsYieldState
 }

@@ -68,6 +68,7 @@ type replaceAddK2State struct{}
 //
 // Use NewReplaceAddK2; a *ReplaceAddK2 is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type ReplaceAddK2 struct {
+	_         noCopy // go vet reports a copy
 	_         [64]byte
 	s         intReg // S: the free places: k minus holders minus pending failed decrements
 	sSleepers waitq  // processes waiting on S

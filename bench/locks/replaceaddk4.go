@@ -68,6 +68,7 @@ type replaceAddK4State struct{}
 //
 // Use NewReplaceAddK4; a *ReplaceAddK4 is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type ReplaceAddK4 struct {
+	_         noCopy // go vet reports a copy
 	_         [64]byte
 	s         intReg // S: the free places: k minus holders minus pending failed decrements
 	sSleepers waitq  // processes waiting on S

@@ -60,6 +60,7 @@ type rwFairState struct{}
 //
 // Use NewRWFair; a *RWFair is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type RWFair struct {
+	_            noCopy // go vet reports a copy
 	_            [64]byte
 	req          intReg // REQ: requests: readers × 2^16 + writers
 	_            [56]byte

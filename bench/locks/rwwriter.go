@@ -65,6 +65,7 @@ type rwWriterState struct{}
 //
 // Use NewRWWriter; a *RWWriter is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. In Go, line R3's first check uses the value line R2's fetch&add left in RCF (the interleaving in which no step comes between them); later checks read it. Hot registers are padded to 64 bytes.
 type RWWriter struct {
+	_             noCopy // go vet reports a copy
 	_             [64]byte
 	wreq          intReg // WREQ: write_requests
 	_             [56]byte

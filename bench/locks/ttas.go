@@ -69,6 +69,7 @@ type ttasState struct{}
 //
 // Use NewTTAS; a *TTAS is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. In Go, Lock makes line 2's exchange first; if it returns 0, that is line 1's check finding L = 0 and line 2's exchange right after it and the acquire is done; if not, it wrote 1 over 1, which changes nothing, and the paper's code runs from its first line. In Go, Unlock's exchange (line 6) also returns whether anyone waits (the waiting layer's count shares L's word), so that an uncontended release is that one step and one comparison. Hot registers are padded to 64 bytes.
 type TTAS struct {
+	_        noCopy // go vet reports a copy
 	l        bitReg // L: FREE (0) or BUSY (1), and the processes waiting on it
 	_        [32]byte
 	spinners intReg // waiters spinning now (the adaptive policy caps them)

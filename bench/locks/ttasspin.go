@@ -69,6 +69,7 @@ type ttasSpinState struct{}
 //
 // Use NewTTASSpin; a *TTASSpin is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning, yielding the processor every 16 checks. In Go, Unlock's exchange (line 6) and its misuse test are inline, so that an uncontended release is that one step and one comparison. Hot registers are padded to 64 bytes.
 type TTASSpin struct {
+	_ noCopy // go vet reports a copy
 	l intReg // L: FREE (0) or BUSY (1)
 	_ [56]byte
 }

@@ -69,6 +69,7 @@ type ttasYieldState struct{}
 //
 // Use NewTTASYield; a *TTASYield is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: yielding the processor between checks. In Go, Unlock's exchange (line 6) and its misuse test are inline, so that an uncontended release is that one step and one comparison. Hot registers are padded to 64 bytes.
 type TTASYield struct {
+	_ noCopy // go vet reports a copy
 	l intReg // L: FREE (0) or BUSY (1)
 	_ [56]byte
 }

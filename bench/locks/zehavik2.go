@@ -125,6 +125,7 @@ type zehaviK2Proc struct {
 //
 // Use NewZehaviK2; process id (0 <= id < ZehaviK2Procs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type ZehaviK2 struct {
+	_       noCopy // go vet reports a copy
 	_       [64]byte
 	compete [4096]struct {
 		r boolReg

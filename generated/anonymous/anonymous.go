@@ -98,6 +98,7 @@ type anonymousState struct {
 //
 // Use NewAnonymous, then one NewHandle per goroutine; a *AnonymousHandle is a sync.Locker. The zero Anonymous is ready to use; handles must come from NewHandle. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Anonymous struct {
+	_ noCopy // go vet reports a copy
 	_ [64]byte
 	r [11]struct {
 		r intReg
@@ -112,8 +113,9 @@ type Anonymous struct {
 }
 
 // AnonymousHandle is one goroutine's access to a Anonymous: it owns that goroutine's queue nodes.
-// A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
+// A handle must not be used by two goroutines at once, nor copied; make one per goroutine with NewHandle.
 type AnonymousHandle struct {
+	_  noCopy // go vet reports a copy
 	l  *Anonymous
 	st anonymousState
 }

@@ -99,6 +99,7 @@ type anonymousNodeState struct {
 //
 // Use NewAnonymousNode; callers pass their own AnonymousNodeNode to Lock and Unlock. The zero value is ready to use, like sync.Mutex's. Waiting: spinning 100 times, then yielding. Hot registers are padded to 64 bytes.
 type AnonymousNode struct {
+	_ noCopy // go vet reports a copy
 	_ [64]byte
 	r [11]struct {
 		r intReg
@@ -109,8 +110,9 @@ type AnonymousNode struct {
 }
 
 // AnonymousNodeNode is a caller-owned queue node of a AnonymousNode. The zero value is ready to use.
-// Pass the same node to Lock and the matching Unlock; a node may serve one passage at a time.
+// Pass the same node to Lock and the matching Unlock; a node may serve one passage at a time, and must not be copied (the queue points into it).
 type AnonymousNodeNode struct {
+	_  noCopy // go vet reports a copy
 	st anonymousNodeState
 }
 
@@ -122,6 +124,9 @@ func NewAnonymousNode() *AnonymousNode {
 
 // Lock acquires the lock, waiting (spinning 100 times, then yielding) until it is free. nd is the caller's node; pass the same node to the matching release.
 func (l *AnonymousNode) Lock(nd *AnonymousNodeNode) {
+	if nd == nil {
+		panic("lockgen: AnonymousNode.Lock: nil AnonymousNodeNode")
+	}
 	st := &nd.st
 	if st.held {
 		panic("lockgen: AnonymousNode.Lock: already holds the lock")
@@ -367,6 +372,9 @@ func (l *AnonymousNode) acquireSlow2(st *anonymousNodeState, myview [11]bool, ro
 
 // Unlock releases the lock. It panics if the caller does not hold it. nd is the caller's node; pass the same node to the matching release.
 func (l *AnonymousNode) Unlock(nd *AnonymousNodeNode) {
+	if nd == nil {
+		panic("lockgen: AnonymousNode.Unlock: nil AnonymousNodeNode")
+	}
 	st := &nd.st
 	if !st.held {
 		panic("lockgen: AnonymousNode.Unlock: not held")

@@ -46,6 +46,12 @@ func TestAnonymousNodeMisuse(t *testing.T) {
 	anonymousNodeMustPanic(t, "Unlock with an unused node", func() {
 		anonymous.NewAnonymousNode().Unlock(new(anonymous.AnonymousNodeNode))
 	})
+	anonymousNodeMustPanic(t, "Lock with a nil node", func() {
+		anonymous.NewAnonymousNode().Lock(nil)
+	})
+	anonymousNodeMustPanic(t, "Unlock with a nil node", func() {
+		anonymous.NewAnonymousNode().Unlock(nil)
+	})
 }
 
 // anonymousNodeMustPanic runs f and fails unless it panics with a lockgen message.

@@ -556,3 +556,12 @@ func b2i(b bool) int64 {
 	}
 	return 0
 }
+
+// noCopy marks a type that must not be copied after first use (a lock, a
+// handle, a caller's queue node): go vet's copylocks check reports a copy
+// of any struct holding one, since it has Lock and Unlock, as it reports a
+// copied sync.Mutex. It takes no space.
+type noCopy struct{}
+
+func (*noCopy) Lock()   {}
+func (*noCopy) Unlock() {}

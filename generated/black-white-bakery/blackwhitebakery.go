@@ -95,6 +95,7 @@ type blackWhiteBakeryProc struct {
 //
 // Use NewBlackWhiteBakery; process id (0 <= id < BlackWhiteBakeryProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type BlackWhiteBakery struct {
+	_        noCopy // go vet reports a copy
 	_        [64]byte
 	color    intReg // COLOR: the shared color bit: white (0) or black (1)
 	_        [56]byte

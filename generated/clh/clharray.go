@@ -86,6 +86,7 @@ type clhArrayProc struct {
 //
 // Use NewCLHArray; process id (0 <= id < CLHArrayProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type CLHArray struct {
+	_        noCopy // go vet reports a copy
 	_        [64]byte
 	tail     intReg // TAIL: the last node of the queue (⊥ until the first swap)
 	_        [56]byte

@@ -71,6 +71,7 @@ type clhCallerState struct {
 //
 // Use NewCLHCaller; callers pass their own CLHCallerNode to Lock and Unlock. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type CLHCaller struct {
+	_        noCopy // go vet reports a copy
 	_        [64]byte
 	tail     refReg[clhCallerQNode] // TAIL: the last node of the queue (⊥ until the first swap)
 	_        [56]byte
@@ -79,8 +80,9 @@ type CLHCaller struct {
 }
 
 // CLHCallerNode is a caller-owned queue node of a CLHCaller. The zero value is ready to use.
-// Pass the same node to Lock and the matching Unlock; a node may serve one passage at a time.
+// Pass the same node to Lock and the matching Unlock; a node may serve one passage at a time, and must not be copied (the queue points into it).
 type CLHCallerNode struct {
+	_  noCopy // go vet reports a copy
 	st clhCallerState
 }
 
@@ -92,6 +94,9 @@ func NewCLHCaller() *CLHCaller {
 
 // Lock acquires the lock, waiting (spinning while that pays, then asleep until a write may let it in) until it is free. nd is the caller's node; pass the same node to the matching release.
 func (l *CLHCaller) Lock(nd *CLHCallerNode) {
+	if nd == nil {
+		panic("lockgen: CLHCaller.Lock: nil CLHCallerNode")
+	}
 	st := &nd.st
 	if st.held {
 		panic("lockgen: CLHCaller.Lock: already holds the lock")
@@ -139,6 +144,9 @@ func (l *CLHCaller) acquireSlow1(st *clhCallerState) {
 
 // Unlock releases the lock. It panics if the caller does not hold it. nd is the caller's node; pass the same node to the matching release.
 func (l *CLHCaller) Unlock(nd *CLHCallerNode) {
+	if nd == nil {
+		panic("lockgen: CLHCaller.Unlock: nil CLHCallerNode")
+	}
 	st := &nd.st
 	if !st.held {
 		panic("lockgen: CLHCaller.Unlock: not held")

@@ -46,6 +46,12 @@ func TestCLHCallerMisuse(t *testing.T) {
 	clhCallerMustPanic(t, "Unlock with an unused node", func() {
 		clh.NewCLHCaller().Unlock(new(clh.CLHCallerNode))
 	})
+	clhCallerMustPanic(t, "Lock with a nil node", func() {
+		clh.NewCLHCaller().Lock(nil)
+	})
+	clhCallerMustPanic(t, "Unlock with a nil node", func() {
+		clh.NewCLHCaller().Unlock(nil)
+	})
 }
 
 // clhCallerMustPanic runs f and fails unless it panics with a lockgen message.

@@ -68,6 +68,7 @@ type clhHeapState struct {
 //
 // Use NewCLHHeap; a *CLHHeap is a sync.Locker. Each passage allocates its queue node (nodes = "heap"). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type CLHHeap struct {
+	_        noCopy // go vet reports a copy
 	_        [64]byte
 	tail     refReg[clhHeapQNode] // TAIL: the last node of the queue (⊥ until the first swap)
 	_        [56]byte

@@ -70,6 +70,7 @@ type clhPoolState struct {
 //
 // Use NewCLHPool; a *CLHPool is a sync.Locker. Queue nodes come from a sync.Pool (nodes = "pool"). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type CLHPool struct {
+	_         noCopy // go vet reports a copy
 	_         [64]byte
 	tail      refReg[clhPoolQNode] // TAIL: the last node of the queue (⊥ until the first swap)
 	_         [56]byte

@@ -95,6 +95,7 @@ type dt1State struct {
 //
 // Use NewDT1, then one NewHandle per goroutine; a *DT1Handle is a sync.Locker. The zero DT1 is ready to use; handles must come from NewHandle. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type DT1 struct {
+	_        noCopy // go vet reports a copy
 	_        [64]byte
 	t        refReg[dt1QNode] // T: the tail of the queue
 	_        [56]byte
@@ -103,8 +104,9 @@ type DT1 struct {
 }
 
 // DT1Handle is one goroutine's access to a DT1: it owns that goroutine's queue nodes.
-// A handle must not be used by two goroutines at once; make one per goroutine with NewHandle.
+// A handle must not be used by two goroutines at once, nor copied; make one per goroutine with NewHandle.
 type DT1Handle struct {
+	_  noCopy // go vet reports a copy
 	l  *DT1
 	st dt1State
 }

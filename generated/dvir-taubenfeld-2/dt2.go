@@ -119,6 +119,7 @@ type dt2Proc struct {
 //
 // Use NewDT2; process id (0 <= id < DT2Procs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type DT2 struct {
+	_        noCopy // go vet reports a copy
 	_        [64]byte
 	t        intReg // T: the tail of the queue (⊥ stands for &node_0 until the first swap)
 	_        [56]byte

@@ -68,6 +68,7 @@ type filterProc struct {
 //
 // Use NewFilter; process id (0 <= id < FilterProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Filter struct {
+	_         noCopy // go vet reports a copy
 	_         [64]byte
 	flaglevel [4]struct {
 		r intReg

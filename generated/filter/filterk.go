@@ -72,6 +72,7 @@ type filterKProc struct {
 //
 // Use NewFilterK; process id (0 <= id < FilterKProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type FilterK struct {
+	_         noCopy // go vet reports a copy
 	_         [64]byte
 	flaglevel [4]struct {
 		r intReg

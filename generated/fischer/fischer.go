@@ -82,6 +82,7 @@ type fischerProc struct {
 //
 // Use NewFischer; process id (0 <= id < FischerProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Fischer struct {
+	_         noCopy // go vet reports a copy
 	_         [64]byte
 	x         intReg // X: ⊥ (-1) when free, else the id of the last process to claim it
 	xSleepers waitq  // processes waiting on X

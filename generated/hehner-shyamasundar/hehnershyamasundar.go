@@ -84,6 +84,7 @@ type hehnerShyamasundarProc struct {
 //
 // Use NewHehnerShyamasundar; process id (0 <= id < HehnerShyamasundarProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type HehnerShyamasundar struct {
+	_ noCopy // go vet reports a copy
 	_ [64]byte
 	t [4]struct {
 		r intReg

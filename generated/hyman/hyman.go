@@ -75,6 +75,7 @@ type hymanProc struct {
 //
 // Use NewHyman; process id (0 <= id < HymanProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Hyman struct {
+	_ noCopy // go vet reports a copy
 	_ [64]byte
 	b [2]struct {
 		r        boolReg

@@ -78,6 +78,7 @@ type kesselsProc struct {
 //
 // Use NewKessels; process id (0 <= id < KesselsProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Kessels struct {
+	_ noCopy // go vet reports a copy
 	_ [64]byte
 	q [8]struct {
 		r boolReg

@@ -90,6 +90,7 @@ type knuthProc struct {
 //
 // Use NewKnuth; process id (0 <= id < KnuthProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Knuth struct {
+	_       noCopy // go vet reports a copy
 	_       [64]byte
 	control [4]struct {
 		r intReg

@@ -60,6 +60,7 @@ type rwReaderState struct{}
 //
 // Use NewRWReader; a *RWReader is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. In Go, line R2's first check uses the value line R1's fetch&add left in L (the interleaving in which no step comes between them); later checks read it. Hot registers are padded to 64 bytes.
 type RWReader struct {
+	_         noCopy // go vet reports a copy
 	_         [64]byte
 	l         intReg // L: interested readers × RC_INCR + writer-active flag
 	lSleepers waitq  // processes waiting on L

@@ -80,6 +80,7 @@ type morrisState struct{}
 //
 // Use NewMorris; a *Morris is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Morris struct {
+	_         noCopy // go vet reports a copy
 	_         [64]byte
 	a         intReg // A: turnstile a into the second room (1 = open)
 	aSleepers waitq  // processes waiting on A

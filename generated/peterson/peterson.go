@@ -71,6 +71,7 @@ type petersonProc struct {
 //
 // Use NewPeterson; process id (0 <= id < PetersonProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Peterson struct {
+	_    noCopy // go vet reports a copy
 	_    [64]byte
 	flag [2]struct {
 		r boolReg

@@ -66,6 +66,7 @@ type replaceAddState struct{}
 //
 // Use NewReplaceAdd; a *ReplaceAdd is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type ReplaceAdd struct {
+	_         noCopy // go vet reports a copy
 	_         [64]byte
 	s         intReg // S: the free places: k minus holders minus pending failed decrements
 	sSleepers waitq  // processes waiting on S

@@ -68,6 +68,7 @@ type replaceAddKSpinState struct{}
 //
 // Use NewReplaceAddKSpin; a *ReplaceAddKSpin is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning, yielding the processor every 16 checks. Hot registers are padded to 64 bytes.
 type ReplaceAddKSpin struct {
+	_         noCopy // go vet reports a copy
 	_         [64]byte
 	s         intReg // S: the free places: k minus holders minus pending failed decrements
 	_         [56]byte

@@ -60,6 +60,7 @@ type tasState struct{}
 //
 // Use NewTAS; a *TAS is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. In Go, Lock's exchange (line 1) and its test are inline, and the loop goes on out of line only if it returned 1. In Go, Unlock's exchange (line 2) also returns whether anyone waits (the waiting layer's count shares L's word), so that an uncontended release is that one step and one comparison. Hot registers are padded to 64 bytes.
 type TAS struct {
+	_        noCopy // go vet reports a copy
 	l        bitReg // L: FREE (0) or BUSY (1), and the processes waiting on it
 	_        [32]byte
 	spinners intReg // waiters spinning now (the adaptive policy caps them)

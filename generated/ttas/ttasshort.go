@@ -70,6 +70,7 @@ type ttasShortState struct{}
 //
 // Use NewTTASShort; a *TTASShort is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning 100 times, then yielding. In Go, Unlock's exchange (line 6) and its misuse test are inline, so that an uncontended release is that one step and one comparison. Hot registers are padded to 64 bytes.
 type TTASShort struct {
+	_ noCopy // go vet reports a copy
 	l intReg // L: FREE (0) or BUSY (1)
 	_ [56]byte
 }

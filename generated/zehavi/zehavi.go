@@ -124,6 +124,7 @@ type zehaviProc struct {
 //
 // Use NewZehavi; process id (0 <= id < ZehaviProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Zehavi struct {
+	_       noCopy // go vet reports a copy
 	_       [64]byte
 	compete [16]struct {
 		r boolReg

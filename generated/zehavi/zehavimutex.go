@@ -120,6 +120,7 @@ type zehaviMutexProc struct {
 //
 // Use NewZehaviMutex; process id (0 <= id < ZehaviMutexProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type ZehaviMutex struct {
+	_       noCopy // go vet reports a copy
 	_       [64]byte
 	compete [9]struct {
 		r boolReg

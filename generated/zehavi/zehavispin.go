@@ -124,6 +124,7 @@ type zehaviSpinProc struct {
 //
 // Use NewZehaviSpin; process id (0 <= id < ZehaviSpinProcs) calls Lock(id) and Unlock(id). The zero value is ready to use, like sync.Mutex's. Waiting: spinning, yielding the processor every 16 checks. Hot registers are padded to 64 bytes.
 type ZehaviSpin struct {
+	_       noCopy // go vet reports a copy
 	_       [64]byte
 	compete [16]struct {
 		r boolReg

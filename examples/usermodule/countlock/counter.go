@@ -45,6 +45,7 @@ type counterState struct{}
 //
 // Use NewCounter; a *Counter is a sync.Locker. The zero value is ready to use, like sync.Mutex's. Waiting: spinning while that pays, then asleep until a write may let it in. Hot registers are padded to 64 bytes.
 type Counter struct {
+	_           noCopy // go vet reports a copy
 	_           [64]byte
 	next        intReg // NEXT: the next ticket to hand out
 	_           [56]byte
