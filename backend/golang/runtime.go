@@ -33,6 +33,17 @@ var runtimeFiles = []struct{ src, dst string }{
 	{"lockrt/wait.go", "lockgen_wait.go"},
 }
 
+// RuntimeNames names every runtime file a generated package may hold,
+// shared-memory and message-passing: what a regeneration that needs one
+// no longer removes.
+func RuntimeNames() []string {
+	out := []string{NetRuntimeFile}
+	for _, f := range runtimeFiles {
+		out = append(out, f.dst)
+	}
+	return out
+}
+
 // Runtime returns the package runtime files, identical for every package
 // but for the package clause.
 func Runtime(pkg string) ([]File, error) { return RuntimeControl(pkg, "") }

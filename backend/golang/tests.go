@@ -2,6 +2,9 @@ package golang
 
 import (
 	"fmt"
+	"go/scanner"
+	"go/token"
+	"strconv"
 
 	"github.com/dave/jennifer/jen"
 
@@ -23,23 +26,22 @@ func Tests(c Config) ([]File, error) {
 	}
 	base := FileBase(c.Name)
 
-	f := jen.NewFile(c.Package + "_test")
-	f.HeaderComment(specHeader(c.SpecPath, c.SpecHash, c.Command))
-	f.ImportName(c.ImportPath, c.Package)
-	f.ImportName(verifyPath, "verify")
-	g.subjectFunc(f)
-	f.Line()
-	if c.Entry.NegativeControl() {
-		// Stress could only pass by luck, or fail by luck: the controlled
-		// scheduler's test is the check that must always fail.
-		docLines(f, fmt.Sprintf("%s is a negative control (%s): it is not stress-tested; the\nlockgen_check build's Test%sExploreFindsViolation must break it.", c.Name, negativeReason(c.Entry), c.Name))
-	} else {
-		docLines(f, fmt.Sprintf("Test%sStress checks mutual exclusion, progress and the critical-section\ncounter under real contention; run it with -race.", c.Name))
-		layerTest(f, "Test"+c.Name+"Stress", jen.Qual(verifyPath, "Stress"), jen.Id(g.subjectName()).Call())
-	}
-	g.misuseTests(f)
-	g.zeroValueTest(f)
-	main, err := render(f)
+	main, err := importing(c.Package, func(f *jen.File) {
+		f.HeaderComment(specHeader(c.SpecPath, c.SpecHash, c.Command))
+		f.ImportName(verifyPath, "verify")
+		g.subjectFunc(f)
+		f.Line()
+		if c.Entry.NegativeControl() {
+			// Stress could only pass by luck, or fail by luck: the controlled
+			// scheduler's test is the check that must always fail.
+			docLines(f, fmt.Sprintf("%s is a negative control (%s): it is not stress-tested; the\nlockgen_check build's Test%sExploreFindsViolation must break it.", c.Name, negativeReason(c.Entry), c.Name))
+		} else {
+			docLines(f, fmt.Sprintf("Test%sStress checks mutual exclusion, progress and the critical-section\ncounter under real contention; run it with -race.", c.Name))
+			layerTest(f, "Test"+c.Name+"Stress", jen.Qual(verifyPath, "Stress"), jen.Id(g.subjectName()).Call())
+		}
+		g.misuseTests(f)
+		g.zeroValueTest(f)
+	}, c.ImportPath)
 	if err != nil {
 		return nil, err
 	}
@@ -76,6 +78,57 @@ func negativeReason(e *templates.Entry) string {
 }
 
 func (g *gen) pkg(name string) *jen.Statement { return jen.Qual(g.c.ImportPath, name) }
+
+// importing renders an external test file of package pkg (at importPath)
+// that build writes. The file imports the package under its own name,
+// unless the file uses that name for something else (a local such as t,
+// l or done, a predeclared identifier such as string, another import):
+// then under the first of pkg+"pkg", pkg+"pkg2", ... it does not use.
+// Which names the file uses is read off the file itself, rendered once
+// with the package under a name no generated code takes.
+func importing(pkg string, build func(*jen.File), importPath string) ([]byte, error) {
+	const probe = "lockgenImportProbe"
+	renderAs := func(alias string) ([]byte, error) {
+		f := jen.NewFile(pkg + "_test")
+		if alias == pkg {
+			f.ImportName(importPath, pkg)
+		} else {
+			f.ImportAlias(importPath, alias)
+		}
+		build(f)
+		return render(f)
+	}
+	src, err := renderAs(probe)
+	if err != nil {
+		return nil, err
+	}
+	used := identifiers(src)
+	alias := pkg
+	for i := 1; used[alias]; i++ {
+		alias = pkg + "pkg"
+		if i > 1 {
+			alias += strconv.Itoa(i)
+		}
+	}
+	return renderAs(alias)
+}
+
+// identifiers is the set of identifiers src spells.
+func identifiers(src []byte) map[string]bool {
+	var s scanner.Scanner
+	fset := token.NewFileSet()
+	s.Init(fset.AddFile("", -1, len(src)), src, nil, 0)
+	out := map[string]bool{}
+	for {
+		_, tok, lit := s.Scan()
+		if tok == token.EOF {
+			return out
+		}
+		if tok == token.IDENT {
+			out[lit] = true
+		}
+	}
+}
 
 // subjectFunc emits the verify.Subject describing the lock: its shape and
 // what it promises (k holders, FIFO).
