@@ -95,3 +95,43 @@ func fileClause(path string) string {
 	}
 	return packageClause(data)
 }
+
+// needs is what a package's locks need of the runtime.
+type needs struct{ shared, net, tests bool }
+
+// othersNeed is what the locks that other specs (not in specs) generated
+// into dir need of the runtime, read from those specs; where a spec
+// cannot be read any more, what the runtime files in dir provide now is
+// kept.
+func othersNeed(dir string, specs map[string]bool) (needs, error) {
+	var n needs
+	matches, _ := filepath.Glob(filepath.Join(dir, "*.go"))
+	seen := map[string]bool{}
+	for _, m := range matches {
+		from, ours, err := generatedFrom(m)
+		if err != nil {
+			return n, err
+		}
+		if !ours || from == "" || specs[from] || seen[from] {
+			continue
+		}
+		seen[from] = true
+		f, err := spec.ParseFile(filepath.Join(dir, filepath.FromSlash(from)))
+		if err != nil {
+			_, rt := os.Stat(filepath.Join(dir, "lockgen_runtime.go"))
+			_, ck := os.Stat(filepath.Join(dir, golang.CheckRuntimeFile))
+			_, nt := os.Stat(filepath.Join(dir, golang.NetRuntimeFile))
+			n.shared, n.tests, n.net = n.shared || rt == nil, n.tests || ck == nil, n.net || nt == nil
+			continue
+		}
+		for _, l := range f.Locks {
+			if l.Distributed != nil {
+				n.net = true
+			} else {
+				n.shared = true
+				n.tests = n.tests || !l.NoTests
+			}
+		}
+	}
+	return n, nil
+}

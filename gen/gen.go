@@ -38,6 +38,9 @@ type Plan struct {
 	Outputs []Output
 	Stale   []string
 	Locks   []spec.Lock // the validated locks it generates, in spec order
+	// listings is what each output directory held when Build read it
+	// (listing): Write refuses one that changed meanwhile.
+	listings map[string]string
 }
 
 // Options control a generation.
@@ -227,6 +230,12 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 		}
 	}
 	for _, d := range order {
+		// Locks other specs put in the directory share its runtime.
+		other, err := othersNeed(d.dir, d.specs)
+		if err != nil {
+			return nil, err
+		}
+		d.shared, d.net, d.tests = d.shared || other.shared, d.net || other.net, d.tests || other.tests
 		if !d.shared {
 			// Distributed locks only: the shared-memory runtime goes.
 			d.files = slices.DeleteFunc(d.files, func(f planned) bool { return f.lock == "" })
@@ -271,6 +280,10 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 			}
 			outs = append(outs, Output{Path: filepath.Join(d.dir, pf.name), Data: pf.data, Pos: pos})
 		}
+		if plan.listings == nil {
+			plan.listings = map[string]string{}
+		}
+		plan.listings[d.dir] = listing(d.dir)
 		found, err := scanDir(d.dir, d.pkg, d.owner, d.specs, outs)
 		if err != nil {
 			return nil, err

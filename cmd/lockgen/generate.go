@@ -1,8 +1,12 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
+	"os"
+	"os/signal"
+	"syscall"
 
 	"github.com/lockgen/lockgen/gen"
 )
@@ -18,12 +22,19 @@ func runGenerate(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	plan, err := gen.Build(fs.Args(), gen.Options{OutDir: *out})
-	if err != nil {
+	// SIGINT and SIGTERM stop the write and put back what it replaced.
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	plan, rep, err := gen.Generate(ctx, fs.Args(), gen.Options{OutDir: *out}, func(dir string) {
+		fmt.Fprintf(stderr, "lockgen: waiting for another lockgen generate writing %s\n", dir)
+	})
+	switch {
+	case err != nil && ctx.Err() != nil:
+		fmt.Fprintln(stderr, "lockgen: interrupted:", err)
+		return exitInterrupted
+	case err != nil && plan == nil: // the specs, before anything was written
 		return reportSpecErrors(err, stderr)
-	}
-	rep, err := plan.Write()
-	if err != nil {
+	case err != nil:
 		fmt.Fprintln(stderr, "lockgen:", err)
 		return exitFailed
 	}
