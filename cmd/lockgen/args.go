@@ -65,16 +65,41 @@ func runVersion(args []string, stdout, stderr io.Writer) int {
 func versionString() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
-		return "lockgen (no build information)"
+		return "lockgen: no build information (the binary was built without module support)"
+	}
+	return versionOf(bi)
+}
+
+// modulePath is lockgen's module.
+const modulePath = "github.com/lockgen/lockgen"
+
+// versionOf says which lockgen bi describes: the module version (and
+// what replaced it), the VCS revision, the Go version; where there is no
+// revision, why.
+func versionOf(bi *debug.BuildInfo) string {
+	m := &bi.Main
+	if m.Path != modulePath { // lockgen as a tool or dependency of another module
+		for _, d := range bi.Deps {
+			if d.Path == modulePath {
+				m = d
+			}
+		}
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "lockgen %s", bi.Main.Version)
+	fmt.Fprintf(&b, "lockgen %s", m.Version)
+	if r := m.Replace; r != nil {
+		fmt.Fprintf(&b, " => %s", r.Path)
+		if r.Version != "" {
+			fmt.Fprintf(&b, " %s", r.Version)
+		}
+	}
 	settings := map[string]string{}
 	for _, s := range bi.Settings {
 		settings[s.Key] = s.Value
 	}
-	if rev := settings["vcs.revision"]; rev != "" {
-		fmt.Fprintf(&b, " (%s", rev)
+	switch rev := settings["vcs.revision"]; {
+	case rev != "":
+		fmt.Fprintf(&b, " (%s %s", settings["vcs"], rev)
 		if t := settings["vcs.time"]; t != "" {
 			fmt.Fprintf(&b, ", %s", t)
 		}
@@ -82,6 +107,14 @@ func versionString() string {
 			b.WriteString(", modified")
 		}
 		b.WriteString(")")
+	case m.Version == "(devel)" || m.Replace != nil:
+		why := "built by go run or go test, from a git worktree, or with -buildvcs=false"
+		if m.Replace != nil {
+			why = "built from the directory a replace directive names"
+		} else if settings["-buildvcs"] == "false" {
+			why = "built with -buildvcs=false"
+		}
+		fmt.Fprintf(&b, " (no VCS revision recorded: %s)", why)
 	}
 	fmt.Fprintf(&b, " %s", bi.GoVersion)
 	return b.String()

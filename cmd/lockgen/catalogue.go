@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strings"
 	"text/tabwriter"
@@ -184,11 +185,16 @@ func runExplain(args []string, stdout, stderr io.Writer) int {
 		return exitOK
 	}
 	if !ok {
+		known := templates.Names()
+		for _, d := range distributed.All() {
+			known = append(known, d.Name)
+		}
+		slices.Sort(known)
 		hint := ""
-		if m := spec.Suggest(fs.Arg(0), templates.Names()); m != "" {
+		if m := spec.Suggest(fs.Arg(0), known); m != "" {
 			hint = fmt.Sprintf("did you mean %q? ", m)
 		}
-		fmt.Fprintf(stderr, "lockgen: unknown algorithm %q; %sknown: %s\n", fs.Arg(0), hint, strings.Join(templates.Names(), ", "))
+		hanging(stderr, "lockgen: ", fmt.Sprintf("unknown algorithm %q; %sknown: %s", fs.Arg(0), hint, strings.Join(known, ", ")))
 		return exitUsage
 	}
 	explain(stdout, e)

@@ -22,6 +22,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strconv"
+	"strings"
 
 	"github.com/lockgen/lockgen/spec"
 )
@@ -41,7 +43,8 @@ func main() {
 	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// command is one verb.
+// command is one verb. usage shows the synopsis the verb's own -h gives;
+// args is the short form, for a verb without one.
 type command struct {
 	name, args, summary string
 	run                 func(args []string, stdout, stderr io.Writer) int
@@ -90,24 +93,61 @@ func run(args []string, stdout, stderr io.Writer) int {
 	return exitUsage
 }
 
+// usage lists every verb with its synopsis, flags included, as the verb's
+// own -h gives it (one source: the verb's flag set), and what it does.
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "lockgen generates specialised Go locks from TOML specs and checks them.")
 	fmt.Fprintln(w, "\nUsage:")
 	for _, c := range commands() {
-		fmt.Fprintf(w, "  lockgen %-8s %-22s %s\n", c.name, c.args, c.summary)
+		lead := "  lockgen " + c.name + " "
+		hang(w, termWidth, lead, spaces(lead), synopsis(c))
+		hanging(w, "      ", c.summary)
 	}
-	fmt.Fprintln(w, "\nExit status: 0 ok, 1 a check or verification failed, 2 usage or spec error,")
+	fmt.Fprintln(w, "\nlockgen VERB -h describes a verb's flags.")
+	fmt.Fprintln(w, "Exit status: 0 ok, 1 a check or verification failed, 2 usage or spec error,")
 	fmt.Fprintln(w, "3 (verify) nothing failed but a run gave no verdict, 130 interrupted.")
 	fmt.Fprintln(w, "Spec keys and defaults: lockgen check -keys")
 }
 
+// synopsis is what follows "lockgen VERB" in the verb's usage: the head
+// of its -h, before the flags, as the verb's newFlags writes it.
+func synopsis(c command) string {
+	var b strings.Builder
+	c.run([]string{"-h"}, &b, io.Discard)
+	var words []string
+	for i, line := range strings.Split(b.String(), "\n") {
+		if i > 0 && !strings.HasPrefix(line, "       ") {
+			break // a flag's line, or the end
+		}
+		words = append(words, strings.Fields(line)...)
+	}
+	if len(words) < 3 {
+		return c.args // a verb without a flag set
+	}
+	return strings.Join(words[3:], " ") // after "usage: lockgen VERB"
+}
+
 // newFlags makes a verb's flag set that reports usage errors the same way.
+// Its usage is the synopsis (every flag, then the arguments), then each
+// flag with its description, wrapped within termWidth.
 func newFlags(name, args string, stderr io.Writer) *flag.FlagSet {
 	fs := flag.NewFlagSet("lockgen "+name, flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	fs.Usage = func() {
-		fmt.Fprintf(fs.Output(), "usage: lockgen %s %s\n", name, args)
-		fs.PrintDefaults()
+		w := fs.Output()
+		lead := "usage: lockgen " + name + " "
+		hang(w, termWidth, lead, spaces(lead), args)
+		fs.VisitAll(func(f *flag.Flag) {
+			kind, text := flag.UnquoteUsage(f)
+			fmt.Fprintln(w, strings.TrimRight("  -"+f.Name+" "+kind, " "))
+			if def := f.DefValue; def != "" && def != "false" && def != "0" && def != "0s" {
+				if kind == "string" {
+					def = strconv.Quote(def)
+				}
+				text += " (default " + def + ")"
+			}
+			hang(w, termWidth, "      ", "      ", text)
+		})
 	}
 	return fs
 }

@@ -15,7 +15,7 @@ import (
 // and contention at each size and load, with exclusion and progress
 // checked at every event.
 func runSimulate(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("simulate", "[flags] SPEC", stderr)
+	fs := newFlags("simulate", "[-n SIZES] [-load LOADS] [-ratio R] [-entries N] [-reorder] [-seed S] SPEC", stderr)
 	ns := fs.String("n", "10,40,160", "process counts, comma-separated")
 	loads := fs.String("load", "0.5,2", "loads n·hold/think, comma-separated (2 is 200%)")
 	ratio := fs.Int("ratio", 1, "readers per writer for a reader/writer lock (0: writers only)")
