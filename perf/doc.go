@@ -26,5 +26,9 @@
 //		}}
 //
 // Measure runs the subjects and returns a Report; package perf/report
-// renders it (terminal table, Markdown, plots).
+// renders it (terminal table, Markdown) and perf/cmd/benchplots draws its
+// plots. perf holds the standard library's baselines (StdBaseline) and
+// every baseline's name (BaselineNames); perf/driver, which only the
+// generated benchmark imports, adds xsync's and x/sync's, so that neither
+// module enters the dependencies of a command that reads a report.
 package perf
