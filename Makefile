@@ -1,7 +1,9 @@
 # lockgen — the README's commands call these targets.
 #
 #   make demo      generate a lock from a spec and verify it (the main job)
-#   make test      everything CI runs (staticcheck on the generated code included)
+#   make test      everything CI runs (staticcheck on the generated code included; within 15
+#                  minutes on an idle 2-core machine)
+#   make test-long what make test leaves out or shortens to fit (CI, on demand)
 #   make verify    all verification layers over the whole catalogue (long)
 #   make spin-zehavi  SPIN on Zehavi's k-exclusion at n = 3 (about 31 minutes, 16 GB)
 #   make spin-zehavi-crash  its crash tolerance at n = 3, one run per victim (hours)
@@ -14,7 +16,7 @@ GO      ?= go
 PKGS    := ./...
 GENERATED := ./generated/... ./examples/... ./bench/...
 
-.PHONY: distributed all deps generate fresh vet staticcheck test test-race test-check test-spin test-usermodule demo verify spin-zehavi spin-zehavi-crash mutation bench bench-pgo clean
+.PHONY: distributed all deps generate fresh vet staticcheck test test-long test-race test-check test-spin test-usermodule demo verify spin-zehavi spin-zehavi-crash mutation bench bench-pgo clean
 
 all: test
 
@@ -68,9 +70,13 @@ staticcheck:
 # which -race only slows: it runs without -race only. One go test line
 # runs these packages two at a time, so that no core idles while a
 # single-threaded one runs (gen's other tests run twice: a few seconds).
+# perf/cmd/benchplots draws with gonum in one goroutine (its tests took
+# 50 s under -race on a loaded machine): it runs without -race too.
+# -timeout 30m: a package's tests may outlast go test's 10 minutes on a
+# loaded machine, which is no failure of theirs.
 test-race:
-	$(GO) test -race -count=1 $$($(GO) list $(PKGS) | grep -v '/lab/spin$$')
-	$(GO) test -count=1 ./lab/mutation/ ./netsim/ ./netsim/cmd/netsim/ ./gen/ ./lab/spin/
+	$(GO) test -race -count=1 -timeout 30m $$($(GO) list $(PKGS) | grep -v '/lab/spin$$' | grep -v '/perf/cmd/benchplots$$')
+	$(GO) test -count=1 -timeout 30m ./lab/mutation/ ./netsim/ ./netsim/cmd/netsim/ ./gen/ ./lab/spin/ ./perf/cmd/benchplots/
 	$(GO) test -count=1 -run TestNoExclusiveWaitOnTheLockQueue ./backend/golang/
 
 # The controlled scheduler needs the instrumented registers: the generated
@@ -113,6 +119,16 @@ test-usermodule:
 	cd $(USERMOD) && $(GO) vet -tags lockgen_check ./... && $(GO) test -tags lockgen_check -count=1 ./...
 
 test: deps vet fresh staticcheck test-race test-check test-spin test-usermodule
+
+# test-long runs what make test leaves out or shortens to stay within 15
+# minutes: lockgen bench -pgo in a fresh module (TestBenchPGO), 240
+# generate runs stopped at random points instead of 60, 60 pairs of
+# concurrent generate runs instead of 16 (LOCKGEN_LONG=1), and the
+# message-passing catalogue under SPIN at n = 3 (LOCKGEN_SPIN_LONG=1).
+# CI runs it on demand.
+test-long: deps
+	LOCKGEN_LONG=1 $(GO) test -count=1 -timeout 60m -run 'TestBenchPGO|TestGenerateKilledAtRandomPoints|TestGenerateConcurrentRuns' ./cmd/lockgen/
+	LOCKGEN_SPIN_LONG=1 $(GO) test -count=1 -timeout 120m ./lab/spin/
 
 distributed:
 	$(GO) run ./netsim/cmd/netsim -doc docs/distributed.md

@@ -13,8 +13,8 @@ import (
 // TestBenchPGO: with -pgo, lockgen bench profiles a first pass, rebuilds
 // with -pgo, and the report says so.
 func TestBenchPGO(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds a benchmark twice in a fresh module")
+	if !long() {
+		t.Skip("builds and runs a benchmark twice in a fresh module (minutes): make test-long runs it")
 	}
 	root := userModule(t, "[[lock]]\nname = \"Ticket\"\npackage = \"userlocks\"\nalgorithm = \"ticket\"\n")
 	reportFile, jsonFile := filepath.Join(root, "perf.md"), filepath.Join(root, "perf.json")

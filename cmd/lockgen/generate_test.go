@@ -78,7 +78,7 @@ func runGen(t *testing.T, bin, dir string, sig syscall.Signal, delay time.Durati
 
 // TestGenerateKilledAtRandomPoints regenerates a package back and forth
 // between two specs, stopping lockgen generate at random points with
-// SIGKILL, SIGINT or SIGTERM. After each run (and, after a SIGKILL, the
+// SIGKILL, SIGINT or SIGTERM (60 runs; 240 in make test-long). After each run (and, after a SIGKILL, the
 // repair the next run makes first), the package is wholly the old one or
 // wholly the new one, with nothing of the run left; at the end both
 // versions vet.
@@ -110,7 +110,10 @@ func TestGenerateKilledAtRandomPoints(t *testing.T) {
 	}
 	rng := rand.New(rand.NewPCG(1, 2))
 	signals := []syscall.Signal{syscall.SIGKILL, syscall.SIGINT, syscall.SIGTERM}
-	runs := 240
+	runs := 60 // 20 per signal; make test-long makes 240
+	if long() {
+		runs = 240
+	}
 	cur := genSpecB
 	tally := map[string]int{}
 	for i := range runs {
@@ -154,8 +157,9 @@ func TestGenerateKilledAtRandomPoints(t *testing.T) {
 func keys(m map[string]string) []string { return slices.Sorted(maps.Keys(m)) }
 
 // TestGenerateConcurrentRuns starts two lockgen generate runs on one
-// directory at once, from two specs of one package, many times. They take
-// turns, each planning against what the other wrote: with different
+// directory at once, from two specs of one package (16 pairs; 60 in make
+// test-long). They take turns, each planning against what the other
+// wrote: with different
 // locks, both succeed and the directory holds both specs' locks on the
 // runtime both need (the same whichever ran first); with a lock of the
 // same name, the second refuses at its spec's file:line and the directory
@@ -200,7 +204,11 @@ func TestGenerateConcurrentRuns(t *testing.T) {
 		out  string
 	}
 	tally := map[string]int{}
-	for i := range 60 {
+	pairs := 16 // make test-long starts 60
+	if long() {
+		pairs = 60
+	}
+	for i := range pairs {
 		os.RemoveAll(out)
 		pair := []string{"a", "b"}
 		if i%2 == 1 {

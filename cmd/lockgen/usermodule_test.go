@@ -14,6 +14,11 @@ import (
 // generation needs (BurntSushi/toml, dave/jennifer, and x/ extensions).
 const maxToolRequirements = 4
 
+// long says whether make test-long runs the tests (LOCKGEN_LONG=1): the
+// ones too long for make test's 15 minutes run there, or run there with
+// more of what they repeat.
+func long() bool { return os.Getenv("LOCKGEN_LONG") != "" }
+
 // goIn runs the go command in dir and fails the test if it fails.
 func goIn(t *testing.T, dir string, env []string, args ...string) string {
 	t.Helper()
