@@ -22,13 +22,13 @@ func StandardName(m mode.Mode) string {
 	return "sync.Mutex"
 }
 
-// StandardImports lists the modules beyond the standard library that the
-// standard lock of mode m needs.
-func StandardImports(m mode.Mode) []string {
+// StandardImport names the package beyond the standard library that the
+// standard lock of mode m imports, and its module ("" when none).
+func StandardImport(m mode.Mode) (module, pkg string) {
 	if m.TakesK() {
-		return []string{semaphorePath}
+		return "golang.org/x/sync", semaphorePath
 	}
-	return nil
+	return "", ""
 }
 
 // Standard emits the standard lock in the shape of the lock c configures:
