@@ -1,14 +1,17 @@
 package tune
 
 import (
+	"context"
 	"errors"
 	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/lockgen/lockgen/gen"
 	"github.com/lockgen/lockgen/spec"
 )
 
@@ -291,5 +294,83 @@ func TestWrite(t *testing.T) {
 	res.Winner = &Outcome{Candidate: tg.Standard()}
 	if _, err := res.Write(); !errors.As(err, new(ErrStandardWins)) {
 		t.Errorf("writing the standard lock: %v", err)
+	}
+}
+
+// TestStandardSemaphore: the standard k-exclusion lock imports x/sync's
+// semaphore, which a user's module need not require: its benchmarks then
+// build through a go.mod of tune's own, and the user's go.mod and go.sum
+// stay as they were.
+func TestStandardSemaphore(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds a test binary in a fresh module")
+	}
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	src := "[[lock]]\nname = \"Sem\"\npackage = \"sem\"\nalgorithm = \"replace-add\"\nmode = \"kexclusion\"\nk = 2\n"
+	use := "package sem\n\nimport \"testing\"\n\nfunc BenchmarkSem(b *testing.B) {\n\tvar s Sem\n\tfor b.Loop() {\n\t\ts.Lock()\n\t\ts.Unlock()\n\t}\n}\n"
+	gomod := "module example.com/sem\n\ngo 1.26\n\nrequire github.com/lockgen/lockgen v0.0.0\n\nreplace github.com/lockgen/lockgen => " + repo + "\n"
+	for name, data := range map[string]string{"locks.toml": src, "sem_bench_test.go": use, "go.mod": gomod} {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := spec.Parse(filepath.Join(root, "locks.toml"), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := gen.BuildFiles([]*spec.File{f}, gen.Options{})
+	if err == nil {
+		_, err = plan.Write()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	tidy := exec.Command("go", "mod", "tidy")
+	tidy.Dir = root
+	if out, err := tidy.CombinedOutput(); err != nil {
+		t.Fatalf("go mod tidy: %v\n%s", err, out)
+	}
+	if data, _ := os.ReadFile(filepath.Join(root, "go.mod")); strings.Contains(string(data), "golang.org/x/sync") {
+		t.Fatalf("the fixture's go.mod already requires x/sync:\n%s", data)
+	}
+	before := map[string]string{}
+	for _, n := range []string{"go.mod", "go.sum"} {
+		data, _ := os.ReadFile(filepath.Join(root, n))
+		before[n] = string(data)
+	}
+	tg, err := NewTarget(f, []byte(src), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := &Outcome{Candidate: tg.Standard()}
+	g := &goTool{dir: root}
+	tmp := t.TempDir()
+	ctx := context.Background()
+	pkgs, err := g.packages(ctx, []string{"."})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := build(ctx, g, tg, o, pkgs, filepath.Join(tmp, "plain"), ""); err == nil {
+		t.Fatal("the standard k-exclusion lock built without x/sync in go.mod: the fixture does not test the go.mod of tune's own")
+	}
+	o.bins = nil
+	if err := g.needModule(ctx, tmp, "golang.org/x/sync", "golang.org/x/sync/semaphore"); err != nil {
+		t.Fatal(err)
+	}
+	if err := build(ctx, g, tg, o, pkgs, filepath.Join(tmp, "std"), ""); err != nil || len(o.bins) != 1 {
+		t.Fatalf("build: %v (%d binaries)", err, len(o.bins))
+	}
+	s, err := measure(ctx, o, Options{Bench: ".", Benchtime: "100x"})
+	if err != nil || s["Sem"] <= 0 {
+		t.Fatalf("measure: %v %v", s, err)
+	}
+	for n, data := range before {
+		if now, _ := os.ReadFile(filepath.Join(root, n)); string(now) != data {
+			t.Errorf("%s changed", n)
+		}
 	}
 }
