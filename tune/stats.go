@@ -122,6 +122,9 @@ func (r *Ratio) String() string {
 		}
 		return fmt.Sprintf("%.2f", x)
 	}
+	if math.IsInf(r.Lo, 0) && math.IsInf(r.Hi, 0) {
+		return fmt.Sprintf("%.2f× (%d round%s: no interval)", r.Center, r.N, map[bool]string{true: "s"}[r.N != 1])
+	}
 	return fmt.Sprintf("%.2f× [%s, %s]", r.Center, bound(r.Lo), bound(r.Hi))
 }
 

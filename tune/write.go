@@ -2,8 +2,6 @@ package tune
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 
@@ -72,9 +70,8 @@ func (r *Result) SpecDiff() ([]string, error) {
 }
 
 // Write puts the winner into the spec, with the evidence above its lock,
-// and regenerates the spec's package: the spec and the package are
-// written only once both are computed, and a failed generation puts the
-// spec back.
+// and regenerates the spec's package: the spec and the package's files
+// are one plan, written all or nothing.
 func (r *Result) Write() (gen.Report, error) {
 	t := r.Target
 	if r.Winner.Candidate.Standard {
@@ -92,50 +89,8 @@ func (r *Result) Write() (gen.Report, error) {
 	if err != nil {
 		return gen.Report{}, err
 	}
-	if err := writeFileAtomic(t.Path, after); err != nil {
-		return gen.Report{}, err
-	}
-	rep, err := plan.Write()
-	if err != nil {
-		if back := writeFileAtomic(t.Path, t.Src); back != nil {
-			return rep, fmt.Errorf("%v; and putting the spec back failed: %v", err, back)
-		}
-		return rep, err
-	}
-	return rep, nil
-}
-
-// writeFileAtomic writes through a temporary file beside path and a
-// rename, keeping path's permissions.
-func writeFileAtomic(path string, data []byte) error {
-	mode := os.FileMode(0o644)
-	if st, err := os.Stat(path); err == nil {
-		mode = st.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".lockgen-tune-*.tmp")
-	if err != nil {
-		return err
-	}
-	_, werr := tmp.Write(data)
-	cerr := tmp.Close()
-	if err := firstErr(werr, cerr, os.Chmod(tmp.Name(), mode)); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		os.Remove(tmp.Name())
-		return err
-	}
-	return nil
-}
-
-func firstErr(errs ...error) error {
-	for _, e := range errs {
-		if e != nil {
-			return e
-		}
-	}
-	return nil
+	plan.Outputs = append(plan.Outputs, gen.Output{Path: t.absSpec(), Data: after})
+	return plan.Write()
 }
 
 // lineDiff lists the lines that differ between a and b, "-N: line" for a

@@ -59,14 +59,8 @@ func Standard(c Config) (lock File, tests []File, err error) {
 		return lock, nil, nil
 	}
 
-	t := jen.NewFile(c.Package + "_test")
-	t.HeaderComment(specHeader(c.SpecPath, c.SpecHash, c.Command))
-	t.ImportName(c.ImportPath, c.Package)
-	t.ImportName(verifyPath, "verify")
-	g.subjectFunc(t)
-	t.Line()
-	docLines(t, fmt.Sprintf("Test%sStress checks mutual exclusion, progress and the critical-section\ncounter under real contention; run it with -race.", c.Name))
-	layerTest(t, "Test"+c.Name+"Stress", jen.Qual(verifyPath, "Stress"), jen.Id(g.subjectName()).Call())
+	t := g.testFile()
+	g.stressTest(t)
 	g.zeroValueTest(t)
 	data, err = render(t)
 	if err != nil {

@@ -27,7 +27,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	pkgs := fs.String("pkg", "", "comma-separated package `PATTERNS` whose benchmarks run (default: the lock's package)")
 	benchtime := fs.String("benchtime", "500ms", "go test -benchtime of each benchmark in each round")
 	rounds := fs.Int("rounds", 10, "at most this many rounds, each running every candidate's benchmarks once")
-	budget := fs.Duration("budget", 5*time.Minute, "the time the whole tune may take, builds and the winner's tests included")
+	budget := fs.Duration("budget", 3*time.Minute, "the time the whole tune may take, builds and the winner's tests included")
 	objective := fs.String("objective", "geomean", "what to minimise: geomean (every benchmark's time alike) or NAME=WEIGHT,... (weighted; others weigh nothing)")
 	candidates := fs.String("candidates", "", "comma-separated candidates besides the current variant: ALGORITHM[:KEY=VALUE...] (nodes, padding, wait, spin, preference, the algorithm's own keys), std for the standard lock (default: the standard lock and the variants lockgen explain advises for the lock's mode and API)")
 	maxCands := fs.Int("max-candidates", 8, "with the default candidates, at most this many, the current variant and the standard lock included")
@@ -233,12 +233,22 @@ func printTune(w io.Writer, res *tune.Result) {
 		rows = append(rows, []string{"  " + o.Candidate.Label(t), ratio, string(o.Status)})
 	}
 	table(w, termWidth, []string{"candidate", "ratio", "status"}, rows)
+	var late []string
 	for _, o := range res.Outcomes {
-		if o.Reason == "" || o.Status == tune.Measured {
+		if o.Status == tune.NotInTime {
+			late = append(late, o.Candidate.Label(t))
+		}
+		if o.Reason == "" || o.Status == tune.Measured || o.Status == tune.NotInTime {
 			continue
 		}
 		first, _, _ := strings.Cut(o.Reason, "\n")
 		hanging(w, "  ", fmt.Sprintf("%s, %s: %s", o.Candidate.Label(t), o.Status, first))
+	}
+	fmt.Fprintln(w)
+	if len(late) == 0 {
+		hanging(w, "", fmt.Sprintf("Not measured in time: none (budget %s).", res.Opts.Budget))
+	} else {
+		hanging(w, "", fmt.Sprintf("Not measured in time (budget %s: each candidate needs %d rounds): %s.", res.Opts.Budget, res.Opts.MinRounds, strings.Join(late, ", ")))
 	}
 }
 
