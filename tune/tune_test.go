@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/lockgen/lockgen/gen"
 	"github.com/lockgen/lockgen/spec"
@@ -305,35 +306,9 @@ func TestStandardSemaphore(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a test binary in a fresh module")
 	}
-	repo, err := filepath.Abs("..")
-	if err != nil {
-		t.Fatal(err)
-	}
-	root := t.TempDir()
 	src := "[[lock]]\nname = \"Sem\"\npackage = \"sem\"\nalgorithm = \"replace-add\"\nmode = \"kexclusion\"\nk = 2\n"
 	use := "package sem\n\nimport \"testing\"\n\nfunc BenchmarkSem(b *testing.B) {\n\tvar s Sem\n\tfor b.Loop() {\n\t\ts.Lock()\n\t\ts.Unlock()\n\t}\n}\n"
-	gomod := "module example.com/sem\n\ngo 1.26\n\nrequire github.com/lockgen/lockgen v0.0.0\n\nreplace github.com/lockgen/lockgen => " + repo + "\n"
-	for name, data := range map[string]string{"locks.toml": src, "sem_bench_test.go": use, "go.mod": gomod} {
-		if err := os.WriteFile(filepath.Join(root, name), []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	f, err := spec.Parse(filepath.Join(root, "locks.toml"), []byte(src))
-	if err != nil {
-		t.Fatal(err)
-	}
-	plan, err := gen.BuildFiles([]*spec.File{f}, gen.Options{})
-	if err == nil {
-		_, err = plan.Write()
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-	tidy := exec.Command("go", "mod", "tidy")
-	tidy.Dir = root
-	if out, err := tidy.CombinedOutput(); err != nil {
-		t.Fatalf("go mod tidy: %v\n%s", err, out)
-	}
+	root, f := userModule(t, src, map[string]string{"sem_bench_test.go": use})
 	if data, _ := os.ReadFile(filepath.Join(root, "go.mod")); strings.Contains(string(data), "golang.org/x/sync") {
 		t.Fatalf("the fixture's go.mod already requires x/sync:\n%s", data)
 	}
@@ -371,6 +346,102 @@ func TestStandardSemaphore(t *testing.T) {
 	for n, data := range before {
 		if now, _ := os.ReadFile(filepath.Join(root, n)); string(now) != data {
 			t.Errorf("%s changed", n)
+		}
+	}
+}
+
+// userModule makes a module outside this repository that requires
+// lockgen through a replace directive to this checkout, with the spec
+// src and files at its root, the spec generated and the module tidied.
+func userModule(t *testing.T, src string, files map[string]string) (string, *spec.File) {
+	t.Helper()
+	repo, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := t.TempDir()
+	gomod := "module example.com/user\n\ngo 1.26\n\nrequire github.com/lockgen/lockgen v0.0.0\n\nreplace github.com/lockgen/lockgen => " + repo + "\n"
+	files["locks.toml"], files["go.mod"] = src, gomod
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(root, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := spec.Parse(filepath.Join(root, "locks.toml"), []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := gen.BuildFiles([]*spec.File{f}, gen.Options{})
+	if err == nil {
+		_, err = plan.Write()
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	tidy := exec.Command("go", "mod", "tidy")
+	tidy.Dir = root
+	if out, err := tidy.CombinedOutput(); err != nil {
+		t.Fatalf("go mod tidy: %v\n%s", err, out)
+	}
+	return root, f
+}
+
+// TestCheckWinner: the best candidate's own tests run under -race before
+// it is recommended; where they fail (here a TestMain of the user's that
+// fails every test binary of the package, the negative control), the
+// candidate is dropped with the go command's output and the next one
+// checked, and none is recommended when none passes.
+func TestCheckWinner(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs race builds in a fresh module")
+	}
+	src := "[[lock]]\nname = \"RW\"\npackage = \"user\"\nalgorithm = \"mcs-rw\"\nmode = \"rw\"\n"
+	root, f := userModule(t, src, map[string]string{})
+	tg, err := NewTarget(f, []byte(src), 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	reader, err := tg.Resolve("mcs-rw:preference=reader")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Both beat the current variant; the reader-preference lock more.
+	r := rand.New(rand.NewPCG(5, 6))
+	result := func() *Result {
+		cur := outcome("current", true, noisy(r, 8, 100e-9, 0.02), noisy(r, 8, 100e-9, 0.02))
+		cur.Candidate = tg.Current()
+		rd := outcome(reader.Name, false, noisy(r, 8, 50e-9, 0.02), noisy(r, 8, 50e-9, 0.02))
+		rd.Candidate = reader
+		std := outcome("std", false, noisy(r, 8, 70e-9, 0.02), noisy(r, 8, 70e-9, 0.02))
+		std.Candidate = tg.Standard()
+		res := &Result{Target: tg, Outcomes: []*Outcome{cur, rd, std}, Benchmarks: []string{"A", "B"}, Opts: Options{Stress: 100 * time.Millisecond}}
+		analyse(res.Outcomes, res.Benchmarks, Objective{})
+		return res
+	}
+	ctx := context.Background()
+	say := func(string, ...any) {}
+	res := result()
+	if err := checkWinner(ctx, &goTool{dir: root}, tg, res, t.TempDir(), say); err != nil {
+		t.Fatal(err)
+	}
+	if res.Winner != res.Outcomes[1] || res.Winner.Status != TestsPassed || !slices.Contains(res.Tests, "TestRWStress") {
+		t.Fatalf("winner %v, tests %v; want the reader-preference lock after TestRWStress passed", res.Winner, res.Tests)
+	}
+
+	failing := "package user_test\n\nimport (\n\t\"fmt\"\n\t\"os\"\n\t\"testing\"\n)\n\nfunc TestMain(m *testing.M) {\n\tfmt.Println(\"planted failure\")\n\tos.Exit(1)\n}\n"
+	if err := os.WriteFile(filepath.Join(root, "main_test.go"), []byte(failing), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res = result()
+	if err := checkWinner(ctx, &goTool{dir: root}, tg, res, t.TempDir(), say); err != nil {
+		t.Fatal(err)
+	}
+	if res.Winner != nil {
+		t.Fatalf("recommended %s although its tests fail", res.Winner.Candidate.Name)
+	}
+	for _, o := range res.Outcomes[1:] {
+		if o.Status != TestsFailed || !strings.Contains(o.Reason, "planted failure") {
+			t.Errorf("%s: %s, %q; want tests failed with the test's output", o.Candidate.Name, o.Status, o.Reason)
 		}
 	}
 }
