@@ -86,7 +86,7 @@ func (t *Target) Standard() *Candidate {
 
 // knobs are the keys a candidate name may set: they change the variant,
 // not the API. Every other key of the spec's lock is kept as it is.
-var knobs = []string{"nodes", "padding", "wait", "spin", "preference"}
+var knobs = []string{"preference", "nodes", "wait", "spin", "padding"}
 
 // errNotApplicable wraps the reason a candidate cannot stand in for the
 // target.
@@ -262,11 +262,12 @@ func keyOf(l spec.Lock, key string) string {
 // sync.Mutex's uncontended time, MCS and CLH keep FIFO order under
 // contention), then the current algorithm under the waiting policies
 // explain advises for long critical sections and for far more goroutines
-// than processors (park, spin-then-park), and unpadded. A name that does
+// than processors (park, spin-then-park), unpadded, and with its nodes
+// from the heap or a pool where it takes them so. A name that does
 // not fit the target (another API, an option its algorithm refuses) is
 // left out; "CUR" is the current algorithm and preference.
 var defaults = map[string][]string{
-	"mutex":      {"ticket", "ttas", "mcs", "tas:wait=park", "clh", "CUR:wait=park", "CUR:wait=spin-then-park", "CUR:padding=0", "graunke-thakkar", "anderson"},
+	"mutex":      {"ticket", "ttas", "mcs", "tas:wait=park", "clh", "CUR:wait=park", "CUR:wait=spin-then-park", "CUR:padding=0", "CUR:nodes=heap", "CUR:nodes=pool", "graunke-thakkar", "anderson"},
 	"rw":         {"mcs-rw:preference=reader", "mcs-rw:preference=writer", "mcs-rw:preference=fair", "CUR:wait=park", "CUR:wait=spin-then-park", "CUR:padding=0"},
 	"kexclusion": {"replace-add", "zehavi", "filter", "CUR:wait=park", "CUR:wait=spin-then-park", "CUR:padding=0"},
 }

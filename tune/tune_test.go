@@ -126,6 +126,10 @@ func TestDefaults(t *testing.T) {
 	if got := len(tg.Defaults(3)); got != 3 {
 		t.Errorf("Defaults(3) has %d", got)
 	}
+	pool := target(t, "[[lock]]\nname = \"M\"\npackage = \"lockpkg\"\nalgorithm = \"mcs\"\nnodes = \"pool\"\n", 0)
+	if cs := pool.Defaults(20); !slices.Contains(names(cs), "mcs:nodes=heap") || slices.Contains(names(cs), "mcs:nodes=handle") {
+		t.Errorf("an MCS lock with pooled nodes: defaults %v, want the heap's nodes and no handles", names(cs))
+	}
 	mtx := target(t, "[[lock]]\nname = \"M\"\npackage = \"lockpkg\"\nalgorithm = \"ticket\"\n", 0)
 	if cs := mtx.Defaults(8); cs[1].Name != "sync.Mutex" || slices.Contains(names(cs), "ticket") {
 		t.Errorf("mutex defaults %v", names(cs))

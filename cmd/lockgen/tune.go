@@ -274,7 +274,7 @@ func recommend(stdout, stderr io.Writer, res *tune.Result, write bool) int {
 		return exitFailed
 	}
 	if !write {
-		fmt.Fprintf(stdout, "The spec lines to change (or run again with -write), %s:\n", t.Path)
+		hanging(stdout, "", fmt.Sprintf("The spec lines to change (or run again with -write), %s:", t.Path))
 		for _, d := range diff {
 			fmt.Fprintln(stdout, "  "+d)
 		}
@@ -285,7 +285,7 @@ func recommend(stdout, stderr io.Writer, res *tune.Result, write bool) int {
 		fmt.Fprintln(stderr, "lockgen tune: -write:", err)
 		return exitFailed
 	}
-	fmt.Fprintf(stdout, "Wrote %s (the evidence in a comment above %s) and regenerated: %d files written, %d removed.\n",
-		t.Path, t.Lock.Name, len(rep.Written), len(rep.Removed))
+	hanging(stdout, "", fmt.Sprintf("Wrote %s (the evidence in a comment above %s) and regenerated: %d files written, %d removed.",
+		t.Path, t.Lock.Name, len(rep.Written), len(rep.Removed)))
 	return exitOK
 }

@@ -74,7 +74,7 @@ func TestTuneInterrupted(t *testing.T) {
 		t.Errorf("exit %v, want %d\n%s", err, exitFailed, progress.String())
 	}
 	out := stdout.String()
-	for _, want := range []string{"CacheSetNotExpiring", "current (mcs-rw)", "Interrupted", "nothing written"} {
+	for _, want := range []string{"CacheSetNotExpiring", "current (mcs-rw:preference=writer)", "Interrupted", "nothing written"} {
 		if !strings.Contains(out, want) {
 			t.Errorf("stdout lacks %q:\n%s", want, out)
 		}

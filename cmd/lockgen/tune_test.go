@@ -107,7 +107,7 @@ func TestTuneFromAUserModule(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("tune = %d\n%s\n%s", code, stdout, stderr)
 	}
-	for _, want := range []string{"CacheSetNotExpiring", "current (mcs-rw)", "mcs-rw:preference=reader", "sec/op", "vs current"} {
+	for _, want := range []string{"CacheSetNotExpiring", "current (mcs-rw:preference=writer)", "mcs-rw:preference=reader", "sec/op", "vs current"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("the table lacks %q:\n%s", want, stdout)
 		}
