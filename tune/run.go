@@ -2,7 +2,6 @@ package tune
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -105,9 +104,6 @@ type Result struct {
 	Tests  []string
 	Opts   Options
 }
-
-// errInterrupted ends a tune that its context stopped.
-var errInterrupted = errors.New("interrupted")
 
 // Run tunes t: it builds every candidate, measures them in rounds until
 // the budget or MaxRounds, and checks the best. When ctx ends it returns
@@ -293,9 +289,9 @@ func Run(ctx context.Context, t *Target, cands []*Candidate, opts Options) (*Res
 }
 
 // measurable are the candidates still measured.
-func measurable(os []*Outcome) []*Outcome {
+func measurable(outcomes []*Outcome) []*Outcome {
 	var out []*Outcome
-	for _, o := range os {
+	for _, o := range outcomes {
 		if o.Status == "" && len(o.bins) > 0 {
 			out = append(out, o)
 		}
