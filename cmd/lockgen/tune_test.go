@@ -102,7 +102,7 @@ func TestTuneFromAUserModule(t *testing.T) {
 	out := filepath.Join(t.TempDir(), "tune.json")
 	report := filepath.Join(t.TempDir(), "tune.md")
 	code, stdout, stderr := lockgen("tune", "-bench", "CacheSetNotExpiring$", "-benchtime", "20ms", "-rounds", "6",
-		"-budget", "2m", "-candidates", "mcs-rw:preference=reader", "-stress", "100ms",
+		"-budget", "1m", "-candidates", "mcs-rw:preference=reader", "-stress", "100ms",
 		"-json", out, "-report", report, filepath.Join(root, "locks.toml"))
 	if code != exitOK {
 		t.Fatalf("tune = %d\n%s\n%s", code, stdout, stderr)
