@@ -197,11 +197,12 @@ func ratio(cur, o *Outcome, benchmarks []string, obj Objective) *Ratio {
 	return &Ratio{Center: sum.Center, Lo: sum.Lo, Hi: sum.Hi, N: len(rs), Warnings: errStrings(sum.Warnings)}
 }
 
-// ranked lists the candidates that beat the current variant, best first.
+// ranked lists the candidates still measured (or measured to the end)
+// that beat the current variant, best first.
 func ranked(outcomes []*Outcome) []*Outcome {
 	var win []*Outcome
 	for _, o := range outcomes[1:] {
-		if o.Status == Measured && o.Ratio.Beats() {
+		if (o.Status == "" || o.Status == Measured) && o.Ratio.Beats() {
 			win = append(win, o)
 		}
 	}
