@@ -19,11 +19,17 @@ import (
 // LOCKGEN_TUNE_TARGETS is set.
 //
 //  1. Known by construction: on go-cache's Set, one goroutine writing,
-//     the reader-preference lock's 2 atomic steps beat the 4 of the
-//     fixture's writer-preference lock (current) and of sync.RWMutex; on
-//     its concurrent Get, every processor reading, sync.RWMutex beats
-//     both.
-//     tune must pick them in 10 runs of 10 each.
+//     the reader-preference lock's write passage makes 2 atomic
+//     read-modify-writes (W1, W2), where the fixture's writer-preference
+//     lock (current) makes 4 (W1, W3, W4, W5), as sync.RWMutex's Lock and
+//     Unlock do: the reader-preference lock must win. On its concurrent
+//     Get, every processor reading, with the fair lock current, whose
+//     readers pass through two registers (R1 on REQ, R3 on COMP, each on
+//     a cache line of its own), sync.RWMutex's read passage makes one
+//     atomic add on each side, on one word, and inlines; the
+//     reader-preference lock's makes as many adds on one word, a read
+//     more, in calls: sync.RWMutex must win. tune must pick them in 10
+//     runs of 10 each.
 //  2. A default tune (default candidates, budget, benchtime and rounds)
 //     of the lock with three benchmarks finishes within its budget and
 //     says which candidates it could not measure in time.
@@ -38,13 +44,23 @@ func TestTuneTargets(t *testing.T) {
 		return strings.TrimSpace(string(out))
 	}
 	t.Logf("load before: %s", load())
-	// The fixture's lock has the writer preference: its write passage
-	// makes 4 atomic read-modify-writes (W1, W3, W4, W5), as
-	// sync.RWMutex's Lock and Unlock do, where the reader-preference
-	// lock's makes 2 (W1, W2); its read passage makes 2 and reads two
-	// registers more (R1), where sync.RWMutex's makes 2 and inlines.
 	root := cacheModule(t)
 	spec := filepath.Join(root, "locks.toml")
+	fixture, err := os.ReadFile(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// current makes the fixture's lock prefer pref.
+	current := func(pref string) {
+		t.Helper()
+		src := strings.Replace(string(fixture), `preference = "writer"`, `preference = "`+pref+`"`, 1)
+		if err := os.WriteFile(spec, []byte(src), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if code, _, stderr := lockgen("generate", spec); code != exitOK {
+			t.Fatal(stderr)
+		}
+	}
 	tuneJSON := func(args ...string) (*tune.Report, string, time.Duration) {
 		t.Helper()
 		file := filepath.Join(t.TempDir(), "tune.json")
@@ -70,10 +86,12 @@ func TestTuneTargets(t *testing.T) {
 	// 1. Ten runs each way.
 	var summary []string
 	var reproduce *tune.Report
-	for _, c := range []struct{ bench, want string }{
-		{"CacheSetNotExpiring$", "mcs-rw:preference=reader"},
-		{"CacheGetConcurrentNotExpiring$", "sync.RWMutex"},
+	var reproduceCurrent string
+	for _, c := range []struct{ bench, current, want string }{
+		{"CacheSetNotExpiring$", "writer", "mcs-rw:preference=reader"},
+		{"CacheGetConcurrentNotExpiring$", "fair", "sync.RWMutex"},
 	} {
+		current(c.current)
 		picked := 0
 		var got []string
 		for i := 0; i < 10; i++ {
@@ -86,18 +104,19 @@ func TestTuneTargets(t *testing.T) {
 			if rep.Winner == c.want {
 				picked++
 				if reproduce == nil {
-					reproduce = rep
+					reproduce, reproduceCurrent = rep, c.current
 				}
 			}
 		}
-		line := fmt.Sprintf("%s: %s picked in %d of 10 runs: %s", c.bench, c.want, picked, strings.Join(got, "; "))
+		line := fmt.Sprintf("%s, current preference %s: %s picked in %d of 10 runs: %s", c.bench, c.current, c.want, picked, strings.Join(got, "; "))
 		summary = append(summary, line)
 		if picked != 10 {
 			t.Errorf("target 1 not met: %s", line)
 		}
 	}
 
-	// 2. A default tune with three benchmarks.
+	// 2. A default tune with three benchmarks, on the fixture as it is.
+	current("writer")
 	three := "CacheGetNotExpiring$|CacheGetConcurrentNotExpiring$|CacheSetNotExpiring$"
 	rep, stdout, took := tuneJSON("-bench", three)
 	budget := 3 * time.Minute
@@ -123,11 +142,12 @@ func TestTuneTargets(t *testing.T) {
 
 	// 3. The winner again, against the current variant alone.
 	if rep.Winner != "" {
-		reproduce = rep
+		reproduce, reproduceCurrent = rep, "writer"
 	}
 	if reproduce == nil {
 		t.Errorf("target 3: no run recommended a variant to rerun")
 	} else {
+		current(reproduceCurrent)
 		first := candidateOf(reproduce, reproduce.Winner)
 		args := []string{"-bench", reproduce.Bench, "-candidates", reproduce.Winner, "-benchtime", reproduce.Benchtime, "-rounds", fmt.Sprint(reproduce.Rounds)}
 		again, _, _ := tuneJSON(args...)
