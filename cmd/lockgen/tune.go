@@ -266,7 +266,8 @@ func recommend(stdout, stderr io.Writer, res *tune.Result, write bool) int {
 	diff, err := res.SpecDiff()
 	var std tune.ErrStandardWins
 	if errors.As(err, &std) {
-		hanging(stdout, "", std.Error()+".")
+		msg := std.Error()
+		hanging(stdout, "", strings.ToUpper(msg[:1])+msg[1:]+".")
 		return exitOK
 	}
 	if err != nil {
