@@ -69,9 +69,7 @@ func runTests(ctx context.Context, g *goTool, t *Target, c *Candidate, dir strin
 	if err != nil {
 		return nil, err
 	}
-	args := append([]string{"test", "-race", "-count=1", "-overlay", file}, g.modArgs()...)
-	args = append(args, "-run", "^("+strings.Join(tests, "|")+")$", imp)
-	cmd := g.command(ctx, args...)
+	cmd := g.command(ctx, "test", "-race", "-count=1", "-overlay", file, "-run", "^("+strings.Join(tests, "|")+")$", imp)
 	if opts.Stress > 0 {
 		cmd.Env = append(cmd.Env, "LOCKGEN_STRESS="+opts.Stress.String())
 	}

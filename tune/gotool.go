@@ -3,34 +3,34 @@ package tune
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"os"
 	"os/exec"
-	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
 	"golang.org/x/perf/benchfmt"
+
+	"github.com/lockgen/lockgen/internal/tmpmod"
 )
 
 // goTool runs the go command in the user's module, and the test binaries
 // it builds. Nothing it runs writes into the user's tree: candidates come
-// in through -overlay, binaries and a module file of its own (-modfile,
-// only when a candidate needs a module the user's go.mod lacks) go to a
-// temporary directory.
+// in through -overlay, binaries go to a temporary directory, and the go
+// commands run on a temporary copy of the module's go.mod and go.sum
+// (internal/tmpmod), which alone gains what a candidate needs beyond
+// them (x/sync for the standard k-exclusion lock).
 type goTool struct {
-	dir     string // where the go command runs: the spec's directory
-	modfile string // "" or a copy of the user's go.mod with what the candidates need
-	env     []string
+	dir string // where the go command runs: the spec's directory
+	mod *tmpmod.Module
+	env []string
 }
 
 // command prepares a go command; ctx's end interrupts it, and kills it
 // if it does not stop within a second.
-func (g *goTool) command(ctx context.Context, args ...string) *exec.Cmd {
-	cmd := exec.CommandContext(ctx, "go", args...)
-	cmd.Dir = g.dir
+func (g *goTool) command(ctx context.Context, verb string, args ...string) *exec.Cmd {
+	cmd := g.mod.Command(ctx, g.dir, verb, args...)
 	cmd.Env = append(os.Environ(), g.env...)
 	interruptible(cmd)
 	return cmd
@@ -48,8 +48,7 @@ type pkg struct {
 
 // packages resolves -pkg patterns.
 func (g *goTool) packages(ctx context.Context, patterns []string) ([]pkg, error) {
-	args := append([]string{"list", "-f", "{{.ImportPath}}\t{{.Dir}}\t{{.Name}}"}, patterns...)
-	out, err := g.output(ctx, args...)
+	out, err := g.output(ctx, "list", append([]string{"-f", "{{.ImportPath}}\t{{.Dir}}\t{{.Name}}"}, patterns...)...)
 	if err != nil {
 		return nil, err
 	}
@@ -68,73 +67,23 @@ func (g *goTool) packages(ctx context.Context, patterns []string) ([]pkg, error)
 
 // output runs a go command and returns its standard output; an error
 // carries its standard error.
-func (g *goTool) output(ctx context.Context, args ...string) (string, error) {
-	cmd := g.command(ctx, args...)
+func (g *goTool) output(ctx context.Context, verb string, args ...string) (string, error) {
+	cmd := g.command(ctx, verb, args...)
 	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
 		if ctx.Err() != nil {
 			return "", ctx.Err()
 		}
-		return "", fmt.Errorf("go %s: %v\n%s", args[0], err, strings.TrimSpace(stderr.String()))
+		return "", fmt.Errorf("go %s: %v\n%s", verb, err, strings.TrimSpace(stderr.String()))
 	}
 	return stdout.String(), nil
-}
-
-// modArgs passes the module file of its own, if any.
-func (g *goTool) modArgs() []string {
-	if g.modfile == "" {
-		return nil
-	}
-	return []string{"-modfile=" + g.modfile}
-}
-
-// needModule makes the packages of module path importable: if the user's
-// module cannot import importPath as it stands, a copy of its go.mod and
-// go.sum in tmp requires the version of path the module graph already
-// selects (or the latest), and the go commands use that copy.
-func (g *goTool) needModule(ctx context.Context, tmp, path, importPath string) error {
-	if _, err := g.output(ctx, append(append([]string{"list"}, g.modArgs()...), importPath)...); err == nil {
-		return nil
-	}
-	gomod, err := g.output(ctx, "env", "GOMOD")
-	if err != nil {
-		return err
-	}
-	gomod = strings.TrimSpace(gomod)
-	if gomod == "" || gomod == os.DevNull {
-		return fmt.Errorf("%s is not inside a module", g.dir)
-	}
-	mf := filepath.Join(tmp, "go.mod")
-	for _, f := range [][2]string{{gomod, mf}, {strings.TrimSuffix(gomod, ".mod") + ".sum", filepath.Join(tmp, "go.sum")}} {
-		data, err := os.ReadFile(f[0])
-		if errors.Is(err, os.ErrNotExist) {
-			continue
-		}
-		if err != nil {
-			return err
-		}
-		if err := os.WriteFile(f[1], data, 0o644); err != nil {
-			return err
-		}
-	}
-	version := "latest"
-	if v, err := g.output(ctx, "list", "-m", "-f", "{{.Version}}", path); err == nil && strings.TrimSpace(v) != "" {
-		version = strings.TrimSpace(v)
-	}
-	g.modfile = mf
-	if _, err := g.output(ctx, "get", "-modfile="+mf, path+"@"+version); err != nil {
-		g.modfile = ""
-		return err
-	}
-	return nil
 }
 
 // buildTest builds the test binary of package p with the overlay; it
 // returns "" when the package has no tests.
 func (g *goTool) buildTest(ctx context.Context, overlay, out string, p pkg) (string, error) {
-	args := append([]string{"test", "-c", "-o", out, "-overlay", overlay}, g.modArgs()...)
-	if _, err := g.output(ctx, append(args, p.ImportPath)...); err != nil {
+	if _, err := g.output(ctx, "test", "-c", "-o", out, "-overlay", overlay, p.ImportPath); err != nil {
 		return "", err
 	}
 	if _, err := os.Stat(out); err != nil {

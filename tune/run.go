@@ -12,7 +12,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/lockgen/lockgen/backend/golang"
+	"github.com/lockgen/lockgen/internal/tmpmod"
 )
 
 // Options control a tune.
@@ -129,6 +129,10 @@ func Run(ctx context.Context, t *Target, cands []*Candidate, opts Options) (*Res
 	if opts.OutDir != "" {
 		g.dir = filepath.Dir(t.absSpec())
 	}
+	if g.mod, err = tmpmod.Open(ctx, g.dir); err != nil {
+		return nil, err
+	}
+	defer g.mod.Close()
 	patterns := opts.Packages
 	if len(patterns) == 0 {
 		dir := t.Dir
@@ -160,17 +164,6 @@ func Run(ctx context.Context, t *Target, cands []*Candidate, opts Options) (*Res
 		if i > 1 && time.Now().After(start.Add(opts.Budget*2/5)) {
 			o.Status, o.Reason = NotInTime, "not built: the builds took 2/5 of the budget"
 			continue
-		}
-		if o.Candidate.Standard {
-			if mod, p := golang.StandardImport(t.Lock.Mode); mod != "" {
-				if err := g.needModule(ctx, tmp, mod, p); err != nil {
-					o.Status, o.Reason = BuildFailed, "its module: "+err.Error()
-				}
-			}
-			if o.Status != "" {
-				say("%s: %s", o.Candidate.Label(t), o.Reason)
-				continue
-			}
 		}
 		began := time.Now()
 		err := build(ctx, g, t, o, pkgs, filepath.Join(tmp, strconv.Itoa(i)), opts.OutDir)

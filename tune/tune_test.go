@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/lockgen/lockgen/gen"
+	"github.com/lockgen/lockgen/internal/tmpmod"
 	"github.com/lockgen/lockgen/spec"
 )
 
@@ -303,9 +304,9 @@ func TestWrite(t *testing.T) {
 }
 
 // TestStandardSemaphore: the standard k-exclusion lock imports x/sync's
-// semaphore, which a user's module need not require: its benchmarks then
-// build through a go.mod of tune's own, and the user's go.mod and go.sum
-// stay as they were.
+// semaphore, which a user's module need not require: its benchmarks build
+// on tmpmod's copy of the go.mod, and the user's go.mod and go.sum stay
+// as they were.
 func TestStandardSemaphore(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds a test binary in a fresh module")
@@ -326,19 +327,33 @@ func TestStandardSemaphore(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := &Outcome{Candidate: tg.Standard()}
-	g := &goTool{dir: root}
 	tmp := t.TempDir()
 	ctx := context.Background()
+	// The go command on the module's own go.mod refuses the import
+	// (-mod=readonly: "updates to go.mod needed"), the negative control of
+	// the copy.
+	mod, err := tmpmod.Open(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mod.Close()
+	g := &goTool{dir: root, mod: mod}
 	pkgs, err := g.packages(ctx, []string{"."})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := build(ctx, g, tg, o, pkgs, filepath.Join(tmp, "plain"), ""); err == nil {
-		t.Fatal("the standard k-exclusion lock built without x/sync in go.mod: the fixture does not test the go.mod of tune's own")
-	}
-	o.bins = nil
-	if err := g.needModule(ctx, tmp, "golang.org/x/sync", "golang.org/x/sync/semaphore"); err != nil {
+	ov, err := tg.overlay(o.Candidate, "", false)
+	if err != nil {
 		t.Fatal(err)
+	}
+	file, err := ov.save(filepath.Join(tmp, "plain"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := exec.Command("go", "test", "-c", "-o", filepath.Join(tmp, "plain.test"), "-overlay", file, pkgs[0].ImportPath)
+	plain.Dir = root
+	if out, err := plain.CombinedOutput(); err == nil || !strings.Contains(string(out), "go.mod") {
+		t.Fatalf("the standard k-exclusion lock built on the module's own go.mod (%v): the fixture does not test the copy\n%s", err, out)
 	}
 	if err := build(ctx, g, tg, o, pkgs, filepath.Join(tmp, "std"), ""); err != nil || len(o.bins) != 1 {
 		t.Fatalf("build: %v (%d binaries)", err, len(o.bins))
@@ -424,8 +439,14 @@ func TestCheckWinner(t *testing.T) {
 	}
 	ctx := context.Background()
 	say := func(string, ...any) {}
+	mod, err := tmpmod.Open(ctx, root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer mod.Close()
+	g := &goTool{dir: root, mod: mod}
 	res := result()
-	if err := checkWinner(ctx, &goTool{dir: root}, tg, res, t.TempDir(), say); err != nil {
+	if err := checkWinner(ctx, g, tg, res, t.TempDir(), say); err != nil {
 		t.Fatal(err)
 	}
 	if res.Winner != res.Outcomes[1] || res.Winner.Status != TestsPassed || !slices.Contains(res.Tests, "TestRWStress") {
@@ -437,7 +458,7 @@ func TestCheckWinner(t *testing.T) {
 		t.Fatal(err)
 	}
 	res = result()
-	if err := checkWinner(ctx, &goTool{dir: root}, tg, res, t.TempDir(), say); err != nil {
+	if err := checkWinner(ctx, g, tg, res, t.TempDir(), say); err != nil {
 		t.Fatal(err)
 	}
 	if res.Winner != nil {

@@ -22,15 +22,6 @@ func StandardName(m mode.Mode) string {
 	return "sync.Mutex"
 }
 
-// StandardImport names the package beyond the standard library that the
-// standard lock of mode m imports, and its module ("" when none).
-func StandardImport(m mode.Mode) (module, pkg string) {
-	if m.TakesK() {
-		return "golang.org/x/sync", semaphorePath
-	}
-	return "", ""
-}
-
 // Standard emits the standard lock in the shape of the lock c configures:
 // the same type name, constructor, constants, handle or node type and
 // methods, each calling the standard lock's. lockgen tune lays it over
