@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"time"
@@ -83,6 +84,7 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 	defer stop()
 	context.AfterFunc(ctx, stop) // a second interrupt kills at once
 	var reports []*tune.Report
+	var diffs [][]string // the spec lines to change, by report
 	for _, name := range names {
 		// Read again: a -write of the lock before changed the spec.
 		f, src, code := readSpec(path, stderr)
@@ -118,9 +120,11 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stdout, "\nInterrupted: the figures above are those measured; nothing written, the spec and its package unchanged.")
 			return exitFailed
 		}
-		if code := recommend(stdout, stderr, res, *write); code != exitOK {
+		diff, code := recommend(stdout, stderr, res, *write)
+		if code != exitOK {
 			return code
 		}
+		diffs = append(diffs, diff)
 	}
 	command := "lockgen tune " + strings.Join(args, " ")
 	if *jsonFile != "" {
@@ -130,17 +134,35 @@ func runTune(args []string, stdout, stderr io.Writer) int {
 		}
 	}
 	if *reportFile != "" {
-		var b strings.Builder
-		for _, rep := range reports {
-			diff := []string(nil)
-			rep.Markdown(&b, command, nil, diff)
-		}
-		if err := writeFileAtomic(*reportFile, []byte(b.String())); err != nil {
+		if err := writeTuneReport(ctx, filepath.Dir(path), *reportFile, reports, diffs, command); err != nil {
 			fmt.Fprintln(stderr, "lockgen tune:", err)
 			return exitFailed
 		}
 	}
 	return exitOK
+}
+
+// tunePlotsCommand draws a tune report's plots, built as plotsCommand is.
+const tunePlotsCommand = "github.com/lockgen/lockgen/tune/cmd/tuneplots"
+
+// writeTuneReport writes the Markdown report and its plots, in a
+// directory named after the report (tune.md: tune/), drawn by
+// tunePlotsCommand built in the module holding moduleDir.
+func writeTuneReport(ctx context.Context, moduleDir, path string, reports []*tune.Report, diffs [][]string, command string) error {
+	base := strings.TrimSuffix(filepath.Base(path), filepath.Ext(path))
+	dir, err := filepath.Abs(filepath.Join(filepath.Dir(path), base))
+	if err != nil {
+		return err
+	}
+	var plots map[string]map[string]string // by lock, by benchmark
+	if err := runPlots(ctx, moduleDir, tunePlotsCommand, reports, dir, base, &plots); err != nil {
+		return err
+	}
+	var b strings.Builder
+	for i, rep := range reports {
+		rep.Markdown(&b, command, plots[rep.Lock], diffs[i])
+	}
+	return writeFileAtomic(path, []byte(b.String()))
 }
 
 // readSpec reads and parses a spec, reporting problems as the other verbs
@@ -252,13 +274,14 @@ func printTune(w io.Writer, res *tune.Result) {
 	}
 }
 
-// recommend says what to do with the result and, with -write, does it.
-func recommend(stdout, stderr io.Writer, res *tune.Result, write bool) int {
+// recommend says what to do with the result and, with -write, does it;
+// it returns the spec lines to change, if any.
+func recommend(stdout, stderr io.Writer, res *tune.Result, write bool) ([]string, int) {
 	t := res.Target
 	fmt.Fprintln(stdout)
 	if res.Winner == nil {
 		hanging(stdout, "", fmt.Sprintf("Keep the current variant (%s): no candidate beats it beyond the rounds' spread.", t.NameOf(t.Lock)))
-		return exitOK
+		return nil, exitOK
 	}
 	w := res.Winner
 	hanging(stdout, "", fmt.Sprintf("Recommended: %s, %s the current variant's time; its tests passed under -race (%s).",
@@ -268,25 +291,25 @@ func recommend(stdout, stderr io.Writer, res *tune.Result, write bool) int {
 	if errors.As(err, &std) {
 		msg := std.Error()
 		hanging(stdout, "", strings.ToUpper(msg[:1])+msg[1:]+".")
-		return exitOK
+		return nil, exitOK
 	}
 	if err != nil {
 		fmt.Fprintln(stderr, "lockgen tune:", err)
-		return exitFailed
+		return nil, exitFailed
 	}
 	if !write {
 		hanging(stdout, "", fmt.Sprintf("The spec lines to change (or run again with -write), %s:", t.Path))
 		for _, d := range diff {
 			fmt.Fprintln(stdout, "  "+d)
 		}
-		return exitOK
+		return diff, exitOK
 	}
 	rep, err := res.Write()
 	if err != nil {
 		fmt.Fprintln(stderr, "lockgen tune: -write:", err)
-		return exitFailed
+		return nil, exitFailed
 	}
 	hanging(stdout, "", fmt.Sprintf("Wrote %s (the evidence in a comment above %s) and regenerated: %d files written, %d removed.",
 		t.Path, t.Lock.Name, len(rep.Written), len(rep.Removed)))
-	return exitOK
+	return diff, exitOK
 }

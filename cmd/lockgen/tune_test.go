@@ -91,8 +91,10 @@ func sameTree(t *testing.T, before, after map[string][32]byte) {
 // TestTuneFromAUserModule is the short tune make test runs: on go-cache's
 // benchmark of Set, the current variant and one candidate, a small
 // budget. It checks the run, not the figures (the machine is shared):
-// both measured, the report fits 100 columns, the JSON holds every
-// round, and the user's files are as they were.
+// both measured, the table fits 100 columns, the JSON holds every
+// round, the Markdown report shows the benchmark's plot (drawn by
+// tuneplots, built on a copy of the go.mod), and the user's files,
+// go.mod and go.sum included, are as they were.
 func TestTuneFromAUserModule(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds go-cache's benchmarks twice in a fresh module")
@@ -140,8 +142,12 @@ func TestTuneFromAUserModule(t *testing.T) {
 			t.Errorf("%s: %+v", c.Name, b)
 		}
 	}
-	if md, err := os.ReadFile(report); err != nil || !strings.Contains(string(md), "## CacheSetNotExpiring") {
+	md, err := os.ReadFile(report)
+	if err != nil || !strings.Contains(string(md), "## CacheSetNotExpiring") || !strings.Contains(string(md), "](tune/rwlock-cachesetnotexpiring.png)") {
 		t.Errorf("report: %v\n%s", err, md)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(report), "tune", "rwlock-cachesetnotexpiring.png")); err != nil {
+		t.Errorf("no plot: %v", err)
 	}
 	sameTree(t, before, snapshot(t, root))
 }

@@ -25,9 +25,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
+	"github.com/lockgen/lockgen/internal/plotpng"
 	"github.com/lockgen/lockgen/tune"
 )
 
@@ -134,32 +133,8 @@ func roundsPlot(rep *tune.Report, bench, file string) error {
 		p.Add(line, points)
 		p.Legend.Add(label, line, points)
 	}
-	return save(p, file)
+	return plotpng.Save(p, file, plotSize)
 }
 
 // The image, and the legend's column to the right of the plot.
-const (
-	plotWidth   = 10 * vg.Inch
-	plotHeight  = 6 * vg.Inch
-	legendWidth = 3.2 * vg.Inch
-)
-
-// save writes p as a PNG with its legend beside it instead of on it.
-func save(p *plot.Plot, file string) error {
-	img := vgimg.New(plotWidth, plotHeight)
-	dc := draw.New(img)
-	leg := p.Legend
-	p.Legend = plot.NewLegend()
-	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
-	leg.Top, leg.Left = true, true
-	leg.Draw(draw.Crop(dc, plotWidth-legendWidth+vg.Points(6), 0, 0, -vg.Points(6)))
-	f, err := os.Create(file)
-	if err != nil {
-		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
+var plotSize = plotpng.Size{Width: 10 * vg.Inch, Height: 6 * vg.Inch, Legend: 3.2 * vg.Inch}
