@@ -9,6 +9,8 @@
 #   make spin-zehavi-crash  its crash tolerance at n = 3, one run per victim (hours)
 #   make mutation  the verifier's mutation score; rewrites docs/mutation.md (long)
 #   make bench     lockgen bench over the catalogue; rewrites docs/performance.md
+#   make tune-targets  lockgen tune's targets on go-cache's benchmarks (about 25 minutes, idle machine)
+#   make tuning-doc  reruns the tunes docs/tuning.md shows; rewrites their output there
 #   make distributed  the simulator over the paper's grid; rewrites docs/distributed.md and its plots
 #   make generate  regenerate every checked-in generated package
 
@@ -16,7 +18,7 @@ GO      ?= go
 PKGS    := ./...
 GENERATED := ./generated/... ./examples/... ./bench/...
 
-.PHONY: distributed all deps generate fresh vet staticcheck test test-long test-race test-check test-spin test-usermodule demo verify spin-zehavi spin-zehavi-crash mutation bench bench-pgo clean
+.PHONY: distributed all deps generate fresh vet staticcheck test test-long test-race test-check test-spin test-usermodule demo verify spin-zehavi spin-zehavi-crash mutation bench bench-pgo tune-targets tuning-doc clean
 
 all: test
 
@@ -206,6 +208,19 @@ bench:
 # bench-pgo measures the same locks built with profile-guided optimization.
 bench-pgo:
 	$(GO) run ./cmd/lockgen bench -pgo -targets -report docs/performance-pgo.md bench/locks/locks.toml
+
+# tune-targets measures lockgen tune's targets (issue 49) on go-cache's
+# benchmarks, in a module outside this repository: the known winner picked
+# in 10 runs of 10 each way, a default tune of three benchmarks within its
+# budget, and the winner's ratio reproduced by a rerun. It needs an idle
+# machine: the load is logged before and after.
+tune-targets:
+	LOCKGEN_TUNE_TARGETS=1 $(GO) test -count=1 -timeout 90m -v -run TestTuneTargets ./cmd/lockgen/
+
+# tuning-doc reruns the tunes docs/tuning.md shows (about 5 minutes) and
+# rewrites their output there, with the time and the machine's load.
+tuning-doc:
+	LOCKGEN_TUNING_DOC=1 $(GO) test -count=1 -timeout 30m -v -run TestTuningDoc ./cmd/lockgen/
 
 clean:
 	rm -rf backend/golang/testdata

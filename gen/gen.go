@@ -113,7 +113,14 @@ func Build(specPaths []string, opts Options) (*Plan, error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
+	return BuildFiles(files, opts)
+}
 
+// BuildFiles lowers every lock of specs already parsed, without writing
+// anything: a tool that edits a spec in memory (lockgen tune) generates
+// the edited text as generate would the file.
+func BuildFiles(files []*spec.File, opts Options) (*Plan, error) {
+	var errs spec.Errors
 	type dirInfo struct {
 		dir   string
 		pkg   string

@@ -9,6 +9,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/lockgen/lockgen/ir"
+	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
 )
 
@@ -442,4 +443,47 @@ func (g *gen) releaseMisusePanic(verb string, reader bool) jen.Code {
 // way, more than a guarded fast path's budget has left (guard.go).
 func (g *gen) releaseMisuse() bool {
 	return g.api == apiLocker && g.a.ReleaseMisuse != nil
+}
+
+// API is what a lock's generated code exports, as the code that uses it
+// calls it: two locks with equal APIs stand in for each other in a
+// user's package (lockgen tune lays one over the other).
+type API struct {
+	Shape   string    // how a process names itself: "sync.Locker", "ids", "handles" or "caller nodes"
+	Mode    mode.Mode // RLock and RUnlock with readers; the K constant with k
+	TryLock bool
+	Procs   int // the value of the exported Procs constant; 0 when there is none
+	K       int // the value of the exported K constant; 0 when there is none
+}
+
+// APIOf is the API the lock c configures exports.
+func APIOf(c Config) API {
+	a := API{Mode: c.Mode.Or(mode.Mutex), TryLock: c.TryLock}
+	shape := shapeOf(&c)
+	a.Shape = map[api]string{apiLocker: "sync.Locker", apiID: "ids", apiHandle: "handles", apiCaller: "caller nodes"}[shape]
+	if shape == apiID || c.Params.N > 0 {
+		a.Procs = c.Params.N
+	}
+	if c.Mode.TakesK() {
+		a.K = c.Params.K
+	}
+	return a
+}
+
+// String describes the API for a message.
+func (a API) String() string {
+	s := a.Shape
+	if a.Mode.Readers() {
+		s += " with RLock"
+	}
+	if a.TryLock {
+		s += ", TryLock"
+	}
+	if a.Procs > 0 {
+		s += fmt.Sprintf(", %d processes", a.Procs)
+	}
+	if a.K > 0 {
+		s += fmt.Sprintf(", k = %d", a.K)
+	}
+	return s
 }

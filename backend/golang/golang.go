@@ -131,6 +131,10 @@ type gen struct {
 	conts     []cont          // the current operation's continuations
 	fnWaiters int             // waiters the function being lowered uses
 	err       error           // a lowering error found deep in an expression or loop
+
+	// standard: the standard lock stands in for this one (standard.go),
+	// which claims none of the algorithm's properties.
+	standard bool
 }
 
 func newGen(c *Config) (*gen, error) {
@@ -346,6 +350,9 @@ func (g *gen) oneRecord(reads []ir.Loc) (ir.Expr, bool) {
 
 // props are the entry's properties for the configured mode and preference.
 func (g *gen) props() templates.Properties {
+	if g.standard {
+		return templates.Properties{}
+	}
 	return g.c.Entry.PropsFor(templates.Options{Mode: g.c.Mode, Preference: g.c.Preference})
 }
 

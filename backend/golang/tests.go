@@ -27,17 +27,13 @@ func Tests(c Config) ([]File, error) {
 	base := FileBase(c.Name)
 
 	main, err := importing(c.Package, func(f *jen.File) {
-		f.HeaderComment(specHeader(c.SpecPath, c.SpecHash, c.Command))
-		f.ImportName(verifyPath, "verify")
-		g.subjectFunc(f)
-		f.Line()
+		g.testHead(f)
 		if c.Entry.NegativeControl() {
 			// Stress could only pass by luck, or fail by luck: the controlled
 			// scheduler's test is the check that must always fail.
 			docLines(f, fmt.Sprintf("%s is a negative control (%s): it is not stress-tested; the\nlockgen_check build's Test%sExploreFindsViolation must break it.", c.Name, negativeReason(c.Entry), c.Name))
 		} else {
-			docLines(f, fmt.Sprintf("Test%sStress checks mutual exclusion, progress and the critical-section\ncounter under real contention; run it with -race.", c.Name))
-			layerTest(f, "Test"+c.Name+"Stress", jen.Qual(verifyPath, "Stress"), jen.Id(g.subjectName()).Call())
+			g.stressTest(f)
 		}
 		g.misuseTests(f)
 		g.zeroValueTest(f)
@@ -62,6 +58,23 @@ func Tests(c Config) ([]File, error) {
 		return nil, err
 	}
 	return []File{{Name: base + "_test.go", Data: main}, {Name: base + "_check_test.go", Data: check}}, nil
+}
+
+// testHead starts a lock's test file (package <pkg>_test, the lock's
+// package imported under the name importing chose): the header and the
+// subject function.
+func (g *gen) testHead(f *jen.File) {
+	c := g.c
+	f.HeaderComment(specHeader(c.SpecPath, c.SpecHash, c.Command))
+	f.ImportName(verifyPath, "verify")
+	g.subjectFunc(f)
+	f.Line()
+}
+
+// stressTest emits Test<Name>Stress.
+func (g *gen) stressTest(f *jen.File) {
+	docLines(f, fmt.Sprintf("Test%sStress checks mutual exclusion, progress and the critical-section\ncounter under real contention; run it with -race.", g.c.Name))
+	layerTest(f, "Test"+g.c.Name+"Stress", jen.Qual(verifyPath, "Stress"), jen.Id(g.subjectName()).Call())
 }
 
 func (g *gen) subjectName() string { return SubjectFunc(g.c.Name) }

@@ -171,28 +171,36 @@ func writeBenchReport(ctx context.Context, moduleDir, path string, rep *perf.Rep
 // drawPlots runs plotsCommand on rep, drawing into dir (named rel by the
 // report), and returns the plots it drew.
 func drawPlots(ctx context.Context, moduleDir string, rep *perf.Report, dir, rel string) ([]report.Plot, error) {
+	var plots []report.Plot
+	return plots, runPlots(ctx, moduleDir, plotsCommand, rep, dir, rel, &plots)
+}
+
+// runPlots runs a plot command of this module (built in the module
+// holding moduleDir, on a copy of its go.mod: internal/tmpmod) on the
+// report data as JSON, drawing into dir (named rel by the Markdown
+// report), and decodes what it prints into plots.
+func runPlots(ctx context.Context, moduleDir, command string, data any, dir, rel string, plots any) error {
 	tmp, err := os.MkdirTemp("", "lockgen-plots-")
 	if err != nil {
-		return nil, err
+		return err
 	}
 	defer os.RemoveAll(tmp)
 	in := filepath.Join(tmp, "report.json")
-	data, err := json.Marshal(rep)
+	js, err := json.Marshal(data)
 	if err == nil {
-		err = os.WriteFile(in, data, 0o644)
+		err = os.WriteFile(in, js, 0o644)
 	}
 	if err != nil {
-		return nil, err
+		return err
 	}
 	var out, errs bytes.Buffer
-	if err := tmpmod.Run(ctx, moduleDir, plotsCommand, []string{"-report", in, "-dir", dir, "-rel", rel}, &out, &errs); err != nil {
-		return nil, fmt.Errorf("drawing the plots: %v\n%s", err, errs.Bytes())
+	if err := tmpmod.Run(ctx, moduleDir, command, []string{"-report", in, "-dir", dir, "-rel", rel}, &out, &errs); err != nil {
+		return fmt.Errorf("drawing the plots: %v\n%s", err, errs.Bytes())
 	}
-	var plots []report.Plot
-	if err := json.Unmarshal(out.Bytes(), &plots); err != nil {
-		return nil, fmt.Errorf("drawing the plots: %v", err)
+	if err := json.Unmarshal(out.Bytes(), plots); err != nil {
+		return fmt.Errorf("drawing the plots: %v", err)
 	}
-	return plots, nil
+	return nil
 }
 
 // writeFileAtomic writes through a temporary file and a rename, so that a

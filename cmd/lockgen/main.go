@@ -8,6 +8,7 @@
 //	lockgen verify [flags] SPEC...           stress, controlled scheduler and SPIN on the specs' locks
 //	lockgen bench [flags] SPEC               the spec's locks measured next to the standard locks
 //	lockgen simulate [flags] SPEC            the spec's distributed locks in the message-passing simulator
+//	lockgen tune [flags] SPEC                the spec's lock variants measured on your own benchmarks
 //
 // Exit status: 0 success, 1 a check or verification failed, 2 a usage or
 // spec error, 3 (verify) nothing failed but a run gave no verdict, 130
@@ -59,6 +60,7 @@ func commands() []command {
 		{"verify", "[flags] SPEC...", "check the specs' locks: stress, controlled scheduler, SPIN", runVerify},
 		{"bench", "[flags] SPEC", "measure a spec's locks next to the standard locks", runBench},
 		{"simulate", "[flags] SPEC", "simulate a spec's distributed locks: messages, waiting", runSimulate},
+		{"tune", "[flags] SPEC", "choose a spec's lock variants on your own benchmarks", runTune},
 		{"version", "", "print lockgen's version and the revision it was built from", runVersion},
 	}
 }

@@ -8,7 +8,9 @@ require github.com/lockgen/lockgen v0.0.0
 
 require (
 	github.com/BurntSushi/toml v1.6.0 // indirect
+	github.com/aclements/go-moremath v0.0.0-20210112150236-f10218a38794 // indirect
 	github.com/dave/jennifer v1.7.1 // indirect
+	golang.org/x/perf v0.0.0-20260908200009-22c9c6c9d4da // indirect
 )
 
 // Outside this repository a user has `go get -tool

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"image/color"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -12,9 +11,8 @@ import (
 	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/plotutil"
 	"gonum.org/v1/plot/vg"
-	"gonum.org/v1/plot/vg/draw"
-	"gonum.org/v1/plot/vg/vgimg"
 
+	"github.com/lockgen/lockgen/internal/plotpng"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/perf"
 	"github.com/lockgen/lockgen/perf/report"
@@ -109,7 +107,7 @@ func throughputPlot(x *report.Index, rep *perf.Report, k mode.Mode, wl, title, f
 	}
 	widenLog(&p.X, xs)
 	widenLog(&p.Y, ys)
-	return save(p, file)
+	return plotpng.Save(p, file, plotSize)
 }
 
 // widenLog gives a log-scale axis whose values are all one value (one
@@ -161,7 +159,7 @@ func latencyPlot(x *report.Index, rep *perf.Report, k mode.Mode, wl string, g in
 		return false, nil
 	}
 	widenLog(&p.Y, ys)
-	return true, save(p, file)
+	return true, plotpng.Save(p, file, plotSize)
 }
 
 // dashes tells apart the locks that share a colour: plotutil has 7
@@ -170,28 +168,4 @@ func dashes(i int) []vg.Length { return plotutil.Dashes(i / len(plotutil.Default
 
 // The image, and the legend's column to the right of the plot: inside the
 // plot, 30 entries would cover the lines.
-const (
-	plotWidth   = 12 * vg.Inch
-	plotHeight  = 7 * vg.Inch
-	legendWidth = 2.4 * vg.Inch
-)
-
-// save writes p as a PNG with its legend beside it instead of on it.
-func save(p *plot.Plot, file string) error {
-	img := vgimg.New(plotWidth, plotHeight)
-	dc := draw.New(img)
-	leg := p.Legend
-	p.Legend = plot.NewLegend() // empty: Draw draws none on the data
-	p.Draw(draw.Crop(dc, 0, -legendWidth, 0, 0))
-	leg.Top, leg.Left = true, true
-	leg.Draw(draw.Crop(dc, plotWidth-legendWidth+vg.Points(6), 0, 0, -vg.Points(6)))
-	f, err := os.Create(file)
-	if err != nil {
-		return err
-	}
-	if _, err := (vgimg.PngCanvas{Canvas: img}).WriteTo(f); err != nil {
-		f.Close()
-		return err
-	}
-	return f.Close()
-}
+var plotSize = plotpng.Size{Width: 12 * vg.Inch, Height: 7 * vg.Inch, Legend: 2.4 * vg.Inch}

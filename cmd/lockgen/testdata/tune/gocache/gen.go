@@ -1,0 +1,3 @@
+package cache
+
+//go:generate go tool lockgen generate locks.toml
