@@ -17,7 +17,7 @@ import (
 )
 
 // tuneUsage is the tune verb's synopsis.
-const tuneUsage = "[-lock NAME] [-bench REGEXP] [-pkg PATTERNS] [-candidates LIST] [-budget D] [-objective OBJ] [-write] [-json FILE] [-report FILE.md] SPEC"
+const tuneUsage = "[-lock NAME] [-bench REGEXP] [-pkg PATTERNS] [-benchtime D] [-rounds N] [-candidates LIST] [-max-candidates N] [-budget D] [-objective OBJ] [-stress D] [-o DIR] [-write] [-json FILE] [-report FILE.md] SPEC"
 
 // runTune measures variants of a spec's locks on the user's own
 // benchmarks and recommends, or with -write writes, the best.
