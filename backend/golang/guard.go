@@ -59,9 +59,9 @@ type guard struct {
 	// BUSY), for the code to name them as it does.
 	fromE, toE ir.Expr
 	lbl        string // the exchange's label
-	check    string // the label of the await the exchange also stands for ("": none)
-	prev     string // the release's local for the old value
-	bare     bool   // the acquire is the loop of the exchange alone, with no local set
+	check      string // the label of the await the exchange also stands for ("": none)
+	prev       string // the release's local for the old value
+	bare       bool   // the acquire is the loop of the exchange alone, with no local set
 }
 
 // deriveGuards sets g.guards and g.bitRegs.
