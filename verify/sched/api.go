@@ -91,6 +91,17 @@ func ResultRef(ref unsafe.Pointer, wrote bool) {
 	}
 }
 
+// Initialize reports that the caller set the register at reg outside a
+// scheduling point (its initial value, before the register is shared:
+// lockgen's registers' init). It is not a step; the partial-order
+// reduction of DFS.Reduce orders the step it happens in against every
+// other, since it cannot name the register in another execution.
+func Initialize(reg unsafe.Pointer) {
+	if p := managed(); p != nil {
+		p.fp.flags |= fHidden
+	}
+}
+
 // Wait reports that the caller evaluated an await condition (or one
 // iteration of a busy-wait loop) and it did not hold. If a register the
 // caller read since its previous Wait (or since its current operation began)

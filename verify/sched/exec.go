@@ -32,6 +32,12 @@ type Config struct {
 	// point (an uninstrumented busy wait) before the execution is given up
 	// as FailStall. 0 means DefaultStall.
 	Stall time.Duration
+	// Shared, if set, tells which harness events (Point, Yield, Pause,
+	// Note) and Doorways touch state that Observe shares between
+	// goroutines, such as a count of those inside; nil means all of them.
+	// DFS.Reduce orders the shared ones against each other and lets the
+	// others move.
+	Shared func(e *Event) bool
 }
 
 // Defaults of Config.
@@ -72,6 +78,10 @@ type Result struct {
 	Steps    int      // scheduling decisions
 	Accesses int      // register accesses
 	Failure  *Failure // nil if the execution completed
+	// Pruned: the chooser stopped the execution before its end (Prune),
+	// every way on from there being covered by executions it runs
+	// elsewhere. Not a failure; the execution checked what it reached.
+	Pruned bool
 }
 
 // Proc is a managed goroutine's handle, passed to its body. Its methods must
@@ -89,9 +99,16 @@ func (h *Proc) Point(tag int, label string) {
 }
 
 // Yield is like Point, but a voluntary one: switching away from it costs no
-// preemption, and the fairness rule treats it as a yield.
+// preemption, and the fairness rule treats it as a yield (a spin).
 func (h *Proc) Yield(tag int, label string) {
 	h.harness(EvYield, ptYield, tag, label)
+}
+
+// Pause is like Yield, a point where switching away costs no preemption,
+// but not a spin: the fairness rule ignores it. For a goroutine that will
+// go on by itself, as one inside a critical section.
+func (h *Proc) Pause(tag int, label string) {
+	h.harness(EvYield, ptFree, tag, label)
 }
 
 // Note records a harness event without a scheduling point.
@@ -107,12 +124,15 @@ func (h *Proc) harness(k EventKind, pt pointKind, tag int, label string) {
 	}
 	p.reads = p.reads[:0]
 	if pt != ptNone {
+		p.next = nil
 		ex.point(p, pt)
 		if ex.stopped.Load() {
 			return
 		}
 	}
-	ex.observe(p, ex.record(Event{G: p.id, Kind: k, Tag: tag, Label: label}))
+	ev := ex.record(Event{G: p.id, Kind: k, Tag: tag, Label: label})
+	p.noteHarness(ev)
+	ex.observe(p, ev)
 }
 
 // Events returns how many events have been recorded so far; the next event
@@ -153,8 +173,9 @@ func (h *Proc) Crash(what string) {
 		runtime.Goexit() // the execution is over
 	}
 	ex.record(Event{G: p.id, Kind: EvCrash, Label: what})
+	p.fp.flags |= fCrash
 	p.state = stCrashed
-	p.pt = ptYield // switching away from a crash costs no preemption
+	p.pt = ptFree // switching away from a crash costs no preemption
 	if ex.setup {
 		ex.setupCh <- struct{}{} // crashed before its first scheduling point
 	} else if next := ex.decide(p); next != nil {
@@ -169,14 +190,16 @@ type pointKind uint8
 const (
 	ptNone   pointKind = iota
 	ptNormal           // switching away is a preemption
-	ptYield            // a voluntary switch point (Wait, Delay, Yield)
+	ptYield            // a spin: a voluntary switch point (a Wait that did not block, Delay, Yield)
+	ptFree             // switching away is free, and it is no spin (a blocked Wait or Park, Pause)
 	ptEnd              // the goroutine finished
 )
 
 // reg is what the scheduler knows of a register within an execution.
 type reg struct {
-	id  int    // 1-based, by first access
-	ver uint64 // bumped by every write
+	id   int            // 1-based, by first access
+	ver  uint64         // bumped by every write
+	addr unsafe.Pointer // the register's word
 }
 
 type readEntry struct {
@@ -218,6 +241,11 @@ type proc struct {
 	// exit is 0 while the goroutine runs, 1 once it ended, 2 if it was
 	// abandoned (stale) before ending.
 	exit atomic.Int32
+	// next is the register or Parker the goroutine's next step accesses
+	// (nil if none); fp is the footprint of its step under way, or of the
+	// one it just ended (footprint.go).
+	next unsafe.Pointer
+	fp   footprint
 }
 
 type execution struct {
@@ -252,7 +280,8 @@ type execution struct {
 	choices  []int
 	regs     map[unsafe.Pointer]*reg
 	refs     map[unsafe.Pointer]int64
-	parkers  int // Parkers used so far (their numbers p1, p2, ...)
+	parkers  int  // Parkers used so far (their numbers p1, p2, ...)
+	pruned   bool // the chooser cut the execution short (Prune)
 }
 
 var (
@@ -332,7 +361,7 @@ func Run(cfg Config, bodies []func(*Proc)) *Result {
 	abandoned := ex.await()
 	cur.Store(nil)
 
-	res := &Result{Failure: ex.fail()}
+	res := &Result{Failure: ex.fail(), Pruned: ex.pruned}
 	if abandoned == 0 {
 		// Every goroutine ended: its writes happened before exited.Wait.
 		res.Events, res.Choices = ex.events, ex.choices
@@ -485,6 +514,7 @@ func (p *proc) park() {
 
 // finish ends p's body and hands the token on.
 func (ex *execution) finish(p *proc) {
+	p.next = nil
 	p.state = stDone
 	p.pt = ptEnd
 	ex.record(Event{G: p.id, Kind: EvEnd})
@@ -501,14 +531,19 @@ func (ex *execution) finish(p *proc) {
 // one). It returns the goroutine to run, already marked running, or nil if
 // the execution is over (completed or failed).
 //
-// Fairness: a goroutine that spins (Wait, Yield, Delay) would otherwise let
-// a strategy schedule it forever while the holder of the lock never runs.
-// The rule is CHESS's fair scheduler (Musuvathi and Qadeer, "Fair stateless
-// model checking", PLDI 2008): when t yields, t gets a lower priority than
-// every goroutine that stayed enabled since t's previous yield without being
-// scheduled; a goroutine with a lower priority than some enabled goroutine is
-// not schedulable; the edge goes when the higher one is scheduled. Only
-// unfair schedules are pruned, and spinning can no longer run forever.
+// Fairness: a goroutine that spins (a Wait that did not block, Yield,
+// Delay) would otherwise let a strategy schedule it forever while the
+// holder of the lock never runs. The rule is CHESS's fair scheduler
+// (Musuvathi and Qadeer, "Fair stateless model checking", PLDI 2008): when
+// t yields, t gets a lower priority than every goroutine that stayed
+// enabled since t's previous yield without being scheduled; a goroutine
+// with a lower priority than some enabled goroutine is not schedulable;
+// the edge goes when the higher one is scheduled. Only unfair schedules are
+// pruned, and spinning can no longer run forever. A goroutine that blocks
+// (a Wait or Park that must be ended by another) or pauses (Pause) does
+// not spin: it is not demoted, so the rule prunes none of the schedules
+// after it, and the partial-order reduction may move other goroutines'
+// steps across it (a spin orders them, see fYield).
 func (ex *execution) decide(self *proc) *proc {
 	ex.steps++
 	ex.progress.Store(int64(ex.steps))
@@ -530,8 +565,12 @@ func (ex *execution) decide(self *proc) *proc {
 	if self != nil && self.pt == ptYield {
 		self.lower |= self.winEnabled &^ self.winSched &^ self.bit
 		self.winEnabled, self.winSched = enabled, 0
+		self.fp.flags |= fYield
 	}
 	if enabled == 0 {
+		if r, ok := ex.cfg.Chooser.(*Recorder); ok && self != nil {
+			r.record(self)
+		}
 		for _, q := range ex.procs {
 			if q.state != stDone && q.state != stCrashed {
 				ex.abort(self, &Failure{Kind: FailDeadlock, G: -1, Msg: ex.deadlockMsg()})
@@ -559,6 +598,7 @@ func (ex *execution) decide(self *proc) *proc {
 		schedulable = enabled // cannot happen with the rule above; be safe
 	}
 	c := &ex.choice
+	c.ex = ex
 	c.Step = ex.steps
 	c.N = len(ex.procs)
 	c.Cands = c.Cands[:0]
@@ -577,6 +617,10 @@ func (ex *execution) decide(self *proc) *proc {
 		}
 	}
 	i := ex.cfg.Chooser.Choose(c)
+	if i == Prune {
+		ex.stop(self, nil)
+		return nil
+	}
 	if i < 0 || i >= len(c.Cands) {
 		ex.abort(self, &Failure{Kind: FailReplay, G: -1, Msg: fmt.Sprintf(
 			"at step %d the recorded schedule names a goroutine that cannot run (runnable: %s); "+
@@ -584,6 +628,7 @@ func (ex *execution) decide(self *proc) *proc {
 		return nil
 	}
 	next := ex.procs[c.Cands[i]]
+	next.fp.reset()
 	ex.choices = append(ex.choices, next.id)
 	for _, q := range ex.procs {
 		q.winSched |= next.bit
@@ -640,14 +685,23 @@ func (ex *execution) deadlockMsg() string {
 // abort ends the execution with failure f: every parked goroutine is woken
 // to exit (runtime.Goexit in park), and Run returns. The caller, if a managed
 // goroutine, must stop too.
-func (ex *execution) abort(self *proc, f *Failure) {
+func (ex *execution) abort(self *proc, f *Failure) { ex.stop(self, f) }
+
+// stop ends the execution as abort does, with failure f, or with none
+// when the chooser pruned it (Prune).
+func (ex *execution) stop(self *proc, f *Failure) {
 	if ex.aborted.Swap(true) {
 		return
 	}
-	f.Events = len(ex.events)
-	ex.setFailure(f)
+	n := len(ex.events)
+	if f != nil {
+		f.Events = n
+		ex.setFailure(f)
+	} else {
+		ex.pruned = true
+	}
 	ex.mu.Lock()
-	ex.trace = ex.events[:f.Events:f.Events] // an append reallocates: nothing writes into it
+	ex.trace = ex.events[:n:n] // an append reallocates: nothing writes into it
 	ex.mu.Unlock()
 	ex.stopped.Store(true)
 	for _, q := range ex.procs {
@@ -675,7 +729,7 @@ func (ex *execution) observe(p *proc, e *Event) {
 func (ex *execution) register(ptr unsafe.Pointer) *reg {
 	r := ex.regs[ptr]
 	if r == nil {
-		r = &reg{id: len(ex.regs) + 1}
+		r = &reg{id: len(ex.regs) + 1, addr: ptr}
 		ex.regs[ptr] = r
 	}
 	return r
@@ -698,6 +752,7 @@ func (ex *execution) refName(ptr unsafe.Pointer) int64 {
 func (p *proc) access(label string, op Op, ptr unsafe.Pointer) {
 	p.open = true
 	p.acc = pending{label: label, op: op, reg: ptr}
+	p.next = ptr
 	p.ex.point(p, ptNormal)
 	p.acc.before = rawLoad(ptr)
 }
@@ -718,7 +773,8 @@ func (p *proc) result(v Value, wrote bool) {
 	seen := r.ver
 	// A write that leaves the word as it was (a spinning test-and-set
 	// swapping true for true) changes nothing a waiter could observe.
-	if wrote && rawLoad(p.acc.reg) != p.acc.before {
+	changed := wrote && rawLoad(p.acc.reg) != p.acc.before
+	if changed {
 		r.ver++
 		for _, q := range ex.procs {
 			if q.state == stBlocked && q.waitsOn(r) {
@@ -726,6 +782,7 @@ func (p *proc) result(v Value, wrote bool) {
 			}
 		}
 	}
+	p.noteAccess(p.acc.reg, changed, true)
 	if v.Kind == ValRef {
 		v.N = ex.refName(v.ref)
 		v.ref = nil
@@ -769,6 +826,7 @@ func (p *proc) wait(label string) {
 		}
 	}
 	ev := Event{G: p.id, Kind: EvWait, Label: label, Blocked: blocked}
+	p.noteWait()
 	if blocked {
 		p.waitOn, p.reads = p.reads, p.waitOn[:0]
 		p.waitLabel = label
@@ -781,14 +839,23 @@ func (p *proc) wait(label string) {
 		p.reads = p.reads[:0]
 	}
 	ex.observe(p, ex.record(ev))
-	ex.point(p, ptYield)
+	p.next = nil
+	if !blocked {
+		ex.point(p, ptYield) // a spin
+		return
+	}
+	ex.point(p, ptFree) // runnable again only after another's write
+	p.noteResume()
 }
 
 func (p *proc) doorway(label string) {
-	p.ex.observe(p, p.ex.record(Event{G: p.id, Kind: EvDoorway, Label: label}))
+	ev := p.ex.record(Event{G: p.id, Kind: EvDoorway, Label: label})
+	p.noteHarness(ev)
+	p.ex.observe(p, ev)
 }
 
 func (p *proc) delay(label string) {
 	p.ex.observe(p, p.ex.record(Event{G: p.id, Kind: EvDelay, Label: label}))
+	p.next = nil
 	p.ex.point(p, ptYield)
 }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sync"
 	"time"
+	"unsafe"
 )
 
 // Parker is a one-token wake-up for one goroutine at a time: a binary
@@ -99,11 +100,13 @@ func (pk *Parker) model(ex *execution) *Parker {
 func (p *proc) parkOn(pk *Parker, label string, timed bool) bool {
 	ex := p.ex
 	p.reads = p.reads[:0]
+	p.next = unsafe.Pointer(pk)
 	ex.point(p, ptNormal)
 	if ex.stopped.Load() {
 		return true
 	}
 	pk = pk.model(ex)
+	p.noteAccess(unsafe.Pointer(pk), true, true)
 	if pk.token {
 		pk.token = false
 		ex.observe(p, ex.record(Event{G: p.id, Kind: EvPark, Label: label, Reg: pk.id}))
@@ -124,7 +127,7 @@ func (p *proc) parkOn(pk *Parker, label string, timed bool) bool {
 	// runnable and going on is a choice like any other (the timeout fires),
 	// so it is not a yield that would let the fairness rule always run the
 	// others first.
-	kind := ptYield
+	kind := ptFree
 	if timed {
 		kind = ptNormal
 	}
@@ -132,6 +135,7 @@ func (p *proc) parkOn(pk *Parker, label string, timed bool) bool {
 	if ex.stopped.Load() {
 		return true
 	}
+	p.noteAccess(unsafe.Pointer(pk), true, true)
 	p.parkedOn = nil
 	if p.woken {
 		return true
@@ -156,11 +160,13 @@ func (p *proc) parkOn(pk *Parker, label string, timed bool) bool {
 func (p *proc) unpark(pk *Parker, label string) {
 	ex := p.ex
 	p.reads = p.reads[:0]
+	p.next = unsafe.Pointer(pk)
 	ex.point(p, ptNormal)
 	if ex.stopped.Load() {
 		return
 	}
 	pk = pk.model(ex)
+	p.noteAccess(unsafe.Pointer(pk), true, true)
 	ev := Event{G: p.id, Kind: EvUnpark, Label: label, Reg: pk.id, Woke: -1}
 	if q := pk.waiter; q != nil {
 		pk.waiter = nil

@@ -22,13 +22,20 @@ type Choice struct {
 	// choosing another goroutine preempts it. Switching after a yield, a
 	// blocked wait or a finished goroutine is free.
 	Preemptible bool
+
+	ex *execution // for the DFS's reduction: the goroutines' steps
 }
 
-// A Chooser decides who runs: Choose returns an index into c.Cands, or -1 if
-// it cannot go on (a replayed schedule that no longer fits).
+// A Chooser decides who runs: Choose returns an index into c.Cands, -1 if
+// it cannot go on (a replayed schedule that no longer fits), or Prune.
 type Chooser interface {
 	Choose(c *Choice) int
 }
+
+// Prune, returned by Choose, ends the execution here without a failure
+// (Result.Pruned): the chooser knows that every way on is covered by
+// executions it runs elsewhere.
+const Prune = -2
 
 // splitmix64 derives well-spread seeds from consecutive ones.
 func splitmix64(x uint64) uint64 {
@@ -142,107 +149,6 @@ func indexOf(s []int, x int) int {
 	}
 	return -1
 }
-
-// DFS enumerates the schedules with at most Bound preemptions, depth first,
-// re-executing from scratch for each one (stateless): iterative context
-// bounding as in CHESS (Musuvathi and Qadeer, "Iterative Context Bounding
-// for Systematic Testing of Multithreaded Programs", PLDI 2007). A
-// preemption is a switch away from a goroutine that could have continued at
-// an ordinary point; switches at yields, blocked waits and finished
-// goroutines are free, so spin loops do not use up the bound.
-//
-// Use: for d.Next() { Run(Config{Chooser: d, ...}) }; d itself is the
-// chooser of the current execution.
-type DFS struct {
-	Bound int
-
-	prefix  []int // goroutines to replay, then the default (continue)
-	frames  []dfsFrame
-	cands   []int // the frames' candidate lists, concatenated
-	pre     int   // preemptions so far in this execution
-	execs   int
-	started bool
-	done    bool
-}
-
-type dfsFrame struct {
-	off, n      int // cands[off:off+n]
-	chosen      int
-	pre         int // preemptions before this decision
-	preemptible bool
-}
-
-// NewDFS returns a depth-first search with at most bound preemptions.
-func NewDFS(bound int) *DFS { return &DFS{Bound: bound} }
-
-// Next prepares the next schedule; false once every schedule within the
-// bound has been run.
-func (d *DFS) Next() bool {
-	if d.done {
-		return false
-	}
-	if !d.started {
-		d.started = true
-		d.reset(nil)
-		d.execs++
-		return true
-	}
-	for i := len(d.frames) - 1; i >= 0; i-- {
-		f := d.frames[i]
-		j := f.chosen + 1
-		if j >= f.n {
-			continue
-		}
-		cost := 0
-		if f.preemptible {
-			cost = 1
-		}
-		if f.pre+cost > d.Bound {
-			continue
-		}
-		prefix := make([]int, 0, i+1)
-		for _, g := range d.frames[:i] {
-			prefix = append(prefix, d.cands[g.off+g.chosen])
-		}
-		prefix = append(prefix, d.cands[f.off+j])
-		d.reset(prefix)
-		d.execs++
-		return true
-	}
-	d.done = true
-	return false
-}
-
-func (d *DFS) reset(prefix []int) {
-	d.prefix = prefix
-	d.frames = d.frames[:0]
-	d.cands = d.cands[:0]
-	d.pre = 0
-}
-
-// Choose implements Chooser.
-func (d *DFS) Choose(c *Choice) int {
-	i := len(d.frames)
-	idx := 0
-	if i < len(d.prefix) {
-		if idx = indexOf(c.Cands, d.prefix[i]); idx < 0 {
-			return -1
-		}
-	}
-	d.frames = append(d.frames, dfsFrame{off: len(d.cands), n: len(c.Cands), chosen: idx,
-		pre: d.pre, preemptible: c.Preemptible})
-	d.cands = append(d.cands, c.Cands...)
-	if c.Preemptible && idx != 0 {
-		d.pre++
-	}
-	return idx
-}
-
-// Executions returns how many schedules Next has started.
-func (d *DFS) Executions() int { return d.execs }
-
-// Exhausted reports whether every schedule within the bound has been run.
-func (d *DFS) Exhausted() bool { return d.done }
 
 // ChoicesToken encodes a choice sequence as a replay token: "choices:"
 // followed by goroutine numbers, runs written g*count, separated by dots.
