@@ -53,6 +53,7 @@ type exploreConfig struct {
 	dfsBound             int
 	dfsG, dfsP           int
 	dfsLimit             int
+	dfsFull              bool // no partial-order reduction
 	seed                 uint64
 	seedSet              bool
 	maxSteps             int
@@ -100,6 +101,14 @@ func ExploreDFS(preemptions int) ExploreOption {
 // grows quickly with both.
 func ExploreDFSSize(goroutines, passages int) ExploreOption {
 	return func(c *exploreConfig) { c.dfsG, c.dfsP = goroutines, passages }
+}
+
+// ExploreDFSReduce turns the exhaustive search's partial-order reduction
+// on (the default) or off (sched.DFS.Reduce): with it the search skips
+// schedules that only reorder independent steps of one it runs, and
+// reaches every other schedule within the bound or one equivalent to it.
+func ExploreDFSReduce(on bool) ExploreOption {
+	return func(c *exploreConfig) { c.dfsFull = !on }
 }
 
 // ExploreDFSLimit caps the schedules the exhaustive search runs (default
@@ -237,6 +246,10 @@ func Explore(t testing.TB, s Subject, opts ...ExploreOption) {
 
 	if cfg.replay != "" {
 		e.replay(cfg.replay)
+		return
+	}
+	if compareMode() {
+		e.dfsCompare()
 		return
 	}
 	deadline := time.Time{}

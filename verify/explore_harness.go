@@ -85,7 +85,7 @@ func (e *explorer) run(c sched.Chooser, g, p int) *sched.Result {
 					begin(tagRBegin, "RAcquire begins")
 					rw.RAcquire(i)
 					pr.Note(tagREnter, "enters the critical section (reader)")
-					pr.Yield(tagCS, "in the critical section")
+					pr.Pause(tagCS, "in the critical section")
 					pr.Note(tagRExit, "leaves; RRelease begins")
 					rw.RRelease(i)
 					continue
@@ -103,13 +103,38 @@ func (e *explorer) run(c sched.Chooser, g, p int) *sched.Result {
 					inst.Acquire(i)
 				}
 				pr.Note(tagEnter, "enters the critical section")
-				pr.Yield(tagCS, "in the critical section")
+				pr.Pause(tagCS, "in the critical section")
 				pr.Note(tagExit, "leaves; Release begins")
 				inst.Release(i)
 			}
 		}
 	}
-	return sched.Run(sched.Config{Chooser: c, MaxSteps: e.cfg.maxSteps, Stall: e.cfg.stall, Observe: h.observe}, bodies)
+	return sched.Run(sched.Config{Chooser: c, MaxSteps: e.cfg.maxSteps, Stall: e.cfg.stall, Observe: h.observe,
+		Shared: h.sharedEvent}, bodies)
+}
+
+// sharedEvent tells the scheduler's reduction which harness events check
+// or change what the goroutines share (sched.Config.Shared): entries and
+// exits always (the count of those inside); beginnings, failed tries and
+// doorways only for the checks that compare them across goroutines
+// (FIFO, FIFE, writer priority, bounded waiting); the critical section's
+// pause never.
+func (h *exploreHarness) sharedEvent(ev *sched.Event) bool {
+	ordered := h.s.FIFO || h.s.FIFE || h.s.WriterPriority || h.s.BoundedWaiting
+	switch ev.Kind {
+	case sched.EvDoorway:
+		return ordered
+	case sched.EvPoint, sched.EvNote, sched.EvYield:
+		switch ev.Tag {
+		case tagEnter, tagREnter, tagExit, tagRExit:
+			return true
+		case tagCS:
+			return false
+		case tagBegin, tagRBegin, tagTryBegin, tagTryFail:
+			return ordered
+		}
+	}
+	return true
 }
 
 func (h *exploreHarness) observe(p *sched.Proc, ev *sched.Event) {

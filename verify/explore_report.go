@@ -38,6 +38,7 @@ type ExplorePhase struct {
 	Elapsed    time.Duration
 	Exhausted  bool   // dfs: every schedule within the bound was run
 	Bound      int    // dfs: the largest preemption bound whose schedules were all run (-1: none)
+	Pruned     int    // dfs: executions the reduction cut short, every way on covered elsewhere
 	Stopped    string // why it ended early: "budget", "limit", "failure"; "" if it ran to the end
 	Crashes    int    // crash phase: goroutines that crashed, over its executions
 }
@@ -63,6 +64,9 @@ func (r *ExploreReport) String() string {
 	b.WriteString(";")
 	for _, p := range r.Phases {
 		fmt.Fprintf(&b, " %s %dx%d: %d", p.Strategy, p.Goroutines, p.Passages, p.Executions)
+		if p.Pruned > 0 {
+			fmt.Fprintf(&b, " (%d cut short)", p.Pruned)
+		}
 		if p.Crashes > 0 {
 			fmt.Fprintf(&b, " (%d crashed)", p.Crashes)
 		}

@@ -95,7 +95,7 @@ func (e *explorer) dfs(deadline time.Time) bool {
 	// the bound, so that a run cut short by the budget still covers every
 	// schedule of a smaller bound, and failures come with few preemptions.
 	for b := 0; b <= e.cfg.dfsBound; b++ {
-		d := sched.NewDFS(b)
+		d := e.newDFS(b)
 		for d.Next() {
 			if ph.Executions >= e.cfg.dfsLimit {
 				ph.Stopped = "limit"
@@ -107,6 +107,10 @@ func (e *explorer) dfs(deadline time.Time) bool {
 			}
 			res := e.run(d, g, p)
 			e.account(ph, res, start)
+			if res.Pruned {
+				ph.Pruned++
+				continue
+			}
 			if res.Failure != nil || res.Accesses == 0 {
 				ph.Stopped = "failure"
 				e.report(res, fmt.Sprintf("dfs(P=%d), schedule %d", b, ph.Executions),
@@ -119,4 +123,14 @@ func (e *explorer) dfs(deadline time.Time) bool {
 	ph.Exhausted = true
 	e.rep.Exhausted = true
 	return true
+}
+
+// newDFS is the exhaustive search with at most bound preemptions, reduced
+// unless the configuration says otherwise. With FIFE the harness counts
+// each goroutine's steps since another's entry: every observed step then
+// depends on the harness's events.
+func (e *explorer) newDFS(bound int) *sched.DFS {
+	d := sched.NewDFS(bound)
+	d.Reduce, d.ObserveSteps = !e.cfg.dfsFull, e.s.FIFE
+	return d
 }

@@ -52,10 +52,10 @@ var porPrograms = []struct {
 	{"ticket 3x1", 1, false, func() []func(*sched.Proc) { return noteBodies(3, 1, &testlocks.Ticket{}) }},
 	{"handshake", 3, true, func() []func(*sched.Proc) { return handshake(true) }},
 	{"registers 3x3", 2, true, func() []func(*sched.Proc) {
-		regs := make([]testlocks.Int, 2)
+		regs := make([]sched.IntReg, 2)
 		return bodies(3, func(p *sched.Proc) {
 			regs[p.ID()%2].Load("L")
-			regs[(p.ID()+1)%2].Add("A", 1)
+			regs[(p.ID()+1)%2].FetchAdd("A", 1)
 			regs[0].Load("M")
 		})
 	}},

@@ -92,8 +92,9 @@ func (r *IntReg) Update(l string, op Op, f func(int64) int64) int64 {
 	}
 }
 
-// Init sets the initial value, before any process runs: no step.
-func (r *IntReg) Init(v int64) { atomic.StoreInt64(&r.v, v) }
+// Init sets the initial value, before any process runs: no step, but
+// the reduction must know the register was written (Initialize).
+func (r *IntReg) Init(v int64) { Initialize(r.p()); atomic.StoreInt64(&r.v, v) }
 
 // BoolReg is a shared boolean register, a word holding 0 or 1.
 type BoolReg struct{ v int64 }
@@ -139,7 +140,7 @@ func (r *BoolReg) CAS(l string, old, new bool) bool {
 }
 
 // Init sets the initial value, before any process runs: no step.
-func (r *BoolReg) Init(v bool) { atomic.StoreInt64(&r.v, b2i(v)) }
+func (r *BoolReg) Init(v bool) { Initialize(r.p()); atomic.StoreInt64(&r.v, b2i(v)) }
 
 // RefReg is a shared register holding a reference to a record; traces
 // show references as n1, n2, ... by first appearance.
@@ -179,4 +180,4 @@ func (r *RefReg[T]) CAS(l string, old, new *T) bool {
 }
 
 // Init sets the initial value, before any process runs: no step.
-func (r *RefReg[T]) Init(v *T) { atomic.StorePointer(&r.v, unsafe.Pointer(v)) }
+func (r *RefReg[T]) Init(v *T) { Initialize(r.p()); atomic.StorePointer(&r.v, unsafe.Pointer(v)) }

@@ -13,10 +13,13 @@ import (
 )
 
 // monitor guards a primitive's state. Each operation is one scheduling
-// point (an access to word, the state as the scheduler sees it, which
-// must stay the struct's first field); the real mutex makes the state
-// safe outside controlled executions and is never held across a
-// scheduling point.
+// point (an access to word, which must stay the struct's first field);
+// the real mutex makes the state safe outside controlled executions and
+// is never held across a scheduling point. word counts the operations
+// that changed the state: the scheduler takes a write that leaves its
+// register's word as it was for a read (verify/sched's reduction lets two
+// reads pass each other), and a primitive's state can change where a
+// summary of it (a count of waiters) would not.
 type monitor struct {
 	word    int64
 	mu      sync.Mutex
@@ -52,7 +55,9 @@ func (m *monitor) leaveWrote(v int64) { m.done(v, true) }
 
 func (m *monitor) done(v int64, wrote bool) {
 	o := m.pending
-	atomic.StoreInt64(&m.word, v)
+	if wrote {
+		atomic.AddInt64(&m.word, 1)
+	}
 	m.mu.Unlock()
 	if o == opTry {
 		sched.ResultBool(wrote, wrote)
