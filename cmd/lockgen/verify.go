@@ -23,12 +23,14 @@ import (
 )
 
 func runVerify(args []string, stdout, stderr io.Writer) int {
-	fs := newFlags("verify", "[-layers L] [-n SIZES] [-channels fifo|reorder] [-spin-timeout D] [-spin-fold] [-spin-quiescence] [-report FILE] [-expect-rejections] [-allow-incomplete] SPEC...", stderr)
+	fs := newFlags("verify", "[-layers L] [-n SIZES] [-channels fifo|reorder] [-spin-timeout D] [-spin-fold] [-spin-hash-compact] [-spin-mem MB] [-spin-quiescence] [-report FILE] [-expect-rejections] [-allow-incomplete] SPEC...", stderr)
 	layerList := fs.String("layers", strings.Join(layers.All, ","), "comma-separated `layers` to run: "+strings.Join(layers.All, ", "))
 	sizes := fs.String("n", "2,3,4", "process counts for SPIN, comma-separated (capped by procs)")
 	channels := fs.String("channels", "", "`model` of the channels in message-passing locks' SPIN models: fifo (each pair's messages in order) or reorder (any message may overtake another); default: each lock's paper's, reorder unless the paper assumes FIFO channels (lockgen explain ALGORITHM, channels)")
 	spinTimeout := fs.Duration("spin-timeout", time.Minute, "time limit of one SPIN run; a run that hits it is incomplete, not failed")
 	spinFold := fs.Bool("spin-fold", false, "fold local work into the neighbouring step in SPIN models: usually fewer states, same verdicts")
+	spinHC := fs.Bool("spin-hash-compact", false, "store a 96-bit signature per SPIN state instead of the state: fewer bytes per state; a pass says how many states the search may have skipped on average, and one that may have skipped 1e-6 or more gives no verdict")
+	spinMem := fs.Int("spin-mem", 0, "memory limit of one SPIN run in `MB` (default 4096)")
 	spinQuiet := fs.Bool("spin-quiescence", false, "check liveness over bounded passages as a safety search (no state where every process is idle, crashed or stuck) where the algorithm's loops write nothing: no weak fairness product, which keeps some large searches in memory (more states than the LTL claim for some locks, fewer for others)")
 	report := fs.String("report", "", "also write the summary as Markdown to `FILE`")
 	expect := fs.Bool("expect-rejections", false, "negative controls (known-incorrect or timing-dependent algorithms) must be rejected, and their rejection does not fail the run")
@@ -40,7 +42,8 @@ func runVerify(args []string, stdout, stderr io.Writer) int {
 		fs.Usage()
 		return exitUsage
 	}
-	o := layers.Options{Cache: layers.NewSpinCache(), Layers: map[string]bool{}, SpinTimeout: *spinTimeout, SpinFold: *spinFold, SpinQuiescence: *spinQuiet}
+	o := layers.Options{Cache: layers.NewSpinCache(), Layers: map[string]bool{}, SpinTimeout: *spinTimeout, SpinFold: *spinFold, SpinQuiescence: *spinQuiet,
+		SpinHashCompact: *spinHC, SpinMemMB: *spinMem}
 	if *channels != "" && !slices.Contains(layers.Channels, *channels) {
 		fmt.Fprintf(stderr, "lockgen verify: unknown -channels %q; valid: %s\n", *channels, strings.Join(layers.Channels, ", "))
 		return exitUsage

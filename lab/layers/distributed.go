@@ -102,8 +102,7 @@ func netSpinResult(ctx context.Context, l spec.Lock, o *Options) (Result, error)
 		sizes = append(sizes, fmt.Sprint(n))
 		for _, prop := range spin.NetworkPropertiesFor(l.Distributed.Def()) {
 			no := promela.NetOptions{N: n, Requests: l.Distributed.ModelPassages(n), Reorder: o.reorders(l.Distributed)}
-			res, err := spin.CheckNetwork(ctx, l.Distributed.Def(), no, prop,
-				spin.Options{Timeout: o.SpinTimeout})
+			res, err := spin.CheckNetwork(ctx, l.Distributed.Def(), no, prop, o.spinRun())
 			if ctx.Err() != nil {
 				return r, ctx.Err()
 			}

@@ -51,6 +51,13 @@ type Options struct {
 	Sizes       []int         // process counts for SPIN
 	SpinTimeout time.Duration // one SPIN run's limit
 	SpinFold    bool          // fold local work in SPIN models
+	// SpinHashCompact stores a 96-bit signature per state
+	// (spin.Options.HashCompact): a pass then says how many states the
+	// search may have skipped, and one that may have skipped 1e-6 or more
+	// is incomplete.
+	SpinHashCompact bool
+	// SpinMemMB is one SPIN run's memory limit; 0: lab/spin's default.
+	SpinMemMB int
 	// SpinQuiescence checks liveness over bounded passages as quiescence
 	// (spin.SuiteOptions.Quiescence) where the algorithm allows it.
 	SpinQuiescence bool

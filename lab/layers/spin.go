@@ -119,7 +119,7 @@ func spinResult(ctx context.Context, l spec.Lock, o *Options) (Result, error) {
 		Progress: progress,
 		Sizes:    sizes, Mode: l.Mode, K: l.K, Preference: l.Preference,
 		Def:   l.Entry.MustDef(templates.Options{Mode: l.Mode, Preference: l.Preference}),
-		Extra: l.Params, Reduce: true, Run: spin.Options{Timeout: o.SpinTimeout, Fold: o.SpinFold},
+		Extra: l.Params, Reduce: true, Run: o.spinRun(),
 		Quiescence: o.SpinQuiescence,
 	})
 	r.Elapsed = time.Since(start)
@@ -212,4 +212,9 @@ func Indent(s, pre string) string {
 		lines[i] = pre + lines[i]
 	}
 	return strings.Join(lines, "\n")
+}
+
+// spinRun is the budget and storage of one SPIN run.
+func (o *Options) spinRun() spin.Options {
+	return spin.Options{Timeout: o.SpinTimeout, Fold: o.SpinFold, HashCompact: o.SpinHashCompact, MemLimitMB: o.SpinMemMB}
 }
