@@ -76,10 +76,11 @@ func Check(a *Algorithm) error {
 }
 
 type checker struct {
-	a      *Algorithm
-	op     string
-	errs   []error
-	labels map[string]bool
+	a       *Algorithm
+	op      string
+	errs    []error
+	labels  map[string]bool
+	inAbort bool // checking abort code
 }
 
 func (c *checker) errf(label, format string, args ...any) {
@@ -107,7 +108,7 @@ func (c *checker) code(code Code, env map[string]Type, acq, try bool) {
 
 func (c *checker) stmt(s Stmt, env map[string]Type, acq, try bool) {
 	l := s.Label()
-	if l != "" {
+	if l != "" && !c.inAbort { // the doorway is made of the acquire's own lines
 		if c.labels == nil {
 			c.labels = map[string]bool{}
 		}
@@ -147,9 +148,11 @@ func (c *checker) stmt(s Stmt, env map[string]Type, acq, try bool) {
 	case While:
 		c.expectAt(l, s.Cond, TBool, env)
 		c.code(s.Body, env, acq, try)
+		c.abort(l, s.Abort, s.Busy, env, acq)
 	case Repeat:
 		c.code(s.Body, env, acq, try)
 		c.expectAt(l, s.Until, TBool, env)
+		c.abort(l, s.Abort, s.Busy, env, acq)
 	case For:
 		c.expectAt(l, s.From, TInt, env)
 		c.expectAt(l, s.To, TInt, env)
@@ -164,6 +167,7 @@ func (c *checker) stmt(s Stmt, env map[string]Type, acq, try bool) {
 		c.code(s.Body, inner, acq, try)
 	case Await:
 		c.expectAt(l, s.Cond, TBool, env)
+		c.abort(l, s.Abort, true, env, acq)
 	case Succeed:
 		if !acq {
 			c.errf(l, "Succeed outside an acquire")
@@ -191,6 +195,29 @@ func (c *checker) stmt(s Stmt, env map[string]Type, acq, try bool) {
 	default:
 		c.errf(l, "unknown statement %T", s)
 	}
+}
+
+// abort checks the abort code of a wait (see abort.go): only in a
+// blocking acquire, only on a wait, not inside other abort code, and ending
+// every way through it with Fail or Succeed.
+func (c *checker) abort(l string, abort Code, wait bool, env map[string]Type, acq bool) {
+	if abort == nil {
+		return
+	}
+	switch {
+	case !wait:
+		c.errf(l, "abort code on a loop that is not a busy wait")
+	case c.op != "Acquire" && c.op != "RAcquire":
+		c.errf(l, "abort code outside an acquire (a try-acquire gives up by itself)")
+	case c.inAbort:
+		c.errf(l, "abort code inside abort code: the waits of an abort cannot be abandoned")
+	case !terminates(abort):
+		c.errf(l, "abort code must end every way through it with give up (Fail) or enter (Succeed)")
+	}
+	saved := c.inAbort
+	c.inAbort = true
+	c.code(abort, env, acq, true) // give up (Fail) is the abort's end
+	c.inAbort = saved
 }
 
 func (c *checker) local(l, name string, env map[string]Type) Type {

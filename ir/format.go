@@ -152,8 +152,15 @@ func assignTo(dst string) string {
 }
 
 // Listing renders code as numbered pseudo-code, one statement per line,
-// with the paper's labels in the left column.
-func Listing(code Code) []string {
+// with the paper's labels in the left column: the code a process runs when
+// it does not give up (see ListingWithAborts).
+func Listing(code Code) []string { return listing(code, false) }
+
+// ListingWithAborts is Listing with each wait's abort code under it,
+// introduced by "on abort:".
+func ListingWithAborts(code Code) []string { return listing(code, true) }
+
+func listing(code Code, aborts bool) []string {
 	var out []string
 	var walk func(Code, int)
 	walk = func(c Code, depth int) {
@@ -167,6 +174,12 @@ func Listing(code Code) []string {
 				out = append(out, fmt.Sprintf("%-7s %s%s", lbl, ind, text))
 			}
 			line(FormatHead(s))
+			if abort, ok := AbortOf(s); ok && aborts {
+				// The abort code belongs to the wait's head: before any
+				// check (any iteration) the process may leave through it.
+				out = append(out, fmt.Sprintf("%-7s %s  on abort:", "", ind))
+				walk(abort, depth+2)
+			}
 			switch s := s.(type) {
 			case If:
 				walk(s.Then, depth+1)

@@ -411,19 +411,23 @@ type (
 	}
 	// While loops while Cond holds. A Busy loop is a busy-wait written as a
 	// loop (its iterations only re-read shared state until another process
-	// writes): lowering applies the waiting policy at its back edge.
+	// writes): lowering applies the waiting policy at its back edge. A busy
+	// loop may be abandoned before any iteration (Abort, see Await).
 	While struct {
 		At
-		Cond Expr
-		Body Code
-		Busy bool
+		Cond  Expr
+		Body  Code
+		Busy  bool
+		Abort Code
 	}
 	// Repeat runs Body until Until holds (checked after each iteration).
+	// A Busy one may be abandoned before any iteration (Abort, see Await).
 	Repeat struct {
 		At
 		Body  Code
 		Until Expr
 		Busy  bool
+		Abort Code
 	}
 	// For runs Body with local Var from From to To inclusive, skipping Var =
 	// Self when SkipSelf is set. Var is a Step local.
@@ -436,9 +440,18 @@ type (
 	}
 	// Await blocks until Cond holds: the papers' "wait(P)" / "await P". Its
 	// reads are repeated; the waiting policy decides how the process waits.
+	//
+	// Abort, when set, is the paper's abort code for this wait: a process
+	// that gives up waiting (its context is cancelled) may leave before any
+	// check of Cond, run Abort with its locals as they are, and end it with
+	// Fail (it gave up) or Succeed (the lock came to it after all, as
+	// CLH-try's abort may find). Nil: the wait cannot be abandoned. Leaving
+	// between two reads of one check is leaving before it: reads change
+	// nothing another process sees. See abort.go.
 	Await struct {
 		At
-		Cond Expr
+		Cond  Expr
+		Abort Code
 	}
 	// Succeed ends an acquire: the process enters the critical section.
 	Succeed struct{ At }

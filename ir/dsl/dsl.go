@@ -214,3 +214,7 @@ func On(msg string, body ...ir.Stmt) ir.Handler { return ir.Handler{Msg: msg, Co
 func State(name string, t ir.Type, doc string, init ir.Expr) ir.Local {
 	return ir.Local{Name: name, Type: t, Scope: ir.Process, InitSelf: init, Doc: doc}
 }
+
+// OnAbort gives the wait (an Await or a busy loop) the paper's abort code:
+// what a process that gives up there does, ending with Fail (or Succeed).
+func OnAbort(wait ir.Stmt, abort ...ir.Stmt) ir.Stmt { return ir.WithAbort(wait, ir.Code(abort)) }
