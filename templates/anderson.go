@@ -32,6 +32,7 @@ func init() {
 		Modes:         []mode.Mode{mode.Mutex},
 		NeedsProcs:    true,
 		ProcsSizeOnly: true,
+		NoAbort:       "a drawn slot must be served, as a ticket must: the predecessor's release sets VALID[(ticket + 1) mod n] for exactly this ticket (line 5), and only its holder's release passes it on, so a process that left after line 1 would strand every later ticket",
 		Deviations: []string{
 			"procs is the paper's n: it sizes VALID, and the generated lock keeps the paper's assumption that at most n processes use it at once (ticket t and ticket t+n share a slot). The API is Lock()/Unlock(); more than procs concurrent callers break mutual exclusion, and nothing checks it.",
 			"TICKET is an unbounded 64-bit counter (the paper lets it grow forever); ticket mod n is computed at each use. It wraps after 2^63 passages, which no program reaches.",

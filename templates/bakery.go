@@ -23,6 +23,9 @@ func init() {
 		},
 		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true,
+		AbortNotes: []string{
+			"Not in the paper: a process waiting at line 5 or 6 leaves as the exit does (line 9, MYTURN[i] := 0): its ticket goes, as if it had entered and left at once; FLAG[i] is already down (line 3).",
+		},
 		Deviations: []string{
 			"Process ids are 0..n-1 (the paper's 1..n); ties between equal tickets still go to the smaller id.",
 			"The paper needs only safe registers; Go's registers are atomic, so the tolerance of non-atomic reads is not exercised.",
@@ -54,10 +57,10 @@ func init() {
 					Write("2", Elem("MYTURN", Self), m),
 					Write("3", Elem("FLAG", Self), False),
 					ForOthers("4", "j", Lit(0), Minus(N, Lit(1)),
-						Await("5", Eq(Read(Elem("FLAG", j)), False)),
-						BusyRepeat("6", Or(Eq(t, Lit(0)), Lex(m, Self, t, j)),
+						OnAbort(Await("5", Eq(Read(Elem("FLAG", j)), False)), Write("9", Elem("MYTURN", Self), Lit(0)), Fail("9")),
+						OnAbort(BusyRepeat("6", Or(Eq(t, Lit(0)), Lex(m, Self, t, j)),
 							Set("6", "t", Read(Elem("MYTURN", j))),
-						),
+						), Write("9", Elem("MYTURN", Self), Lit(0)), Fail("9")),
 					),
 				),
 				Release: Code(

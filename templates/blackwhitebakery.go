@@ -37,6 +37,7 @@ func init() {
 		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true,
 		TryLock:    "a ticket, once published at line 3, orders the process behind the others of its batch: it cannot be withdrawn without waiting",
+		NoAbort:    "its tickets are bounded only because processes exit: one that gives up and comes back while nobody exits takes an ever larger ticket of the same color, and giving up as the exit does (flipping the color, lines 12–13) lets two processes that give up in turn flip it for ever past a patient one; SPIN at n = 2 finds a ticket beyond ±64 and the patient process starved; the paper gives no abort",
 		Deviations: []string{
 			"Process ids are 0..n-1 (the paper's 1..n); ties between equal tickets of one color go to the smaller id, as in the paper.",
 			"Colors are integers, white = 0 and black = 1; color and every mycolor start white (the paper leaves color's initial value arbitrary).",

@@ -27,8 +27,12 @@ func init() {
 			Instructions: []string{"read", "write"},
 			Identity:     "ids",
 		},
-		Modes:      []mode.Mode{mode.Mutex},
-		NeedsProcs: true,
+		Modes:         []mode.Mode{mode.Mutex},
+		NeedsProcs:    true,
+		AbortFinitely: "a process that gives up and comes back for ever raises flag[i] again each time, and a process scanning at L3 or M can find it up at every scan. SPIN at n = 2 finds the cycle with aborts for ever, and none when every process gives up finitely often",
+		AbortNotes: []string{
+			"Not in the paper: a process waiting in the loop of L or at M leaves as the exit does (line X, flag[i] := false); the loop of L itself lowers the flag on every pass.",
+		},
 		Deviations: []string{
 			"Process ids are 0..n-1 (the paper's 1..n); lower ids have priority, as in the paper.",
 			"The jumps are loops: \"goto L\" repeats the busy-wait loop L (which first rewrites flag[i] := false), and M's \"goto M\" is an await over flag[i+1..n-1], read in order and restarted at the first raised flag.",
@@ -51,15 +55,15 @@ func init() {
 				},
 				Locals: []ir.Local{{Name: "ok", Type: ir.TBool, Doc: "the scans of this pass found no lower flag raised"}},
 				Acquire: Code(
-					BusyRepeat("L", ok,
+					OnAbort(BusyRepeat("L", ok,
 						Write("L", Elem("flag", Self), False),
 						Set("L1", "ok", lowerDown),
 						If("L1", ok,
 							Write("L2", Elem("flag", Self), True),
 							Set("L3", "ok", lowerDown),
 						),
-					),
-					Await("M", higherDown),
+					), Write("X", Elem("flag", Self), False), Fail("X")),
+					OnAbort(Await("M", higherDown), Write("X", Elem("flag", Self), False), Fail("X")),
 				),
 				Release: Code(
 					Write("X", Elem("flag", Self), False),

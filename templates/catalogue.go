@@ -254,6 +254,22 @@ type Entry struct {
 	TryLockDoc string
 	Params     []ParamSpec
 
+	// NoAbort, for an entry whose waiting processes cannot give up
+	// (LockContext), says why; "" for an abortable entry, whose definition
+	// gives its waits the paper's abort code (ir.Await.Abort). register
+	// requires one or the other, so that every entry decides.
+	NoAbort string
+	// AbortFinitely, for an abortable entry whose claimed liveness holds
+	// only while every process gives up finitely often (the assumption of
+	// the abortable-mutex literature), says what goes wrong otherwise; ""
+	// when the claim holds even with processes that give up and retry for
+	// ever. SPIN checks the claim accordingly (lab/spin AbortProperties)
+	// and that it does fail without the assumption.
+	AbortFinitely string
+	// AbortNotes say more about an abortable entry's abort: where it comes
+	// from, what its cost means, the waits it cannot leave and why.
+	AbortNotes []string
+
 	// Timing, when set, says how the algorithm's safety depends on timing
 	// that Go cannot promise (Fischer's Δ): its generated tests require the
 	// controlled scheduler, where a delay is only a scheduling point, to
@@ -377,6 +393,7 @@ func register(e *Entry) {
 	case !hasTry && e.TryLock == "":
 		e.TryLock = "the algorithm has no non-blocking acquire"
 	}
+	checkAbort(e)
 	registry[e.Name] = e
 }
 

@@ -41,6 +41,7 @@ func init() {
 		},
 		DefaultNodes: Handle,
 		TryLock:      "a try-acquire would CAS TAIL from a node it saw unlocked to its own; but nodes are recycled (line 6), so TAIL can hold the same node again, locked by a new holder, when the CAS runs (ABA), and the try-acquire would then have to wait behind it; only nodes = \"heap\" avoids the reuse, and TryLock support is not per node policy",
+		NoAbort:      "a waiter cannot leave: its node is what its successor spins on, and only its release unlocks it (line 5); the successor would wait for ever. Scott & Scherer's CLH-try (clh-try) is the abortable variant: a leaver marks its node so that the successor skips it",
 		Deviations: []string{
 			"TAIL starts at ⊥ instead of at a dummy node in the unlocked state: the IR has no records owned by the lock. The first process to swap finds ⊥ and takes its spare record NODE[1], which is in the dummy's initial state (unlocked), as the dummy (line 3). TAIL never returns to ⊥, so this happens once per lock; with handles or ids every process carries one spare that only the first one uses.",
 			"The papers give the lock in prose and figures our copies lack; the labels 0–6 are ours.",

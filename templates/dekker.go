@@ -32,6 +32,7 @@ func init() {
 		MinProcs:   2,
 		MaxProcs:   2,
 		TryLock:    "no natural non-blocking attempt: the process that has the turn must not withdraw, since the other may be waiting at B1 for the turn to change, which only an exit does; a failed attempt by the turn holder would leave the other waiting forever",
+		NoAbort:    "the paper gives no abort, and neither way out keeps the lock live: a process that gives up at L1, where it spins holding the turn, must hand the turn on (the other waits for it at B1), but handing it on can undo the turn the other's exit has just given it, and the other, leaving for good, never hands it back; SPIN at n = 2 finds the next patient passage waiting at B1 for ever, with the turn handed on by the exit's E1 and unconditionally alike",
 		Deviations: []string{
 			"Process ids are 0 and 1 (the paper's 1 and 2); j is 1 - i; c[i] = 0 means p_i wants to enter, as in the paper; turn starts at 0 (the paper's turn = 1).",
 			"The paper's jumps (goto L1, goto B1, goto A1) are loops: L1 re-reads c[j] and, when c[j] = 0, turn, until c[j] ≠ 0 or turn ≠ i; B1 is an await; the outer loop goes back to A1.",

@@ -25,8 +25,12 @@ func init() {
 			Instructions: []string{"read", "write"},
 			Identity:     "ids",
 		},
-		Modes:      []mode.Mode{mode.Mutex},
-		NeedsProcs: true,
+		Modes:         []mode.Mode{mode.Mutex},
+		NeedsProcs:    true,
+		AbortFinitely: "a process that gives up and comes back for ever raises FLAG[i] again at line 1 each time, and a process reading FLAG[NEXT] at line 5 can find it up at every check. SPIN at n = 2 finds the cycle with aborts for ever, and none when every process gives up finitely often",
+		AbortNotes: []string{
+			"Not in the paper: a process in the loop of lines 2–7 leaves as the exit does (line 10: FLAG[i] := false, NOTN[i] := true); NEXT may still name it, which the others' line 5 reads as an idle process, as after an exit.",
+		},
 		Deviations: []string{
 			"Process ids are 0..n-1 (the paper's 1..n); NEXT starts at 0 (the paper leaves it arbitrary).",
 			"The repeat loop of lines 2–9 is a busy-wait loop: the waiting policy applies at its back edge (an iteration that changed nothing it read sleeps until another process writes).",
@@ -59,7 +63,7 @@ func init() {
 				},
 				Acquire: Code(
 					Write("1", Elem("FLAG", Self), True),
-					BusyRepeat("2", False,
+					OnAbort(BusyRepeat("2", False,
 						IfElse("3", notNext,
 							Code(
 								Write("4", Elem("NOTN", Self), True),
@@ -70,7 +74,7 @@ func init() {
 								If("7", alone, Succeed("7")),
 							),
 						),
-					),
+					), append(withdraw(), Fail("10"))...),
 				),
 				Release: Code(withdraw()...),
 				TryAcquire: Code(

@@ -30,6 +30,7 @@ func init() {
 		MinProcs:   2,
 		MaxProcs:   2,
 		TryLock:    "no natural non-blocking attempt: the process without priority waits at D5 for the turn to change, which only the other's exit does, so the process with priority must not withdraw after a failed attempt",
+		NoAbort:    "the paper gives no abort, and neither way out keeps the lock live: a process that gives up at D7, where it holds the turn, must hand the turn on (the other waits for it at D5), but handing it on can undo the turn the other's exit has just given it (D8) while that exit has not yet lowered its flag (D9); SPIN at n = 2 finds the next patient passage waiting at D5 for ever",
 		Deviations: []string{
 			"Process ids are 0 and 1; j is 1 - i; turn starts at 0.",
 			"The line labels D1–D9 and the names c and turn are ours: the original figure could not be consulted, so this transcription follows the published descriptions of the variant (e.g. the transcription in Buhr, Dice and Hesselink's concurrent-locking benchmarks, which writes the exit as last := i; with two processes that is turn := j).",

@@ -59,6 +59,7 @@ func init() {
 		},
 		DefaultNodes: Array,
 		TryLock:      "a try-acquire would CAS T from a node whose status equals its pid (released) to its own; but QNodes are recycled (line 15), so T can hold the same node again, reinitialised by a new holder, when the CAS runs (ABA), and once in the queue a process cannot leave without waiting",
+		NoAbort:      "a waiter cannot leave: its predecessor hands the lock to its node (lines 13–14) and its successor links behind it (line 7); Dvir & Taubenfeld name abortable variants as future work (section 6), and the paper gives no abort",
 		Deviations: []string{
 			"Process ids are 0..n-1 and the id written and compared at lines 2, 11 and 13 is id+1, so that it is never ZERO (the paper assumes ids different from 0).",
 			"T starts at ⊥ instead of &node_0: the IR has no records owned by the lock. The first process to swap finds ⊥ and uses its own spare record node0_p, in node_0's initial state {⊥, ⊥, 0, 0}, as node_0 (the unlabelled test after line 6); T never returns to ⊥, so this happens once per lock, and each process carries one spare that only the first one uses.",

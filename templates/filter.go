@@ -30,6 +30,9 @@ func init() {
 		},
 		Modes:      []mode.Mode{mode.Mutex, mode.KExclusion},
 		NeedsProcs: true,
+		AbortNotes: []string{
+			"Not in the paper: a process waiting at line 4 leaves as the exit does (line 7, FLAGLEVEL[i] := 0), from whatever level it reached: the levels below hold at most as many processes as before, and a process it was AFTERYOU for at that level is let in by its lowered level as by an exit.",
+		},
 		Deviations: []string{
 			"Process ids are 0..n-1 (the paper's 1..n); AFTERYOU keeps the paper's indices 1..n-1 (element 0 is unused), and its initial value 0 is as irrelevant as the paper says.",
 			"The k-exclusion variant is the same code with the loop bound n-k (k = 1 gives the mutex).",
@@ -52,9 +55,9 @@ func init() {
 					While("1", Le(lvl, Minus(N, K)),
 						Write("2", Elem("FLAGLEVEL", Self), lvl),
 						Write("3", Elem("AFTERYOU", lvl), Self),
-						Await("4", Or(
+						OnAbort(Await("4", Or(
 							ForAllOthers("k", Lit(0), Minus(N, Lit(1)), Lt(Read(Elem("FLAGLEVEL", Var("k"))), lvl)),
-							Ne(Read(Elem("AFTERYOU", lvl)), Self))),
+							Ne(Read(Elem("AFTERYOU", lvl)), Self))), Write("7", Elem("FLAGLEVEL", Self), Lit(0)), Fail("7")),
 						Set("5", "lvl", Plus(lvl, Lit(1))),
 					),
 				),

@@ -59,6 +59,9 @@ func init() {
 				return nil
 			},
 		}},
+		AbortNotes: []string{
+			"A process waiting at line 1 has not yet written X in this pass (or found X overwritten by another), so it may leave at once. Fischer's lock remains a negative control: with aborts as without, it is correct only when steps are timed, which Go cannot promise.",
+		},
 		Deviations: []string{
 			"UNSAFE IN GO: " + unsafe,
 			"Fig. 6 of Raynal & Taubenfeld 2022 is missing from our copy; the code is rebuilt from its prose and the published forms (Abadi & Lamport 1994; Lynch 1996), and the labels 1–5 are ours.",
@@ -82,7 +85,7 @@ func init() {
 				Locals: []ir.Local{{Name: "mine", Type: ir.TBool, Doc: "line 4 read X = i"}},
 				Acquire: Code(
 					Repeat("1", Var("mine"),
-						Await("1", Eq(Read(Reg("X")), bot)),
+						OnAbort(Await("1", Eq(Read(Reg("X")), bot)), Fail("1")),
 						Write("2", Reg("X"), Self),
 						Delay("3", "delta"),
 						Set("4", "mine", Eq(Read(Reg("X")), Self)),

@@ -37,6 +37,7 @@ func init() {
 		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true,
 		TryLock:    "a try-acquire would have to CAS the lock word from a pair whose flag it saw toggled; but the pair (who, bit) comes back every second passage of who, so the CAS can succeed after who has enqueued the same pair again and holds the lock (ABA), and the try-acquire would then have to wait",
+		NoAbort:    "the successor waits on this process's own flag (line 3 reads FLAG[pred / 2]), which only its release toggles: a process that left after line 2 would strand its successor, and nothing in the lock word tells the successor to wait on the predecessor instead (the queue is implicit, with no link a leaver could rewrite)",
 		Deviations: []string{
 			"Dvir & Taubenfeld 2017 only cite the algorithm (section 5, reference [6]) and the paper itself was not available to check against; the code follows the algorithm as it is described in the literature (swap the flag's address and value into the lock word, spin until the predecessor's flag changes, toggle your flag to leave), and the labels 1–4 are ours.",
 			"The (flag address, value) pair is the integer who*2 + bit, with who the process id 0..n-1 indexing FLAG; a machine word holding a pointer and a bit is what the paper swaps.",

@@ -34,6 +34,9 @@ func init() {
 		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true,
 		TryLock:    "a ticket, once published at line 3, orders the process behind every smaller one: it cannot be withdrawn without waiting",
+		AbortNotes: []string{
+			"Not in the paper: a process waiting at line 5 leaves as the exit does (line 6, T[i] := ∞), as if it had entered and left at once.",
+		},
 		Deviations: []string{
 			"Process ids are 0..n-1 (the paper's 1..n); ties between equal tickets go to the smaller id, as in the paper.",
 			"∞ is the largest 64-bit integer. Tickets are unbounded: they grow by one per passage while the lock stays contended and fall back once every process has left (all registers ∞); 2^63 passages are out of reach.",
@@ -68,9 +71,9 @@ func init() {
 					Set("", "mine", Plus(m, Lit(1))),
 					Write("3", Elem("T", Self), m),
 					ForOthers("4", "j", Lit(0), Minus(N, Lit(1)),
-						BusyRepeat("5", Not(Lex(t, j, m, Self)),
+						OnAbort(BusyRepeat("5", Not(Lex(t, j, m, Self)),
 							Set("5", "t", Read(Elem("T", j))),
-						),
+						), Write("6", Elem("T", Self), inf), Fail("6")),
 					),
 				),
 				Release: Code(

@@ -35,6 +35,7 @@ func init() {
 		Incorrect: "mutual exclusion fails. From k = 0 and b[0] = b[1] = true: p1 runs C0 (b[1] := false), reads k = 0 ≠ 1 at C1 and b[0] = true at C2, and is about to write k := 1; " +
 			"p0 now runs C0 (b[0] := false), reads k = 0 at C1 and enters its critical section; p1 resumes, writes k := 1, reads k = 1 at C1 and enters too. " +
 			"The test of b[j] and the write of k are two steps, so the other process can slip in between them (Knuth, CACM 9(5), 1966). Nor is it starvation-free: a process waiting at C2 can be overtaken forever.",
+		NoAbort: "a known-incorrect algorithm (mutual exclusion fails without any abort): no abort is offered",
 		Deviations: []string{
 			"Process ids are 0 and 1; j is 1 - i; b[i] = false means p_i wants to enter, as in the paper; k starts at 0.",
 			"The paper's jumps are loops: C2 is an await on b[j], and \"k := i; go to C1\" loops back to the test of k.",

@@ -38,6 +38,9 @@ func init() {
 		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true,
 		TryLock:    "a process waiting at a node cannot withdraw from the nodes below it without waiting there; the paper has no try path",
+		AbortNotes: []string{
+			"Not in the paper: a process waiting at K5 at some node leaves as the exit does from that node down: it lowers its Q at that node and at each node below on its path (the exit's K6 loop, started at the node instead of the root), at most one write per level of the tree.",
+		},
 		Deviations: []string{
 			"Any n ≥ 2, not only powers of two: the tree is the heap-ordered array of 2n-1 vertices, leaves n..2n-1 (process i at leaf n+i), internal nodes LOCK[1..n-1], each with exactly two children. For n a power of two this is fig. 5's complete tree; otherwise the leaves lie on two adjacent levels (⌊log2 n⌋ or ⌈log2 n⌉ nodes to climb).",
 			"Process ids are 0..n-1 (the paper's 1..n). Node x's two sides are c = 0 (coming from child 2x) and c = 1 (from 2x+1); Q[x][c] and R[x][c] are the registers Q[2x+c] and R[2x+c] of two flat arrays (index 0 and 1 unused).",
@@ -77,7 +80,7 @@ func init() {
 						Write("K3", Elem("Q", mine), True),
 						Set("K4", "r", turn),
 						Write("K4", Elem("R", mine), r),
-						Await("K5", Or(Eq(Read(Elem("Q", other)), False), Ne(r, turn))),
+						OnAbort(Await("K5", Or(Eq(Read(Elem("Q", other)), False), Ne(r, turn))), While("K6", Lt(node, N), Set("K6", "side", VarAt("path", node)), Write("K6", Elem("Q", mine), False), Set("K6", "node", mine)), Fail("K6")),
 					),
 				),
 				Release: Code(

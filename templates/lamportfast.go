@@ -29,9 +29,14 @@ func init() {
 			Instructions: []string{"read", "write"},
 			Identity:     "ids",
 		},
-		Modes:      []mode.Mode{mode.Mutex},
-		NeedsProcs: true,
-		TryLockDoc: "TryLock is the paper's abortable acquire: it gives up where the acquire would wait at R3 or R7.4, and reports whether it entered. It may still wait at R7.2, after losing the race at line 5, until every flag is down (a holder's flag stays up for its whole critical section): unlike sync.Mutex.TryLock it is not wait-free under contention.",
+		Modes:         []mode.Mode{mode.Mutex},
+		NeedsProcs:    true,
+		TryLockDoc:    "TryLock is the paper's abortable acquire: it gives up where the acquire would wait at R3 or R7.4, and reports whether it entered. It may still wait at R7.2, after losing the race at line 5, until every flag is down (a holder's flag stays up for its whole critical section): unlike sync.Mutex.TryLock it is not wait-free under contention.",
+		AbortFinitely: "a process that gives up at R3 and comes back for ever raises FLAG[i] again at N1 each time, and a process waiting at R7.2 for every flag down, holding Y, can read that flag up at every scan; nobody else gets past line 2 while Y is held, so nobody enters. SPIN at n = 2 finds the cycle with aborts for ever, and none when every process gives up finitely often",
+		AbortNotes: []string{
+			"The paper's abortable variant (Raynal & Taubenfeld 2022, section 7, \"Abortable mutex\"): the waits at R3 and R7.4 become return(⊥). Both come after FLAG[i] := false (R3, R7.1) and before any write of Y by this pass, so the process leaves nothing behind.",
+			"R7.2 cannot be abandoned: the process wrote Y = i at line 4, which only its exit resets (line 11); giving up there would leave every other process waiting at R3 or R7.4 for ever (the negative control lamport-fast-abort-r7.2).",
+		},
 		Deviations: []string{
 			"Process ids are 0..n-1 (the paper's 1..n); ⊥ is -1, so X and Y hold an id or ⊥. X starts at ⊥ too (the paper leaves its initial value open).",
 			"The repeat loop N0–N10 is a loop left only through return() (lines 6 and R7.3); lines 8, 9 and N10 close blocks and carry no statement.",
@@ -46,7 +51,7 @@ func init() {
 		},
 		Def: func(Options) *ir.Algorithm {
 			flagsDown := ForAll("j", Lit(0), Minus(N, Lit(1)), Eq(Read(Elem("FLAG", Var("j"))), False))
-			waitY := func(l string) ir.Stmt { return Await(l, Eq(Read(Reg("Y")), bot)) }
+			waitY := func(l string) ir.Stmt { return OnAbort(Await(l, Eq(Read(Reg("Y")), bot)), Fail(l)) }
 			acquire := Code(While("N0", True,
 				Write("N1", Elem("FLAG", Self), True),
 				Write("1", Reg("X"), Self),

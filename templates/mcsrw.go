@@ -51,6 +51,7 @@ func init() {
 			}(),
 		},
 		TryLock: "the paper's locks have no non-blocking acquire",
+		NoAbort: "the fair and writer-preference locks are ticket locks for writers (REQ, WREQ: a drawn request must be served, lines W1 and W2), and the fair lock's readers draw tickets too (line R1). The reader-preference writer could give up (its CAS loop writes nothing until it succeeds), but an entry is abortable in all its variants or none",
 		Deviations: []string{
 			"Words are 64-bit. The fair lock keeps the paper's 16-bit writer field (readers count from bit 16) but adds with a plain fetch&add instead of clear_then_add: requests and completions receive the same increments, so a carry out of the writer field is the same in both, and the comparisons stay exact as long as fewer than 65536 writers are outstanding at once.",
 			"\"x & W_MASK\" and \"L & WAFLAG\" are written x mod 2^16 and L mod 2 (the masks select the low bits).",

@@ -53,6 +53,7 @@ func init() {
 		},
 		Modes:   []mode.Mode{mode.Mutex},
 		TryLock: "a process must pass two turnstiles; once through a (line 4) it is counted in nm and may be the one that has to open m (line 10), so it cannot give up without blocking or misleading the others",
+		NoAbort: "a process past line 2 is counted in NA, and past line 5 in NM, and the last to pass a turnstile must open the next (lines 8–12, 15–17): leaving would mean undoing those counts under the turnstiles' semaphores, which waits, and the paper gives no such path; the waits where a process is held longest (lines 4 and 13, behind the critical section) could not be left",
 		Deviations: []string{
 			"Morris's semaphores are weak binary semaphores: a V with waiters releases one of them. Here a semaphore is a register holding 0 or 1; P awaits 1 and takes it with CAS(s, 1, 0), retrying if another process took it first, and V writes 1. This busy-waiting semaphore has no waiters to hand over to, so it is weaker than a weak semaphore (see Notes).",
 			"Our copy of Raynal 1986 has only the book's contents and Morris's paper was not available to check against; the code is the algorithm's usual form (semaphores a, b, m, counters na, nm, as reproduced in textbooks), and the labels 1–17 are ours, in the order of its statements.",

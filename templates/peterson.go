@@ -28,6 +28,9 @@ func init() {
 		NeedsProcs: true,
 		MinProcs:   2,
 		MaxProcs:   2,
+		AbortNotes: []string{
+			"Not in the paper: a process waiting at line 3 leaves as the exit does (line 5, FLAG[i] := false). AFTERYOU needs no repair: the other process waits only while FLAG[i] is up and AFTERYOU names itself, and a lowered flag lets it in as an exit does.",
+		},
 		Deviations: []string{
 			"Process ids are 0 and 1 (the paper's 1 and 2); j is 1 - i.",
 			"AFTERYOU starts at 0; the paper leaves its initial value unspecified.",
@@ -50,7 +53,7 @@ func init() {
 				Acquire: Code(
 					Write("1", Elem("FLAG", Self), True),
 					Write("2", Reg("AFTERYOU"), Self),
-					Await("3", mayEnter),
+					OnAbort(Await("3", mayEnter), Write("5", Elem("FLAG", Self), False), Fail("5")),
 				),
 				Release: Code(
 					Write("5", Elem("FLAG", Self), False),

@@ -46,6 +46,9 @@ func init() {
 				"SPIN checks the algorithm with one crash anywhere at n = 3, k = 2: deadlock freedom of the others holds (lab/spin TestCrashTolerance).",
 		},
 		Modes: []mode.Mode{mode.Mutex, mode.KExclusion},
+		AbortNotes: []string{
+			"Not in the paper: a process waiting at line 1 holds no place (a failed decrement was undone at line 4), so it may leave at once. Checked by SPIN with aborts, in both modes' definitions (they are the same code).",
+		},
 		Deviations: []string{
 			"Raynal 1986's chapter 3 is not in our copy and the Ultracomputer papers were not available to check against; the code is the busy-waiting semaphore usually attributed to them (Gottlieb, Lubachevsky & Rudolph 1983), initialised to 1 for mutual exclusion or k for k-exclusion, and the labels 1–5 are ours.",
 			"replace-add(S, e), which returns the new value, is fetch&add(S, e), which returns the old one, plus e: line 3 tests old − 1 < 0.",
@@ -71,7 +74,7 @@ func init() {
 				Acquire: Code(
 					Set("", "ok", False),
 					While("1", Not(Var("ok")),
-						Await("1", Gt(Read(s), Lit(0))),
+						OnAbort(Await("1", Gt(Read(s), Lit(0))), Fail("1")),
 						FetchAdd("2", "old", s, Lit(-1)),
 						IfElse("3", Lt(Minus(Var("old"), Lit(1)), Lit(0)),
 							Code(FetchAdd("4", "", s, Lit(1))),

@@ -38,6 +38,9 @@ func init() {
 			"The release writes FREE by exchange (line 2) rather than by a plain write, so that it can tell from the old value a release of a lock nobody holds (misuse: the old value was FREE). The write is the same; only its old value is kept.",
 			"In Go, the release's exchange is a fetch-and-and that keeps the waiting layer's count, which shares L's word when waiters may sleep: its old value tells at once that the lock was held and nobody waits, so that Unlock is one atomic step and one comparison, and inlines (Go backend, guards). The acquire's exchange is a fetch-and-or likewise.",
 		},
+		AbortNotes: []string{
+			"A waiting process holds nothing: each failed exchange wrote BUSY over BUSY, so it may give up before any attempt and leave at once, as the test-and-set try lock does (M. L. Scott, W. N. Scherer III, Scalable queue-based spin locks with timeout, PPoPP 2001, section 2, figure 5).",
+		},
 		Notes: []string{
 			"RMR: every failed exchange is a write that invalidates the other waiters' cached copies, so a waiting process makes remote references for as long as it waits.",
 			"Every waiting process keeps writing the lock word, so under contention it is the slowest lock in the catalogue on a cache-coherent machine; ttas (spin on read, then exchange, with backoff) is Anderson's remedy.",
@@ -54,9 +57,9 @@ func init() {
 				},
 				Acquire: Code(
 					// repeat old := exchange(L, BUSY) until old = FREE
-					BusyRepeat("1", Eq(Var("old"), free),
+					OnAbort(BusyRepeat("1", Eq(Var("old"), free),
 						Swap("1", "old", Reg("L"), busy),
-					),
+					), Fail("1")),
 				),
 				Release: Code(
 					Swap("2", "prev", Reg("L"), free),

@@ -26,7 +26,8 @@ func init() {
 			Instructions: []string{"read", "write", "fetch&increment", "CAS (try-lock only)"},
 			Identity:     "anonymous",
 		},
-		Modes: []mode.Mode{mode.Mutex},
+		Modes:   []mode.Mode{mode.Mutex},
+		NoAbort: "a drawn ticket must be served: NOW passes to the next ticket only when its holder releases (line T3), so a process that left after line T1 would leave its ticket in the queue and every later ticket would wait for it for ever; undoing the fetch&add is impossible once a later process has drawn",
 		Deviations: []string{
 			"NEXT and NOW are unbounded 64-bit counters; they wrap after 2^63 passages, which no program reaches.",
 		},

@@ -51,6 +51,9 @@ func init() {
 			{Key: "backoff_max", Doc: "the cap of the doubling delay (line 5); a Go duration (a cap below backoff_min is reached at the first failure)",
 				Duration: true, Default: int64(100 * time.Microsecond), Check: check},
 		},
+		AbortNotes: []string{
+			"Not in a paper we have: a process waiting at line 1 holds nothing (each failed exchange wrote BUSY over BUSY), so it may leave at once, as the test-and-set try lock does (M. L. Scott, W. N. Scherer III, Scalable queue-based spin locks with timeout, PPoPP 2001, section 2, figure 5); the backoff delay (line 4) is not a wait and runs to its end.",
+		},
 		Deviations: []string{
 			"The source papers have no code for this lock and Anderson's paper was not available to check against; the code is the usual test-and-test-and-set with exponential backoff, and the labels 1–6 are ours.",
 			"The backoff is deterministic (doubling from backoff_min up to backoff_max, kept per acquire); Anderson's Ethernet-style backoff also randomises the delay.",
@@ -76,7 +79,7 @@ func init() {
 				Acquire: Code(
 					Set("", "backoff", Param("backoff_min")),
 					Repeat("1", Eq(Var("old"), free),
-						Await("1", Eq(Read(Reg("L")), free)),
+						OnAbort(Await("1", Eq(Read(Reg("L")), free)), Fail("1")),
 						Swap("2", "old", Reg("L"), busy),
 						If("3", Ne(Var("old"), free),
 							DelayFor("4", b),

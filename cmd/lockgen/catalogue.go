@@ -75,8 +75,11 @@ func catalogueMarkdown(w io.Writer) {
 	fmt.Fprintln(w, "must be rejected. `make verify` goes to n = 3 (docs/verification.md; `lockgen verify -n 2,3,4` adds n = 4")
 	fmt.Fprintln(w, "where the state space allows). How many wrong variants of each algorithm the layers catch: docs/mutation.md.")
 	fmt.Fprintln(w)
-	fmt.Fprintln(w, "| algorithm | source | liveness | fairness | exit | RMR CC / DSM | instructions | identity | modes | nodes | TryLock | checked in generated/ |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "The abort column says whether a waiting process can give up (`context = true`, LockContext) and what leaving")
+	fmt.Fprintln(w, "costs, or why it cannot; SPIN checks the abortable entries with aborts at every wait (lab/spin AbortProperties).")
+	fmt.Fprintln(w)
+	fmt.Fprintln(w, "| algorithm | source | liveness | fairness | exit | RMR CC / DSM | instructions | identity | modes | nodes | TryLock | abort (LockContext) | checked in generated/ |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	cell := mdCell
 	for _, e := range templates.All() {
 		nodes := "—"
@@ -106,10 +109,10 @@ func catalogueMarkdown(w io.Writer) {
 			checked += "; k-exclusion with k − 1 crashes"
 		}
 		p := e.Props
-		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s | %s | %s |\n",
+		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			e.Name, cell(citations(e.Refs)), cell(p.Liveness), cell(p.Fairness), cell(p.Exit),
 			cell(p.RMRCC), cell(p.RMRDSM), cell(strings.Join(p.Instructions, ", ")), cell(p.Identity),
-			joinModes(e.Modes), nodes, try, checked)
+			joinModes(e.Modes), nodes, try, cell(e.AbortSummary(e.AllOptions()[0])), checked)
 	}
 	fmt.Fprintln(w)
 	distributedMarkdown(w)
@@ -140,6 +143,9 @@ var missing = [][2]string{
 	{"A bounded concurrent timestamp system for Zehavi's k-exclusion", "the paper's reference [19] (Dwork, Herlihy, Plotkin, Waarts, \"Time-lapse snapshots\", SIAM J. Comput. 28(5), 1999) gives it, the paper does not, and no citable transcription was found: the `zehavi` entry runs on a collect-based, unbounded one (see its deviations)."},
 	{"Danek's k-bakery; Anderson and Moir's local-spin k-exclusion; a k-ticket lock", "named in Zehavi's table I; their pseudo-code was not found in a citable source (searched: the seed papers, public web pages and code for \"k-bakery\", \"Danek k-exclusion\", \"Anderson Moir k-exclusion\")."},
 	{"Chang–Singhal–Liu path compression (dCREW's baseline, its reference [3])", "the paper (ICPP 1990) is not in our sources and no citable transcription of its code was found; `naimi-trehel`, the closest published path-compression algorithm, stands in for it (docs/distributed.md compares it with dCREW)."},
+	{"Jayanti's abortable mutual exclusion (P. Jayanti, Adaptive and efficient abortable mutual exclusion, PODC 2003)", "cited by Dvir & Taubenfeld (section 6) as the abortable lock to build on; only its abstract and citations were found (searched: public pages and code for \"Jayanti adaptive efficient abortable mutual exclusion\"), no pseudo-code in a citable form."},
+	{"Danek & Lee's local-spin abortable mutual exclusion (R. Danek, H. Lee, Brief announcement: local-spin algorithms for abortable mutual exclusion and related problems, DISC 2008)", "cited by Zehavi; a brief announcement whose abstract is all that was found (searched: public pages for \"Danek Lee local-spin abortable mutual exclusion\"), with no pseudo-code."},
+	{"MCS-NB-try (M. L. Scott, Non-blocking timeout in scalable queue-based spin locks, PODC 2002, section 2.2)", "the paper prints only CLH-NB-try's code (its appendix) and leaves MCS-NB-try's to a web page (nb_timeout.html) whose text was not found in a citable form (searched: public pages and code for \"mcs_nb_try\" and the page's name)."},
 	{"Maekawa's √n quorums (Raynal 1986, ch. 5)", "not written: its deadlock avoidance (the INQUIRE, RELINQUISH and FAILED messages) needs transcribing from M. Maekawa, A √N algorithm for mutual exclusion in decentralized systems, ACM TOCS 3(2), 1985, which is not in our sources; the secondary descriptions found (searched: public pages and public code for \"Maekawa INQUIRE RELINQUISH FAILED\" and \"Maekawa sqrt(N) 1985\": an encyclopedia summary, course notes, student implementations) either drop the deadlock avoidance, which makes the voting deadlock, or differ in when an INQUIRE is answered, the detail its deadlock freedom rests on."},
 }
 
@@ -274,6 +280,10 @@ func explain(w io.Writer, e *templates.Entry) {
 	} else {
 		hanging(w, "  ", "trylock: not supported: "+e.TryLock)
 	}
+	hanging(w, "  ", "context (LockContext, giving up a wait): "+e.AbortSummary(e.AllOptions()[0]))
+	for _, n := range e.AbortNotes {
+		hanging(w, "    ", n)
+	}
 	for _, p := range e.Params {
 		def := "required"
 		if !p.Required {
@@ -333,7 +343,7 @@ func printDef(w io.Writer, a *ir.Algorithm) {
 	}
 	for _, op := range a.Ops() {
 		fmt.Fprintf(w, "  %s:\n", strings.ToLower(op.Name))
-		for _, line := range ir.Listing(op.Code) {
+		for _, line := range ir.ListingWithAborts(op.Code) {
 			codeLine(w, "    "+strings.TrimRight(line, " "))
 		}
 	}
