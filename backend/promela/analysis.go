@@ -50,10 +50,20 @@ func (an *Analysis) dynExpr(e ir.Expr) bool { return an.a.dyn(e) }
 // bounded bounds, and x mod c for a bounded c stay bounded. The analysis
 // over-approximates (a round counter reset every passage is still
 // flagged): that only costs bound checks or passages, never soundness.
-func Analyze(a *ir.Algorithm) *Analysis {
-	an := &analyzer{a: a, edges: map[string][]edge{}, u: map[string]bool{}, loops: map[string][2]ir.Expr{}}
+func Analyze(a *ir.Algorithm) *Analysis { return analyze(a, ir.WalkStmts) }
+
+// AnalyzeAborts is Analyze over the code of a model with aborts
+// (Options.Abort): the waits' abort code too.
+func AnalyzeAborts(a *ir.Algorithm) *Analysis { return analyze(a, ir.WalkAll) }
+
+// walker visits the statements of an operation: ir.WalkStmts, or
+// ir.WalkAll where processes may run abort code.
+type walker func(ir.Code, func(ir.Stmt))
+
+func analyze(a *ir.Algorithm, walk walker) *Analysis {
+	an := &analyzer{a: a, walk: walk, edges: map[string][]edge{}, u: map[string]bool{}, loops: map[string][2]ir.Expr{}}
 	for _, op := range a.Ops() {
-		ir.WalkStmts(op.Code, func(s ir.Stmt) {
+		walk(op.Code, func(s ir.Stmt) {
 			if f, ok := s.(ir.For); ok {
 				an.loops["L:"+f.Var] = [2]ir.Expr{f.From, f.To}
 			}
@@ -67,7 +77,7 @@ func Analyze(a *ir.Algorithm) *Analysis {
 		})
 	}
 	for _, op := range a.Ops() {
-		ir.WalkStmts(op.Code, func(s ir.Stmt) { an.flows(s) })
+		walk(op.Code, func(s ir.Stmt) { an.flows(s) })
 	}
 	// A class on a cycle through arithmetic grows; so does everything it
 	// feeds.
@@ -99,6 +109,7 @@ type edge struct {
 
 type analyzer struct {
 	a     *ir.Algorithm
+	walk  walker
 	edges map[string][]edge // value flows: source class -> destination class
 	u     map[string]bool   // unbounded classes
 	loops map[string][2]ir.Expr
@@ -275,7 +286,7 @@ func (an *analyzer) wrapBlocker() string {
 		}
 	}
 	for _, op := range an.a.Ops() {
-		ir.WalkStmts(op.Code, func(s ir.Stmt) {
+		an.walk(op.Code, func(s ir.Stmt) {
 			ctx := op.Name
 			if s.Label() != "" {
 				ctx += " line " + s.Label()

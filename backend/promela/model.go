@@ -242,6 +242,9 @@ func (l *lower) ghosts() {
 		l.raw(fmt.Sprintf("bool g_trying[%d];\t/* in acquire */", l.n))
 		l.raw(fmt.Sprintf("bool g_incs[%d];\t/* in the CS */", l.n))
 	}
+	if l.patience() {
+		l.raw(fmt.Sprintf("bool g_abt[%d];\t/* this passage of process i may give up its waits */", l.n))
+	}
 	if c&(FIFO|StrongFIFO|WriterPriority|FIFE) != 0 {
 		l.raw("byte g_dw;\t/* processes past their doorway, not yet in the CS (bit i) */")
 		l.raw(fmt.Sprintf("byte g_ahead[%d];\t/* who must enter before process i */", l.n))
@@ -301,6 +304,9 @@ func (l *lower) claims() {
 		return n
 	}
 	live := func(f string, i int) string {
+		if f == "g_trying" && !crash {
+			return l.trying(i)
+		}
 		if crash {
 			return fmt.Sprintf("(%s[%d] && !g_dead[%d])", f, i, i)
 		}
@@ -318,7 +324,7 @@ func (l *lower) claims() {
 			parts = append(parts, fmt.Sprintf("(%s -> <> %s)", live("g_trying", i), enters))
 		}
 		l.raw("")
-		l.raw(fmt.Sprintf("ltl %s { [] (%s) }", name(ClaimStarvation), strings.Join(parts, " && ")))
+		l.raw(fmt.Sprintf("ltl %s { %s[] (%s) }", name(ClaimStarvation), l.abortAssumption(), strings.Join(parts, " && ")))
 	case c&DeadlockFreedom != 0:
 		var tr, in []string
 		for i := 0; i < l.n; i++ {
@@ -331,7 +337,7 @@ func (l *lower) claims() {
 			// Live processes that all crash while trying are owed nothing.
 			enters += " || !(" + trying + ")"
 		}
-		l.raw(fmt.Sprintf("ltl %s { [] ((%s) -> <> (%s)) }", name(ClaimDeadlockFreedom), trying, enters))
+		l.raw(fmt.Sprintf("ltl %s { %s[] ((%s) -> <> (%s)) }", name(ClaimDeadlockFreedom), l.abortAssumption(), trying, enters))
 	}
 }
 
@@ -400,9 +406,14 @@ func (l *lower) victims() []int {
 	return v
 }
 
-// assigned returns the locals and loop variables an operation writes.
-func assigned(code ir.Code, into map[string]bool) {
-	ir.WalkStmts(code, func(s ir.Stmt) {
+// assigned adds the locals and loop variables code writes to into; the
+// lowering's method counts abort code too where processes may run it.
+func assigned(code ir.Code, into map[string]bool) { assignedBy(ir.WalkStmts, code, into) }
+
+func (l *lower) assigned(code ir.Code, into map[string]bool) { assignedBy(l.walk, code, into) }
+
+func assignedBy(walk walker, code ir.Code, into map[string]bool) {
+	walk(code, func(s ir.Stmt) {
 		switch s := s.(type) {
 		case ir.Set:
 			into[s.Dst] = true
@@ -469,6 +480,9 @@ func (l *lower) proctype(r *role) error {
 	if c&(Starvation|DeadlockFreedom) != 0 {
 		begin = append(begin, "g_trying[lg_me] = 1")
 	}
+	if b := l.abortBegin(); b != "" {
+		begin = append(begin, b)
+	}
 	if (c&(FIFO|FIFE) != 0 && c&StrongFIFO == 0) || (c&WriterPriority != 0 && !r.writer) {
 		begin = append(begin, "g_ahead[lg_me] = g_dw")
 	}
@@ -510,9 +524,9 @@ func (l *lower) proctype(r *role) error {
 
 	// Critical section.
 	acqLocals := map[string]bool{}
-	assigned(r.acquire, acqLocals)
+	l.assigned(r.acquire, acqLocals)
 	if r.try != nil {
-		assigned(r.try, acqLocals)
+		l.assigned(r.try, acqLocals)
 	}
 	var enter, leave []string
 	if c&MutualExclusion != 0 {
@@ -534,6 +548,7 @@ func (l *lower) proctype(r *role) error {
 		enter = append(enter, "g_trying[lg_me] = 0", "g_incs[lg_me] = 1")
 		leave = append(leave, "g_incs[lg_me] = 0")
 	}
+	enter = append(enter, l.abortEnd(true)...)
 	// FIFO orders every process after those ahead of it; writer priority
 	// orders readers after writers, so only readers are checked and only
 	// writers leave the doorway set.
@@ -591,16 +606,21 @@ func (l *lower) proctype(r *role) error {
 	// Back in the remainder: the release's step locals, a failed try's,
 	// and every passage local are dead.
 	relLocals := map[string]bool{}
-	assigned(r.release, relLocals)
+	l.assigned(r.release, relLocals)
 	if r.try != nil {
-		assigned(r.try, relLocals)
+		l.assigned(r.try, relLocals)
+	}
+	if l.o.Abort {
+		// A passage that gave up comes here with the acquire's step locals.
+		l.assigned(r.acquire, relLocals)
 	}
 	passLocals := map[string]bool{}
-	assigned(r.acquire, passLocals)
+	l.assigned(r.acquire, passLocals)
 	for k := range relLocals {
 		passLocals[k] = true
 	}
-	rs := strings.Join(nonEmpty(l.resets(relLocals, l.gotoEnd, ir.Step), l.resets(passLocals, false, ir.Passage), l.quietIdle()), "; ")
+	rs := strings.Join(nonEmpty(append([]string{l.resets(relLocals, l.gotoEnd, ir.Step), l.resets(passLocals, false, ir.Passage), l.quietIdle()},
+		l.abortEnd(false)...)...), "; ")
 	l.mark = marker("NCS", "", "back to the remainder section")
 	if rs != "" || l.gotoEnd {
 		l.label = "lg_end"

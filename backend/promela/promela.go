@@ -142,6 +142,26 @@ type Options struct {
 	// each such set that contains T. Each run is smaller, which is what
 	// lets a search too large for memory finish in parts.
 	Victims []int
+	// Abort lets a waiting process give up: at the head of every wait that
+	// has abort code (ir.Await.Abort), before any check of an await or any
+	// iteration of a busy loop, in any passage and any number of times, it
+	// may run the abort code instead, which ends its passage (Fail: back
+	// to the remainder section, from where it may try again) or enters
+	// (Succeed). With the liveness claims each passage first chooses
+	// whether its process may give up (the ghost g_abt): the claims speak
+	// of the passages that may not, which must still enter; the others
+	// give up eventually, since weak fairness takes a move that stays
+	// enabled. FIFO then orders the processes that have not given up: one
+	// that gives up leaves the doorway order at once. See abort.go.
+	Abort bool
+	// AbortFinitely, with Abort and a liveness claim, makes the claim
+	// conditional on every process giving up finitely often: it holds in
+	// the runs where, from some point on, no passage may give up. The
+	// abortable-mutex literature's progress conditions assume as much;
+	// without it the claim must hold while processes give up and retry
+	// for ever (a retrying process can keep Lamport's fast mutex from
+	// ever seeing every flag down at R7.2).
+	AbortFinitely bool
 	// Watch, when set, restricts the BoundedWaiting check to these
 	// processes: the others' overtake counters stay 0 instead of
 	// multiplying the state space by up to (Overtakes+1) each. The check
@@ -219,6 +239,7 @@ type tempVar struct{ name, typ string }
 
 type lower struct {
 	a     *ir.Algorithm
+	walk  walker // the statements a process may run (abort code with Options.Abort)
 	p     ir.Params
 	o     Options
 	an    *Analysis
@@ -285,7 +306,11 @@ func init() {
 }
 
 func newLower(a *ir.Algorithm, p ir.Params, o Options) (*lower, error) {
-	l := &lower{a: a, p: p, o: o, an: Analyze(a), n: p.N, k: p.K,
+	walk := walker(ir.WalkStmts)
+	if o.Abort {
+		walk = ir.WalkAll
+	}
+	l := &lower{a: a, p: p, o: o, walk: walk, an: analyze(a, walk), n: p.N, k: p.K,
 		global: map[string]string{}, field: map[string]string{}, local: map[string]string{},
 		recN: map[string]int{}, procBase: map[string]int{}, used: map[string]bool{}}
 	l.o.Mode = l.o.Mode.Or(mode.Mutex)
@@ -392,6 +417,9 @@ func newLower(a *ir.Algorithm, p ir.Params, o Options) (*lower, error) {
 			return nil, fmt.Errorf("bounded waiting: watched process %d, want 0..%d", w, l.n-1)
 		}
 	}
+	if err := l.checkAbort(); err != nil {
+		return nil, err
+	}
 	if o.Checks&Starvation != 0 && o.Checks&DeadlockFreedom != 0 {
 		return nil, fmt.Errorf("one LTL claim per model: choose Starvation or DeadlockFreedom")
 	}
@@ -430,7 +458,7 @@ func newLower(a *ir.Algorithm, p ir.Params, o Options) (*lower, error) {
 	hasDelay := false
 	var missing []string
 	for _, op := range a.Ops() {
-		ir.WalkStmts(op.Code, func(s ir.Stmt) {
+		l.walk(op.Code, func(s ir.Stmt) {
 			if _, ok := s.(ir.Delay); ok {
 				hasDelay = true
 			}
@@ -469,7 +497,7 @@ func (l *lower) checkConstants() error {
 	}
 	var err error
 	for _, op := range l.a.Ops() {
-		ir.WalkStmts(op.Code, func(s ir.Stmt) {
+		l.walk(op.Code, func(s ir.Stmt) {
 			if fa, ok := s.(ir.FetchAdd); ok {
 				if c, isBig := big(fa.Delta); isBig && err == nil {
 					err = fmt.Errorf("%s line %s: constant %s = %d is added to a register but does not fit the model's %d-bit integers", op.Name, s.Label(), c.Name, c.V, l.intBits())
@@ -566,7 +594,7 @@ func (l *lower) name() error {
 		}
 	}
 	for _, op := range l.a.Ops() {
-		ir.WalkStmts(op.Code, func(s ir.Stmt) {
+		l.walk(op.Code, func(s ir.Stmt) {
 			if f, ok := s.(ir.For); ok {
 				loopVar(f.Var)
 			}

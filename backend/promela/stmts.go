@@ -207,13 +207,14 @@ func (l *lower) stmt(s ir.Stmt) {
 				l.ind--
 			}
 			l.loopBody(head, func() { l.block(s.Body) })
-		}, strings.Join(nonEmpty(append(exit, l.quietLeave())...), "; "))
+		}, strings.Join(nonEmpty(append(exit, l.quietLeave())...), "; "), s)
 		l.nz = l.minusResets(nz, exit)
 		l.after(gh)
 	case ir.Repeat:
 		tail := l.tail // work on the way out: the until test's break
 		l.tail = nil
 		l.emit("do")
+		l.abortOption(s)
 		l.emit("::")
 		l.ind++
 		head := l.liveStmt(s, l.cont)
@@ -239,18 +240,22 @@ func (l *lower) stmt(s ir.Stmt) {
 	case ir.Await:
 		tick := l.waitPass(true)
 		gh = strings.Join(nonEmpty(gh, l.quietLeave()), "; ")
-		if loads(s.Cond) <= 1 && tick == "" {
+		if loads(s.Cond) <= 1 && tick == "" && !l.aborts(s) {
 			// One read: a blocking guard (the process waits until the
 			// register lets it through).
 			l.guard(l.paren(l.pe(s.Cond)), gh)
 			break
 		}
 		if loads(s.Cond) <= 1 {
-			// FIFE counts the failed checks: a loop of two guards.
+			// FIFE counts the failed checks, and a process may give up
+			// (abort.go): a loop of guards.
 			c := l.paren(l.pe(s.Cond))
 			l.emit("do")
 			l.emit(":: " + atomicGuard(c, "", gh) + "; break;")
-			l.emit(":: " + atomicGuard("!"+c, "", tick) + ";")
+			if tick != "" {
+				l.emit(":: " + atomicGuard("!"+c, "", tick) + ";")
+			}
+			l.abortOption(s)
 			l.emit("od;")
 			break
 		}
@@ -258,6 +263,7 @@ func (l *lower) stmt(s ir.Stmt) {
 		exit := strings.Join(l.needed(l.tail), "; ") // work on the way out
 		l.tail = nil
 		l.emit("do")
+		l.abortOption(s)
 		l.emit("::")
 		l.ind++
 		c := l.fe(s.Cond)
@@ -510,23 +516,32 @@ func (l *lower) forLoop(s ir.For) {
 			l.emit(v + "++;")
 		}
 		l.ind--
-	}, v+" = 0")
+	}, v+" = 0", nil)
 }
 
 // loop writes "while cond do body": with at most one read the test is the
 // guard of the do-options; with more, each iteration reads first. exit is
-// local bookkeeping done when leaving (folded into the exit step).
-func (l *lower) loop(cond ir.Expr, body func(), exit string) {
+// local bookkeeping done when leaving (folded into the exit step). wait,
+// when it is a busy loop a process may give up, gets the abort option.
+func (l *lower) loop(cond ir.Expr, body func(), exit string, wait ir.Stmt) {
 	mark := len(l.live)
 	l.emit("do")
+	if wait != nil {
+		l.abortOption(wait)
+	}
 	if loads(cond) <= 1 {
 		c := l.paren(l.pe(cond))
 		l.option(c, loads(cond) == 0)
 		body()
-		if exit == "" {
-			l.emit(":: else -> break;")
-		} else {
+		switch {
+		case exit != "":
 			l.emit(":: atomic { !" + c + " -> " + exit + " }; break;")
+		case wait != nil && l.aborts(wait):
+			// Beside an option that may always be open, else would
+			// never be taken.
+			l.emit(":: !" + c + " -> break;")
+		default:
+			l.emit(":: else -> break;")
 		}
 		l.emit("od;")
 		return

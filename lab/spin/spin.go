@@ -101,7 +101,8 @@ var Properties = []Property{MutualExclusion, Deadlock, Starvation, DeadlockFreed
 // and its parameters. Mode, sizes and bounds are the caller's.
 func (p Property) Instrument(claims templates.Properties, n int) (promela.Options, error) {
 	var po promela.Options
-	switch p {
+	po.Abort, po.AbortFinitely = p.Aborts(), p.finiteAborts()
+	switch p.Base() {
 	case MutualExclusion:
 		po.Checks = promela.MutualExclusion
 	case Deadlock:
@@ -152,7 +153,7 @@ const fifeChecks = 2
 
 // claim is the LTL claim a liveness property selects in the model.
 func (p Property) claim() string {
-	switch p {
+	switch p.Base() {
 	case Starvation:
 		return promela.ClaimStarvation
 	case DeadlockFreedom:
@@ -433,7 +434,7 @@ func Check(ctx context.Context, model string, prop Property, opts Options) (res 
 		switch {
 		case prop.Liveness():
 			rflags = append(rflags, "-a", "-f", "-N", prop.claim())
-		case prop == Deadlock:
+		case prop.Base() == Deadlock:
 			// End states only: the deadlock model has no assertions of its
 			// own, and SPIN's array-bound checks stay on.
 		default:

@@ -45,7 +45,7 @@ func CheckAlgorithm(ctx context.Context, a *ir.Algorithm, p ir.Params, po promel
 	var notes []string
 	for i, m := range models {
 		mpo := m.po
-		mpo.Fold = mpo.Fold || opts.Fold
+		mpo.Fold = (mpo.Fold || opts.Fold) && !mpo.Abort // aborts are modelled unfolded
 		low, err := promela.Lower(a, p, mpo)
 		if err != nil {
 			return Result{Property: prop, Status: Skipped, Reason: err.Error()}, nil, nil

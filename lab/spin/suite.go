@@ -53,6 +53,9 @@ type SuiteOptions struct {
 	Reduce bool
 	// Log, when set, receives a line per finished run.
 	Log func(string)
+	// Aborts adds, for an abortable entry, the properties with aborts
+	// (AbortProperties) to the standard ones when Properties is nil.
+	Aborts bool
 	// Quiescence checks starvation freedom, deadlock freedom and crash
 	// tolerance over bounded passages as a safety property (the Quiescence
 	// property) instead of an LTL claim under weak fairness, where the
@@ -161,6 +164,9 @@ func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, err
 	topts := templates.Options{Mode: m, Preference: pref}
 	if so.Properties == nil {
 		so.Properties = StandardProperties(e, topts)
+		if so.Aborts {
+			so.Properties = append(so.Properties, AbortProperties(e, topts)...)
+		}
 	}
 	a := so.Def
 	if a == nil {
@@ -402,7 +408,7 @@ func plan(a *ir.Algorithm, claims templates.Properties, m mode.Mode, prop Proper
 	// like any entry). Liveness and FIFO keep plain acquires: a failed try
 	// gives up by design, and a try takes no FIFO snapshot.
 	tries := a.TryAcquire != nil && (!m.Readers() || a.TryRAcquire != nil)
-	switch prop {
+	switch prop.Base() {
 	case MutualExclusion, Deadlock:
 		po.TryAcquire = tries
 	case BoundedWaiting:
@@ -420,6 +426,9 @@ func plan(a *ir.Algorithm, claims templates.Properties, m mode.Mode, prop Proper
 		return nil, fmt.Errorf("%s is checked for reader/writer locks only", prop)
 	}
 	an := promela.Analyze(a)
+	if po.Abort {
+		an = promela.AnalyzeAborts(a)
+	}
 	head := []string{fmt.Sprintf("n = %d", n)}
 	switch {
 	case m.TakesK():
@@ -434,6 +443,12 @@ func plan(a *ir.Algorithm, claims templates.Properties, m mode.Mode, prop Proper
 	head = append(head, "all interleavings")
 	if po.TryAcquire {
 		head = append(head, "each passage may use TryAcquire instead")
+	}
+	if po.Abort {
+		head = append(head, "a waiting process may give up at every wait with abort code, before any check, any number of times, and try again")
+		if prop.Liveness() {
+			head = append(head, "each passage chooses whether it may give up; the claim is about those that may not")
+		}
 	}
 	if po.Crashes > 0 {
 		who := map[bool]string{true: "1 process crashes", false: fmt.Sprintf("up to %d processes crash", po.Crashes)}[po.Crashes == 1]
@@ -498,7 +513,7 @@ func plan(a *ir.Algorithm, claims templates.Properties, m mode.Mode, prop Proper
 			c += " (counters cannot be wrapped: " + an.WrapBlocker + ")"
 		}
 	}
-	if !prop.Liveness() || !so.Quiescence || prop == Stabilization {
+	if !prop.Liveness() || !so.Quiescence || prop == Stabilization || po.Abort {
 		return append(out, attempt{po: b, cov: cover(c)}), nil
 	}
 	if why := promela.QuiescenceBlocker(a); why != "" {

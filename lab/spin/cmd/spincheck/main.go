@@ -2,6 +2,7 @@
 //
 //	go run ./lab/spin/cmd/spincheck -n 2,3,4 ticket mcs
 //	go run ./lab/spin/cmd/spincheck -model -n 3 mcs   # print the Promela model
+//	go run ./lab/spin/cmd/spincheck -n 2,3 -aborts -props abort-mutual-exclusion lamport-fast
 //
 // Exit status: 0 every run passed or was skipped, 1 a run failed (or the
 // check could not start), 2 a usage error, 3 no run failed but some gave
@@ -48,6 +49,7 @@ func main() {
 	noReduce := flag.Bool("no-reduce", false, "compile pan without partial order reduction (-DNOREDUCE); crash models are always checked without it, since pan cannot vouch for it there")
 	victims := flag.String("victims", "", "with crashes, only these processes (comma-separated) may crash: one run of -split-crashes's split, to make its runs apart")
 	splitCrashes := flag.Bool("split-crashes", false, "check crash tolerance once per process that may crash (per set of k − 1 processes): the runs together cover every crash, each stores fewer states")
+	aborts := flag.Bool("aborts", false, "also check, for an abortable entry, the properties with aborts: every waiting process may give up at any wait with abort code, any number of times")
 	quiescence := flag.Bool("quiescence", false, "check liveness over bounded passages as a safety property (no state where every process is idle, crashed or stuck), where the loops write nothing")
 	flag.Parse()
 	ns := ints("n", *sizes)
@@ -93,7 +95,7 @@ func main() {
 	defer stop()
 	so := spin.SuiteOptions{Sizes: ns, Passages: *passages, Preference: templates.Preference(*pref), Mode: mode.Mode(*modeName), K: *k,
 		Run: spin.Options{Timeout: *timeout, MemLimitMB: *mem, Collapse: *collapse, FixedHash: *fixedHash, HashBits: *hash, Fold: *fold, SplitCrashes: *splitCrashes, Victims: victimList, HashCompact: *hashCompact, NoReduce: *noReduce},
-		Log: func(s string) { fmt.Fprintln(os.Stderr, s) }, Quiescence: *quiescence}
+		Log: func(s string) { fmt.Fprintln(os.Stderr, s) }, Quiescence: *quiescence, Aborts: *aborts}
 	if *props != "" {
 		for _, p := range strings.Split(*props, ",") {
 			so.Properties = append(so.Properties, spin.Property(strings.TrimSpace(p)))
