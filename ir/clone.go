@@ -68,13 +68,16 @@ func CloneStmt(s Stmt) Stmt {
 		s.Then, s.Else = CloneCode(s.Then), CloneCode(s.Else)
 		return s
 	case While:
-		s.Body = CloneCode(s.Body)
+		s.Body, s.Abort = CloneCode(s.Body), CloneCode(s.Abort)
 		return s
 	case Repeat:
-		s.Body = CloneCode(s.Body)
+		s.Body, s.Abort = CloneCode(s.Body), CloneCode(s.Abort)
 		return s
 	case For:
 		s.Body = CloneCode(s.Body)
+		return s
+	case Await:
+		s.Abort = CloneCode(s.Abort)
 		return s
 	}
 	return s

@@ -5,8 +5,12 @@ import (
 )
 
 // ListPos is one step of a path to a statement list: statement Stmt of the
-// enclosing list, and which of its bodies (0: then/body, 1: else).
+// enclosing list, and which of its bodies (0: then/body, 1: else,
+// AbortBody: a wait's abort code).
 type ListPos struct{ Stmt, Body int }
+
+// AbortBody is the ListPos.Body of a wait's abort code.
+const AbortBody = 2
 
 // WalkLists calls fn on every statement list of code, outermost first.
 func WalkLists(code Code, path []ListPos, fn func([]ListPos, Code)) {
@@ -28,6 +32,9 @@ func WalkLists(code Code, path []ListPos, fn func([]ListPos, Code)) {
 		case For:
 			sub(0, s.Body)
 		}
+		if abort, ok := AbortOf(s); ok {
+			sub(AbortBody, abort)
+		}
 	}
 }
 
@@ -39,6 +46,11 @@ func EditList(code Code, path []ListPos, f func(Code) Code) Code {
 	}
 	out := append(Code(nil), code...)
 	p, rest := path[0], path[1:]
+	if p.Body == AbortBody {
+		abort, _ := AbortOf(out[p.Stmt])
+		out[p.Stmt] = WithAbort(out[p.Stmt], EditList(abort, rest, f))
+		return out
+	}
 	switch s := out[p.Stmt].(type) {
 	case If:
 		if p.Body == 0 {

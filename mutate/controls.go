@@ -31,8 +31,12 @@ type Control struct {
 	// labels its interleaving must show.
 	ExploreOptions []string
 	ExploreNoFIFO  bool // explore without the lock's FIFO claim (a smaller search)
-	ExploreKind    string
-	ExploreLabels  []string
+	// SpinOnly, when set, says why the controlled scheduler does not check
+	// the control (yet): the abort controls, until the Go backend lowers
+	// abort code.
+	SpinOnly      string
+	ExploreKind   string
+	ExploreLabels []string
 	// SPIN: the number of processes, the property that catches the
 	// control, pan's failure ("assertion violated", "invalid end state",
 	// "acceptance cycle", ...) and labels its trail must show.
@@ -49,6 +53,7 @@ func Controls() ([]Control, error) {
 	var out []Control
 	for _, f := range []func() (Control, error){
 		dt1OneNode, dt1Swap67, dt1StatusAfterTest, dt2Unlocked, mcsNoExitWait, testThenSet, hyman,
+		clhTryLeaveReachable, clhTryUnlinkEarly, lamportFastAbortR72,
 	} {
 		c, err := f()
 		if err != nil {
@@ -369,5 +374,117 @@ func hyman() (Control, error) {
 		Entry:  e, Options: o, Alg: a.Clone(),
 		ExploreKind: "mutual exclusion", ExploreLabels: []string{"[C1]", "[C3]"},
 		SpinN: 2, SpinProperty: "mutual-exclusion", SpinFailure: "assertion violated", SpinLabels: []string{"line C1", "line C3"},
+	}, nil
+}
+
+// The abort controls: the classic mistakes of abort code. The Go backend
+// does not lower aborts yet, so they are caught by SPIN only (SpinOnly);
+// the controlled scheduler will catch them once LockContext is generated.
+
+// spinOnlyAborts is why an abort control has no Explore expectation yet.
+const spinOnlyAborts = "the Go backend does not lower abort code yet (LockContext comes with the Go lowering of aborts), so the generated lock is the plain one"
+
+// abortCode returns the abort code of the single wait of code labelled l.
+func abortCode(code ir.Code, l string) (ir.Code, error) {
+	var out ir.Code
+	n := 0
+	ir.WalkStmts(code, func(s ir.Stmt) {
+		if abort, ok := ir.AbortOf(s); ok && s.Label() == l {
+			out = abort
+			n++
+		}
+	})
+	if n != 1 {
+		return nil, fmt.Errorf("controls: %d waits labelled %s with abort code, want exactly one", n, l)
+	}
+	return out, nil
+}
+
+// clhTryLeaveReachable: CLH-try whose leaver goes once it has marked its
+// node leaving, without swinging TAIL back (lines 18–19) or waiting for
+// its successor's handshake (line 20).
+func clhTryLeaveReachable() (Control, error) {
+	e, o, a, err := entryDef("clh-try")
+	if err != nil {
+		return Control{}, err
+	}
+	b := a.Clone()
+	path, i, err := find(b.Acquire, "line 18 (ok := CAS(TAIL, mynode, pred))", labelled("18", ir.CAS{}))
+	if err != nil {
+		return Control{}, err
+	}
+	b.Acquire = ir.EditList(b.Acquire, path, func(c ir.Code) ir.Code {
+		if i+2 >= len(c) || c[i+1].Label() != "19" || c[i+2].Label() != "20" {
+			err = fmt.Errorf("controls: clh-try's abort no longer has lines 18, 19 and 20 in a row")
+			return c
+		}
+		return append(append(ir.Code(nil), c[:i]...), c[i+3:]...)
+	})
+	if err != nil {
+		return Control{}, err
+	}
+	return Control{
+		Name: "clh-try-leave-reachable", Title: "CLH-try whose leaver goes while its node is still in the queue",
+		Source: "Scott & Scherer, PPoPP 2001, section 3.1: a leaver must unlink its node or have its successor recycle it before it goes",
+		Why: "a waiter gives up, marks its node leaving (line 16) and returns at once: its node is still TAIL or the node its successor " +
+			"spins on; the successor reads the node's prev and marks it recycled (line 8) after its owner has reused it for a new attempt " +
+			"(line 1 writes waiting), or TAIL still names it, so a newcomer queues behind a node whose owner is no longer there",
+		Change: "delete lines 18–20 of the abort: no CAS of TAIL back to the predecessor, no wait for the successor's recycled mark",
+		Entry:  e, Options: o, Alg: b,
+		SpinOnly: spinOnlyAborts,
+		SpinN:    2, SpinProperty: "abort-starvation-freedom", SpinFailure: "acceptance cycle", SpinLabels: []string{"line 16", "line 21"},
+	}, nil
+}
+
+// clhTryUnlinkEarly: CLH-try whose leaver, when others stand behind it,
+// goes without waiting for its successor's recycled mark (line 20).
+func clhTryUnlinkEarly() (Control, error) {
+	e, o, a, err := entryDef("clh-try")
+	if err != nil {
+		return Control{}, err
+	}
+	b := a.Clone()
+	path, i, err := find(b.Acquire, "line 20 (await mynode.status = recycled)", labelled("20", ir.Await{}))
+	if err != nil {
+		return Control{}, err
+	}
+	b.Acquire = ir.EditList(b.Acquire, path, func(c ir.Code) ir.Code { return ir.ReplaceStmt(c, i) })
+	return Control{
+		Name: "clh-try-unlink-early", Title: "CLH-try whose leaver goes while its successor still spins on its node",
+		Source: "Scott & Scherer, PPoPP 2001, section 3.1: a leaver in the middle of the queue waits for its successor to mark its node recycled",
+		Why: "a waiter with a successor gives up: its CAS of TAIL fails (line 18) and, without line 20, it restores its predecessor (line 21) " +
+			"and returns while the successor is still spinning on its node; it reuses the node for its next attempt (line 1 writes waiting " +
+			"over leaving), so the successor never skips it; with three processes they end up waiting at line 17 for marks nobody will clear",
+		Change: "delete (20) await mynode.status = recycled",
+		Entry:  e, Options: o, Alg: b,
+		SpinOnly: spinOnlyAborts,
+		// A leaver with a successor needs three processes.
+		SpinN: 3, SpinProperty: "abort-deadlock", SpinFailure: "invalid end state", SpinLabels: []string{"line 18", "line 21", "line 17"},
+	}, nil
+}
+
+// lamportFastAbortR72: Lamport's fast mutex giving up at R7.2 too.
+func lamportFastAbortR72() (Control, error) {
+	e, o, a, err := entryDef("lamport-fast")
+	if err != nil {
+		return Control{}, err
+	}
+	b := a.Clone()
+	path, i, err := find(b.Acquire, "line R7.2 (await every flag down)", labelled("R7.2", ir.Await{}))
+	if err != nil {
+		return Control{}, err
+	}
+	b.Acquire = ir.EditList(b.Acquire, path, func(c ir.Code) ir.Code {
+		return ir.ReplaceStmt(c, i, ir.WithAbort(c[i], ir.Code{ir.Fail{At: ir.At{L: "R7.2"}}}))
+	})
+	return Control{
+		Name: "lamport-fast-abort-r7.2", Title: "Lamport's fast mutex giving up at R7.2",
+		Source: "Raynal & Taubenfeld, TCS 2022, section 7, \"Abortable mutex\": only the waits of R3 and R7.4 may become return(⊥)",
+		Why: "a process that lost the race at line 5 has written Y = i at line 4; giving up at R7.2 leaves Y = i for good (only the exit, " +
+			"line 11, resets it), so every other process finds Y ≠ ⊥ at line 2 and waits at R3 for ever",
+		Change: "the wait at R7.2 gets the abort code return(⊥)",
+		Entry:  e, Options: o, Alg: b,
+		SpinOnly: spinOnlyAborts,
+		SpinN:    2, SpinProperty: "abort-deadlock-freedom-finite", SpinFailure: "acceptance cycle", SpinLabels: []string{"line 4", "line R7.2", "line R3"},
 	}, nil
 }

@@ -227,7 +227,7 @@ func TestControlsAreOneLineChanges(t *testing.T) {
 			t.Errorf("control %s twice", c.Name)
 		}
 		names[c.Name] = true
-		if c.ExploreKind == "" || c.SpinProperty == "" || c.SpinFailure == "" || c.SpinN < 2 || c.Why == "" || c.Source == "" {
+		if (c.ExploreKind == "") == (c.SpinOnly == "") || c.SpinProperty == "" || c.SpinFailure == "" || c.SpinN < 2 || c.Why == "" || c.Source == "" {
 			t.Errorf("control %s: incomplete record", c.Name)
 		}
 		e, ok := templates.Lookup(c.Alg.Name)
@@ -239,9 +239,40 @@ func TestControlsAreOneLineChanges(t *testing.T) {
 			t.Errorf("control %s is the catalogue definition unchanged", c.Name)
 		}
 	}
-	for _, want := range []string{"dt1-one-node", "dt1-swap-6-7", "dt1-status-after-test", "dt2-unlocked", "mcs-no-exit-wait", "test-then-set", "hyman"} {
+	for _, want := range []string{"dt1-one-node", "dt1-swap-6-7", "dt1-status-after-test", "dt2-unlocked", "mcs-no-exit-wait", "test-then-set", "hyman",
+		"clh-try-leave-reachable", "clh-try-unlink-early", "lamport-fast-abort-r7.2"} {
 		if !names[want] {
 			t.Errorf("no control %s", want)
 		}
+	}
+}
+
+// Abort code is mutated like the rest: its statements get mutants whose
+// paths go through the wait's abort code ("a").
+func TestAbortCodeMutated(t *testing.T) {
+	e, _ := templates.Lookup("clh-try")
+	a := e.MustDef(e.AllOptions()[0])
+	set := Generate(a, Target{Entry: e, Options: e.AllOptions()[0]})
+	inAbort := 0
+	for _, m := range set.Kept {
+		if strings.Contains(m.Where.Path, ".a") {
+			inAbort++
+			if !m.Alg.Abortable() && m.Operator != Delete {
+				t.Errorf("%s: the mutant lost the abort code", m.ID)
+			}
+		}
+	}
+	if inAbort < 20 {
+		t.Errorf("%d mutants of clh-try's abort code, want at least 20", inAbort)
+	}
+	// The abort code of a copy is the copy's own.
+	b := a.Clone()
+	ir.WalkStmts(b.Acquire, func(s ir.Stmt) {
+		if abort, ok := ir.AbortOf(s); ok && len(abort) > 0 {
+			abort[0] = ir.Fail{}
+		}
+	})
+	if canonical(a) == canonical(b) {
+		t.Error("Clone shares the abort code with the original")
 	}
 }

@@ -14,14 +14,19 @@ type rawMutant struct {
 	id string // "<operator>[-detail]@<key>"
 }
 
+// pathString names a statement by its path: "e" marks an else branch,
+// "a" a wait's abort code (whose mistakes are the classic abort mistakes).
 func pathString(path []ir.ListPos, idx int) string {
 	var b strings.Builder
 	b.WriteString("_")
 	for _, p := range path {
 		b.WriteString(strconv.Itoa(p.Stmt))
 		b.WriteString(".")
-		if p.Body == 1 {
+		switch p.Body {
+		case 1:
 			b.WriteString("e")
+		case ir.AbortBody:
+			b.WriteString("a")
 		}
 	}
 	b.WriteString(strconv.Itoa(idx))

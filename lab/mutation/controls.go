@@ -61,9 +61,12 @@ func RunControls(ctx context.Context, mod string) ([]*ControlResult, error) {
 	var out []*ControlResult
 	for i, c := range controls {
 		name := fmt.Sprintf("C%d", i+1)
+		out = append(out, &ControlResult{Control: c, Lock: name})
+		if c.SpinOnly != "" {
+			continue // no lock for the controlled scheduler to catch it in
+		}
 		t := mutate.Target{Entry: c.Entry, Options: c.Options}
 		locks = append(locks, Lock{Config: goConfig(t, c.Alg, name, "", ""), Explore: c.ExploreOptions, NoFIFO: c.ExploreNoFIFO})
-		out = append(out, &ControlResult{Control: c, Lock: name})
 	}
 	settings := ExploreSettings{Budget: 20 * time.Second, Stall: 2 * time.Second}
 	pkg, err := WritePackage(mod, modPath, filepath.Join(mod, "verify", "mutation", "testdata"), "controls", locks,
@@ -102,6 +105,7 @@ func RunControls(ctx context.Context, mod string) ([]*ControlResult, error) {
 		c := cr.Control
 		t, ok := gres.Test(ExploreTest(cr.Lock))
 		switch {
+		case c.SpinOnly != "":
 		case !ok:
 			cr.Problems = append(cr.Problems, "explore: the test did not run")
 		case t.Outcome == gotest.Pass:

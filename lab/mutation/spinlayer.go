@@ -56,7 +56,8 @@ const tryPassages = 3
 
 // spinChecks are the runs that apply to a: the entry's standard
 // properties (spin.CheckEntry's models; its safety models let each passage
-// take the try-acquire) and, when a has a try-acquire, the claimed
+// take the try-acquire), the properties with aborts when a gives its waits
+// abort code (spin.AbortProperties), and, when a has a try-acquire, the claimed
 // liveness property on the model where every passage may take the
 // try-acquire: a try that gives up with its flag still raised blocks the
 // others while it rests in its remainder section, which CheckEntry's
@@ -64,6 +65,10 @@ const tryPassages = 3
 func spinChecks(u *Unit, a *ir.Algorithm, keep []spin.Property) []spinCheck {
 	var out []spinCheck
 	std := spin.StandardProperties(u.Entry, u.Options)
+	if a.Abortable() {
+		// The abort code is mutated too; these models run it.
+		std = append(std, spin.AbortProperties(u.Entry, u.Options)...)
+	}
 	if keep != nil {
 		std = slices.DeleteFunc(std, func(p spin.Property) bool { return !slices.Contains(keep, p) })
 	}
@@ -72,7 +77,7 @@ func spinChecks(u *Unit, a *ir.Algorithm, keep []spin.Property) []spinCheck {
 	}
 	if a.TryAcquire != nil && !u.Options.Mode.Readers() {
 		for _, p := range std {
-			if p.Liveness() {
+			if p.Liveness() && !p.Aborts() {
 				out = append(out, spinCheck{Prop: p, Try: true, Passages: tryPassages}, spinCheck{Prop: p, Try: true})
 			}
 		}
@@ -290,7 +295,13 @@ func CheckModel(ctx context.Context, e *templates.Entry, o templates.Options, a 
 	if passages > 0 {
 		po.Passages = passages
 		attempts = []promela.Options{po}
-	} else if len(promela.Analyze(a).Counters) > 0 {
+	} else if an := promela.Analyze(a); p.Aborts() {
+		if an = promela.AnalyzeAborts(a); len(an.Counters) > 0 {
+			bounded, passages := po, po
+			bounded.Bound, passages.Passages = 64, 3
+			attempts = []promela.Options{bounded, passages}
+		}
+	} else if len(an.Counters) > 0 {
 		bounded, passages := po, po
 		bounded.Bound, passages.Passages = 64, 3
 		attempts = []promela.Options{bounded, passages}
