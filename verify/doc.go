@@ -24,7 +24,27 @@
 // while m processes crash (stop for good) inside the critical section or,
 // with anywhere, at any step: Stress crashes m goroutines inside the
 // critical section, Explore adds a crash phase (ExploreCrashes). A
-// TryLock method is picked up when present and checked too.
+// TryLock method is picked up when present and checked too, and so is a
+// LockContext(ctx) error method (LockContext(ctx, id) for an IDLocker):
+// see "Giving up a wait" below.
+//
+// # Giving up a wait
+//
+// A lock with LockContext must return nil holding the lock, or ctx.Err()
+// without it and with nothing left behind. Stress calls it on one
+// exclusive passage in three, with a context cancelled after a random
+// wait of up to 20 µs (sometimes before the call), requires an error to
+// be ctx.Err() and only once the context is done, and lets a process
+// that gave up acquire again at once: a lock lost to a give-up hangs the
+// run. Explore calls it on every passage but each goroutine's last, with
+// a context the scheduler holds (sched.Proc.CancelContext): while the
+// goroutine waits (at a register wait, or parked with ParkContext), the
+// scheduler may cancel it as one more scheduling choice, which the replay
+// token records. A process that gives up loses its place in the FIFO
+// order; the last passages may not give up, so a lost handoff, or a
+// process that cannot get back in, shows as a deadlock. verify/checked's
+// Parker.ParkContext, Sema.AcquireContext and Chan.RecvContext are the
+// context-aware waits a hand-written lock needs.
 //
 // # Checking it
 //
@@ -95,7 +115,10 @@
 //
 // A FIFO lock calls checked.Doorway() where its place in line is fixed.
 // verify/internal/handwritten holds five such locks with planted mistakes
-// that this package's tests require Explore to catch.
+// that this package's tests require Explore to catch, among them two with
+// LockContext and the classic abort mistakes (a lock handed to a waiter
+// whose context was cancelled meanwhile and lost; a waiter that looks at
+// its context after an attempt that took the lock, and gives it up).
 //
 // # Negative controls
 //

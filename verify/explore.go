@@ -33,6 +33,9 @@ const (
 	ExploreWriterPriority  sched.FailKind = "writer priority"
 	ExploreFIFE            sched.FailKind = "FIFE"
 	ExploreNotInstrumented sched.FailKind = "not instrumented"
+	// ExploreAbort: an AcquireContext gave up although its context was not
+	// cancelled, or returned something other than ctx.Err().
+	ExploreAbort sched.FailKind = "abort"
 	// ExploreNoOverlap: a reader/writer or k-exclusion lock never let two
 	// holders share the critical section in any execution explored.
 	ExploreNoOverlap sched.FailKind = "no overlap"
@@ -197,6 +200,14 @@ func defaultMaxSteps(procs int) int {
 // s.BoundedWaiting that no process is overtaken more than s.Overtakes
 // times between its doorway and its entry, and if s.WriterPriority that no
 // reader that began after a writer's doorway enters before that writer.
+//
+// For a subject whose instances have AcquireContext (a lock with
+// LockContext), every passage of a goroutine but its last calls it with a
+// context the scheduler may cancel while the goroutine waits (a choice of
+// its own, in the replay token); an error must be ctx.Err() after a
+// cancellation, a process that gives up leaves the FIFO order and the
+// bounds counted from its doorway, and the last passages, which may not
+// give up, turn a lock lost to a give-up into a deadlock.
 //
 // The first failing execution is reported through t.Errorf with the
 // strategy, a replay token (ExploreReplay) and the interleaving as numbered

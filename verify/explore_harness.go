@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"fmt"
 	"strings"
 
@@ -18,6 +19,8 @@ const (
 	tagRExit
 	tagTryBegin
 	tagTryFail
+	tagCtxBegin
+	tagCtxFail
 )
 
 // exploreHarness is the state of one execution's checks. Only the running
@@ -50,6 +53,24 @@ type exploreHarness struct {
 	enabled, enabledBy []int
 }
 
+// acquireContext makes g's AcquireContext with a context the scheduler
+// may cancel; it reports whether g entered.
+func (e *explorer) acquireContext(pr *sched.Proc, inst ContextInstance, g int) bool {
+	ctx, stop := pr.CancelContext(context.Background())
+	err := inst.AcquireContext(ctx, g)
+	stop()
+	switch {
+	case err == nil:
+		return true
+	case ctx.Err() == nil:
+		pr.Fail(ExploreAbort, "g%d's LockContext returned %v although its context was not cancelled", g, err)
+	case err != ctx.Err():
+		pr.Fail(ExploreAbort, "g%d's LockContext returned %v, not its context's error (%v)", g, err, ctx.Err())
+	}
+	pr.Note(tagCtxFail, "LockContext gave up: "+err.Error())
+	return false
+}
+
 // run runs one execution of g goroutines × p passages on a fresh instance.
 func (e *explorer) run(c sched.Chooser, g, p int) *sched.Result {
 	e.t.Helper()
@@ -69,6 +90,7 @@ func (e *explorer) run(c sched.Chooser, g, p int) *sched.Result {
 		h.passage[i], h.enabled[i] = -1, -1
 	}
 	try, _ := inst.(TryInstance)
+	ctxInst, _ := inst.(ContextInstance)
 	e.shared = false
 	bodies := make([]func(*sched.Proc), g)
 	for i := range bodies {
@@ -96,6 +118,16 @@ func (e *explorer) run(c sched.Chooser, g, p int) *sched.Result {
 					begin(tagTryBegin, "TryAcquire begins")
 					if !try.TryAcquire(i) {
 						pr.Note(tagTryFail, "TryAcquire failed")
+						continue
+					}
+				} else if ctxInst != nil && rw == nil && j < p-1 {
+					// Every passage but the last may give up: the
+					// scheduler may cancel its context at any wait. The
+					// last one may not, so a lock lost to a give-up (a
+					// handoff to a waiter that left) shows as a deadlock,
+					// and so does a process that cannot get back in.
+					begin(tagCtxBegin, "LockContext begins")
+					if !e.acquireContext(pr, ctxInst, i) {
 						continue
 					}
 				} else {
@@ -166,14 +198,18 @@ func (h *exploreHarness) check(p *sched.Proc, ev *sched.Event) {
 		if h.acq[g] && h.door[g] < 0 {
 			h.door[g] = idx
 		}
+	case sched.EvCancel:
+		// g gives up its place: those behind may pass it (FIFO among the
+		// processes that stay), and bounds counted from its doorway lapse.
+		h.acq[g], h.gaveUp, h.enabled[g] = false, true, -1
 	case sched.EvPoint, sched.EvNote:
 		switch ev.Tag {
-		case tagBegin, tagRBegin, tagTryBegin:
+		case tagBegin, tagRBegin, tagTryBegin, tagCtxBegin:
 			h.acq[g], h.reader[g], h.try[g] = true, ev.Tag == tagRBegin, ev.Tag == tagTryBegin
 			h.begin[g], h.door[g], h.overtook[g] = idx, -1, 0
 			h.passage[g]++
 			h.accesses1[g] = 0
-		case tagTryFail:
+		case tagTryFail, tagCtxFail:
 			h.acq[g], h.gaveUp = false, true
 		case tagEnter, tagREnter:
 			h.enter(p, g, idx)

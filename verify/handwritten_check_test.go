@@ -29,6 +29,8 @@ func TestHandwrittenControls(t *testing.T) {
 		{"ChanLock", handwritten.SkipWake},            // the release forgets to hand over to the last waiter
 		{"RW", handwritten.SkipWake},                  // the last reader out does not wake the writer
 		{"ChanLockTimeout", handwritten.DropHandoff},  // the lock handed to a waiter that timed out is lost
+		{"ChanLock", handwritten.DropHandoff},         // the lock handed to a waiter whose context the scheduler cancelled is lost
+		{"TTAS", handwritten.GiveUpHolding},           // a cancelled waiter gives up the lock it has just taken
 	} {
 		t.Run(c.lock+"/"+bugName[c.bug], func(t *testing.T) {
 			verify.ExploreFinds(t, handwrittenSubjects(c.bug)[c.lock], sched.FailDeadlock)
@@ -40,4 +42,5 @@ var bugName = map[handwritten.Bug]string{
 	handwritten.CheckBeforeAnnounce: "check-before-announce",
 	handwritten.SkipWake:            "skip-wake",
 	handwritten.DropHandoff:         "drop-handoff",
+	handwritten.GiveUpHolding:       "give-up-holding",
 }

@@ -24,7 +24,7 @@ func (l timeoutLock) Lock() {
 
 func handwrittenSubjects(bug handwritten.Bug) map[string]verify.Subject {
 	return map[string]verify.Subject{
-		"TTAS": verify.Locker("TTAS", func() sync.Locker { return new(handwritten.TTAS) }),
+		"TTAS": verify.Locker("TTAS", func() sync.Locker { return &handwritten.TTAS{Bug: bug} }),
 		"ChanLock": verify.Locker("ChanLock", func() sync.Locker {
 			return &handwritten.ChanLock{Bug: bug}
 		}),
@@ -43,5 +43,25 @@ func handwrittenSubjects(bug handwritten.Bug) map[string]verify.Subject {
 func TestHandwrittenStress(t *testing.T) {
 	for name, s := range handwrittenSubjects(handwritten.Correct) {
 		t.Run(name, func(t *testing.T) { verify.Stress(t, s) })
+	}
+}
+
+// Stress cancels contexts at random, so an abort mistake that needs no
+// narrow race shows there too, as a hang: a lock lost to a give-up leaves
+// every later acquire waiting for ever. (ChanLock's DropHandoff needs a
+// cancellation to land between a handoff and the waiter's withdrawal,
+// which a second of stress under -race did not hit; Explore's scheduler
+// makes it a choice, TestHandwrittenControls.)
+func TestHandwrittenStressContextControls(t *testing.T) {
+	for _, c := range []struct {
+		lock string
+		bug  handwritten.Bug
+	}{
+		{"TTAS", handwritten.GiveUpHolding},
+	} {
+		t.Run(c.lock, func(t *testing.T) {
+			verify.StressFinds(t, handwrittenSubjects(c.bug)[c.lock], verify.StressHang,
+				verify.StressDuration(time.Second), verify.StressStall(500*time.Millisecond), verify.StressTimeout(10*time.Second))
+		})
 	}
 }

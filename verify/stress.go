@@ -37,9 +37,11 @@ const (
 	overlapAttempts      = 4  // passages per goroutine in the overlap phase
 	overlapWait          = 2 * time.Millisecond
 	overlapYields        = 64
-	stressTryEvery       = 4 // 1 in N exclusive passages starts with TryAcquire
-	tryProcs             = 4 // processes whose TryAcquire the precheck tries on a free lock
-	stressWriteEvery     = 4 // 1 in N passages of a reader/writer lock writes
+	stressTryEvery       = 4                     // 1 in N exclusive passages starts with TryAcquire
+	stressCtxEvery       = 3                     // 1 in N exclusive passages starts with AcquireContext, whose context may be cancelled
+	stressCtxWait        = 20 * time.Microsecond // the longest an AcquireContext waits before its context is cancelled
+	tryProcs             = 4                     // processes whose TryAcquire the precheck tries on a free lock
+	stressWriteEvery     = 4                     // 1 in N passages of a reader/writer lock writes
 )
 
 // StressOption configures Stress.

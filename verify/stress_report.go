@@ -33,6 +33,9 @@ const (
 	StressTryHeld StressKind = "try-held"
 	// StressPanic: the lock panicked.
 	StressPanic StressKind = "panic"
+	// StressContext: AcquireContext gave up with an error that is not its
+	// context's, or before its context was done.
+	StressContext StressKind = "context"
 )
 
 // StressFailure is one violation seen by Stress.
@@ -83,6 +86,14 @@ type StressReport struct {
 	Tryable      bool
 	TryAttempts  int64
 	TrySuccesses int64
+	// CtxAttempts and CtxGaveUp count AcquireContext calls (each with a
+	// context cancelled after a random wait of up to 20 µs) and how many
+	// gave up; Contextual is false when the lock has none. A passage whose
+	// AcquireContext gave up acquires again without a context: the
+	// process's next acquire must work.
+	Contextual  bool
+	CtxAttempts int64
+	CtxGaveUp   int64
 	// MaxOccupancy is the most holders (readers and writers) seen in the
 	// critical section at once; MaxReaders the most readers.
 	MaxOccupancy int
@@ -125,6 +136,9 @@ func (r *StressReport) Config() string {
 	if r.Tryable {
 		try = fmt.Sprintf("TryAcquire on 1 in %d passages", stressTryEvery)
 	}
+	if r.Contextual {
+		try += fmt.Sprintf("; AcquireContext on 1 in %d, cancelled within %v", stressCtxEvery, stressCtxWait)
+	}
 	race := "race detector off"
 	if r.Race {
 		race = "race detector on"
@@ -151,6 +165,9 @@ func (r *StressReport) String() string {
 	}
 	if r.Tryable {
 		fmt.Fprintf(&b, "; TryAcquire %d/%d succeeded", r.TrySuccesses, r.TryAttempts)
+	}
+	if r.Contextual {
+		fmt.Fprintf(&b, "; AcquireContext %d/%d gave up", r.CtxGaveUp, r.CtxAttempts)
 	}
 	if r.Crashed > 0 {
 		fmt.Fprintf(&b, "; %d crashed holding the lock", r.Crashed)

@@ -17,8 +17,9 @@ type stressRun struct {
 	k   int64
 
 	inst Instance
-	try  TryInstance // nil when the lock has no TryAcquire
-	rw   RWInstance  // nil unless s.Mode.Readers()
+	try  TryInstance     // nil when the lock has no TryAcquire
+	ctx  ContextInstance // nil when the lock has no AcquireContext
+	rw   RWInstance      // nil unless s.Mode.Readers()
 
 	occ, readers, writers atomic.Int64
 	crashed               atomic.Int64 // goroutines that crashed holding the lock
@@ -93,6 +94,7 @@ func (r *stressRun) run() {
 	if r.rep.Tryable {
 		r.try, _ = r.inst.(TryInstance)
 	}
+	r.ctx, r.rep.Contextual = r.inst.(ContextInstance)
 	if r.s.Mode.Readers() {
 		rw, ok := r.inst.(RWInstance)
 		if !ok {
@@ -222,6 +224,8 @@ func (r *stressRun) finishReport() {
 		rep.Reads += w.reads.Load()
 		rep.TryAttempts += w.tries.Load()
 		rep.TrySuccesses += w.tryOK.Load()
+		rep.CtxAttempts += w.ctxs.Load()
+		rep.CtxGaveUp += w.gaveUp.Load()
 		excl += w.excl.Load()
 	}
 	rep.MaxOccupancy = int(r.maxOcc.Load())

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"math/rand/v2"
 	"runtime"
 	"runtime/debug"
@@ -15,6 +16,7 @@ const (
 	stBarrier
 	stAcquire
 	stTryAcquire
+	stCtxAcquire
 	stRAcquire
 	stInCS
 	stInRCS
@@ -30,6 +32,7 @@ var stateNames = [...]string{
 	stBarrier:    "waiting at the start barrier",
 	stAcquire:    "in Acquire",
 	stTryAcquire: "in TryAcquire",
+	stCtxAcquire: "in AcquireContext",
 	stRAcquire:   "in RAcquire",
 	stInCS:       "in the critical section (exclusive)",
 	stInRCS:      "in the critical section (reading)",
@@ -51,6 +54,8 @@ type stressWorker struct {
 	reads   atomic.Int64
 	tries   atomic.Int64
 	tryOK   atomic.Int64
+	ctxs    atomic.Int64
+	gaveUp  atomic.Int64
 	sink    uint64 // local busy work; keeps the compiler honest
 }
 
@@ -153,6 +158,11 @@ func (r *stressRun) passage(w *stressWorker, overlap bool) {
 				entered = true
 			}
 		}
+		if !entered && r.ctx != nil && w.rng.IntN(stressCtxEvery) == 0 {
+			w.state.Store(stCtxAcquire)
+			w.ctxs.Add(1)
+			entered = r.acquireContext(w, p, i)
+		}
 		if !entered {
 			w.state.Store(stAcquire)
 			r.inst.Acquire(p)
@@ -197,6 +207,32 @@ func (r *stressRun) passage(w *stressWorker, overlap bool) {
 	}
 	w.done.Add(1)
 	r.progress.Add(1)
+}
+
+// acquireContext makes process p's AcquireContext with a context cancelled
+// after a random wait (sometimes already cancelled); it reports whether p
+// entered. Giving up must return the context's error, and only once the
+// context is done.
+func (r *stressRun) acquireContext(w *stressWorker, p, passage int) bool {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	if d := time.Duration(w.rng.Int64N(int64(stressCtxWait))); d < stressCtxWait/8 {
+		cancel()
+	} else {
+		t := time.AfterFunc(d, cancel)
+		defer t.Stop()
+	}
+	err := r.ctx.AcquireContext(ctx, p)
+	switch {
+	case err == nil:
+		return true
+	case ctx.Err() == nil:
+		r.fail(StressContext, p, passage, "AcquireContext returned %v before its context was done", err)
+	case err != ctx.Err():
+		r.fail(StressContext, p, passage, "AcquireContext returned %v, not its context's error (%v)", err, ctx.Err())
+	}
+	w.gaveUp.Add(1)
+	return false
 }
 
 // awaitOverlap holds the critical section until *count reaches the overlap

@@ -1,6 +1,7 @@
 package verify
 
 import (
+	"context"
 	"fmt"
 	"sync"
 
@@ -72,6 +73,14 @@ type Instance interface {
 type TryInstance interface {
 	Instance
 	TryAcquire(p int) bool
+}
+
+// ContextInstance is an instance whose acquire can give up (a lock with
+// LockContext): AcquireContext returns nil with the lock held, or
+// ctx.Err() with the lock not held and nothing left behind.
+type ContextInstance interface {
+	Instance
+	AcquireContext(ctx context.Context, p int) error
 }
 
 // RWInstance is a reader/writer instance: Acquire/Release are the writer's.
@@ -155,16 +164,46 @@ func (s Subject) k() int {
 }
 
 // Locker checks a sync.Locker. If the lock has a TryLock() bool method,
-// instances support TryAcquire.
+// instances support TryAcquire; with LockContext(ctx) error, they support
+// AcquireContext (Stress cancels some at random, Explore lets the
+// scheduler cancel them while they wait).
 func Locker(name string, newLock func() sync.Locker) Subject {
 	return Subject{Name: name, K: 1, New: func() Instance {
 		l := newLock()
+		var inst Instance = lockerInstance{l}
 		if t, ok := l.(interface{ TryLock() bool }); ok {
-			return tryLockerInstance{l, t}
+			inst = tryLockerInstance{l, t}
 		}
-		return lockerInstance{l}
+		if c, ok := l.(interface {
+			LockContext(context.Context) error
+		}); ok {
+			return withContext(inst, func(ctx context.Context, _ int) error { return c.LockContext(ctx) })
+		}
+		return inst
 	}}
 }
+
+// withContext is inst with AcquireContext, keeping its TryAcquire if any.
+func withContext(inst Instance, f func(ctx context.Context, p int) error) Instance {
+	if t, ok := inst.(TryInstance); ok {
+		return ctxTryInstance{t, f}
+	}
+	return ctxInstance{inst, f}
+}
+
+type ctxInstance struct {
+	Instance
+	f func(ctx context.Context, p int) error
+}
+
+func (i ctxInstance) AcquireContext(ctx context.Context, p int) error { return i.f(ctx, p) }
+
+type ctxTryInstance struct {
+	TryInstance
+	f func(ctx context.Context, p int) error
+}
+
+func (i ctxTryInstance) AcquireContext(ctx context.Context, p int) error { return i.f(ctx, p) }
 
 type lockerInstance struct{ l sync.Locker }
 
@@ -181,14 +220,21 @@ func (i tryLockerInstance) Release(int)         { i.l.Unlock() }
 func (i tryLockerInstance) TryAcquire(int) bool { return i.t.TryLock() }
 
 // IDLocker checks a lock whose processes identify themselves. If the lock
-// has a TryLock(id int) bool method, instances support TryAcquire.
+// has a TryLock(id int) bool method, instances support TryAcquire; with
+// LockContext(ctx, id) error, AcquireContext.
 func IDLocker(name string, procs int, newLock func() IDLock) Subject {
 	return Subject{Name: name, Procs: procs, K: 1, New: func() Instance {
 		l := newLock()
+		var inst Instance = idInstance{l}
 		if t, ok := l.(interface{ TryLock(int) bool }); ok {
-			return tryIDInstance{l, t}
+			inst = tryIDInstance{l, t}
 		}
-		return idInstance{l}
+		if c, ok := l.(interface {
+			LockContext(context.Context, int) error
+		}); ok {
+			return withContext(inst, c.LockContext)
+		}
+		return inst
 	}}
 }
 
@@ -209,15 +255,27 @@ func (i tryIDInstance) TryAcquire(p int) bool { return i.t.TryLock(p) }
 // PerProcess checks a lock used through per-process objects: handles,
 // caller-owned queue nodes. newLock makes a fresh lock and returns the
 // function giving process p its Locker; verify calls it once per process and
-// instance. A Locker with TryLock() bool supports TryAcquire.
+// instance. A Locker with TryLock() bool supports TryAcquire, one with
+// LockContext(ctx) error AcquireContext.
 func PerProcess(name string, newLock func() func(p int) sync.Locker) Subject {
 	return Subject{Name: name, K: 1, New: func() Instance {
 		i := &perProcInstance{of: newLock()}
-		// Process 0's Locker tells whether the lock has TryLock.
+		// Process 0's Locker tells whether the lock has TryLock and
+		// LockContext.
+		var inst Instance = i
 		if _, ok := i.get(0).(interface{ TryLock() bool }); ok {
-			return tryPerProcInstance{i}
+			inst = tryPerProcInstance{i}
 		}
-		return i
+		if _, ok := i.get(0).(interface {
+			LockContext(context.Context) error
+		}); ok {
+			return withContext(inst, func(ctx context.Context, p int) error {
+				return i.get(p).(interface {
+					LockContext(context.Context) error
+				}).LockContext(ctx)
+			})
+		}
+		return inst
 	}}
 }
 

@@ -200,6 +200,9 @@ func (d *DFS) record(f *dfsFrame, c *Choice) {
 	for len(f.ran) <= f.chosen {
 		f.ran = append(f.ran, ranStep{})
 	}
+	if _, cancel := cancelOf(f.cands[f.chosen]); cancel {
+		return // a cancellation never sleeps (see inherit)
+	}
 	if r := &f.ran[f.chosen]; !r.known {
 		step := &c.ex.procs[f.cands[f.chosen]].fp
 		*r = ranStep{known: true, sh: step.shape(), free: !c.Preemptible}
@@ -209,8 +212,16 @@ func (d *DFS) record(f *dfsFrame, c *Choice) {
 // inherit computes the sleep set of frame f, taken after the step chosen
 // at its parent: the parent's sleepers and the steps explored before
 // that one there that the bound admits, less those that depend on it.
+//
+// A cancellation (a goroutine's context cancelled by the scheduler) is
+// taken as dependent on every step: after one the sleep set is empty, and
+// none sleeps itself. Its effect shows in the cancelled goroutine's next
+// step, whose footprint the reduction does not see at the cancellation.
 func (d *DFS) inherit(f, parent *dfsFrame, c *Choice) {
 	ex := c.ex
+	if _, cancel := cancelOf(parent.cands[parent.chosen]); cancel {
+		return
+	}
 	taken := &ex.procs[parent.cands[parent.chosen]].fp
 	keep := func(s sleeper) {
 		ex.procs[s.g].sleeperFootprint(s.sh, &d.scratch)

@@ -234,6 +234,13 @@ type proc struct {
 	// woken is set by the Unpark that let it go.
 	parkedOn *Parker
 	woken    bool
+	// ctx is the context the scheduler may cancel (CancelContext); atWait
+	// is set while the goroutine stands at a wait where that may happen;
+	// cancelEv is the index of a cancellation it has not observed yet
+	// (-1: none). See cancel.go.
+	ctx      *cancelContext
+	atWait   bool
+	cancelEv int
 	// Fairness (see decide): goroutines continuously enabled, and those
 	// scheduled, since this one's last yield; and the goroutines this one
 	// must let run first.
@@ -323,7 +330,7 @@ func Run(cfg Config, bodies []func(*Proc)) *Result {
 		choices: make([]int, 0, sizeHint),
 	}
 	for i, b := range bodies {
-		p := &proc{ex: ex, id: i, bit: 1 << i, body: b, wake: make(chan struct{}, 1)}
+		p := &proc{ex: ex, id: i, bit: 1 << i, body: b, wake: make(chan struct{}, 1), cancelEv: -1}
 		p.h.p = p
 		ex.procs = append(ex.procs, p)
 		ex.all |= p.bit
@@ -487,6 +494,7 @@ func (ex *execution) point(p *proc, kind pointKind) {
 	if p.state == stRunning {
 		p.state = stReady
 	}
+	defer p.resumed()
 	if ex.setup {
 		ex.setupCh <- struct{}{}
 		p.park()
@@ -501,6 +509,15 @@ func (ex *execution) point(p *proc, kind pointKind) {
 	}
 	next.wake <- struct{}{}
 	p.park()
+}
+
+// resumed is p running again after a scheduling point: no longer at a
+// wait, and told of a cancellation made while it was.
+func (p *proc) resumed() {
+	p.atWait = false
+	if !p.ex.stopped.Load() {
+		p.cancelled()
+	}
 }
 
 // park blocks p until it is chosen.
@@ -567,7 +584,13 @@ func (ex *execution) decide(self *proc) *proc {
 		self.winEnabled, self.winSched = enabled, 0
 		self.fp.flags |= fYield
 	}
-	if enabled == 0 {
+	var cancels uint64 // goroutines whose context the scheduler may cancel now
+	for _, q := range ex.procs {
+		if q.cancellable() {
+			cancels |= q.bit
+		}
+	}
+	if enabled == 0 && cancels == 0 {
 		if r, ok := ex.cfg.Chooser.(*Recorder); ok && self != nil {
 			r.record(self)
 		}
@@ -594,7 +617,7 @@ func (ex *execution) decide(self *proc) *proc {
 			schedulable |= q.bit
 		}
 	}
-	if schedulable == 0 {
+	if schedulable == 0 && enabled != 0 {
 		schedulable = enabled // cannot happen with the rule above; be safe
 	}
 	c := &ex.choice
@@ -616,6 +639,11 @@ func (ex *execution) decide(self *proc) *proc {
 			c.Cands = append(c.Cands, q.id)
 		}
 	}
+	for _, q := range ex.procs {
+		if q.bit&cancels != 0 {
+			c.Cands = append(c.Cands, cancelChoice(q.id))
+		}
+	}
 	i := ex.cfg.Chooser.Choose(c)
 	if i == Prune {
 		ex.stop(self, nil)
@@ -627,9 +655,16 @@ func (ex *execution) decide(self *proc) *proc {
 				"the token does not belong to this lock, configuration or build", ex.steps, gs(c.Cands))})
 		return nil
 	}
-	next := ex.procs[c.Cands[i]]
+	ex.choices = append(ex.choices, c.Cands[i])
+	g, cancel := cancelOf(c.Cands[i])
+	if !cancel {
+		g = c.Cands[i]
+	}
+	next := ex.procs[g]
 	next.fp.reset()
-	ex.choices = append(ex.choices, next.id)
+	if cancel {
+		ex.cancelWait(next)
+	}
 	for _, q := range ex.procs {
 		q.winSched |= next.bit
 		q.lower &^= next.bit
@@ -818,7 +853,8 @@ func (p *proc) waitsOn(r *reg) bool {
 
 func (p *proc) wait(label string) {
 	ex := p.ex
-	blocked := len(p.reads) > 0 // nothing read: no basis to block on
+	p.atWait, p.waitLabel = true, label // its context may be cancelled here (cancel.go)
+	blocked := len(p.reads) > 0         // nothing read: no basis to block on
 	for _, e := range p.reads {
 		if e.r.ver != e.ver {
 			blocked = false

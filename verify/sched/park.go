@@ -1,6 +1,7 @@
 package sched
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"time"
@@ -38,10 +39,35 @@ func Managed() bool { return managed() != nil }
 // point; blocked, the goroutine is not runnable until an Unpark.
 func (pk *Parker) Park(label string) {
 	if p := managed(); p != nil {
-		p.parkOn(pk, label, false)
+		p.parkOn(pk, label, parkFor)
 		return
 	}
 	<-pk.real()
+}
+
+// ParkContext is Park that gives up when ctx is done; it reports whether
+// it got the token. In a controlled execution a context made by
+// Proc.CancelContext is cancelled by the scheduler, as a choice, while the
+// goroutine waits here (cancel.go); any other context is waited on as if
+// it were never cancelled, since the scheduler cannot tell when it would
+// be. Outside one, it waits for whichever comes first.
+func (pk *Parker) ParkContext(label string, ctx context.Context) bool {
+	if p := managed(); p != nil {
+		if c := p.schedContext(ctx); c != nil {
+			if c.cancelled() {
+				return false
+			}
+			return p.parkOn(pk, label, parkCtx)
+		}
+		p.parkOn(pk, label, parkFor)
+		return true
+	}
+	select {
+	case <-pk.real():
+		return true
+	case <-ctx.Done():
+		return false
+	}
 }
 
 // ParkTimeout is Park that may give up; it reports whether it got the
@@ -50,7 +76,7 @@ func (pk *Parker) Park(label string) {
 // strategies explore both outcomes; outside one, d is a real timeout.
 func (pk *Parker) ParkTimeout(label string, d time.Duration) bool {
 	if p := managed(); p != nil {
-		return p.parkOn(pk, label, true)
+		return p.parkOn(pk, label, parkTimed)
 	}
 	t := time.NewTimer(d)
 	defer t.Stop()
@@ -96,8 +122,21 @@ func (pk *Parker) model(ex *execution) *Parker {
 	return pk
 }
 
-// parkOn is Park (timed: ParkTimeout) on the running managed goroutine.
-func (p *proc) parkOn(pk *Parker, label string, timed bool) bool {
+// How a park may end: only by an Unpark (Park), or also by its timeout
+// (ParkTimeout: the goroutine stays runnable) or its context's
+// cancellation (ParkContext: blocked, and cancellable).
+type parkMode uint8
+
+const (
+	parkFor parkMode = iota
+	parkTimed
+	parkCtx
+)
+
+// parkOn is Park, ParkTimeout or ParkContext on the running managed
+// goroutine.
+func (p *proc) parkOn(pk *Parker, label string, mode parkMode) bool {
+	timed := mode == parkTimed
 	ex := p.ex
 	p.reads = p.reads[:0]
 	p.next = unsafe.Pointer(pk)
@@ -131,6 +170,7 @@ func (p *proc) parkOn(pk *Parker, label string, timed bool) bool {
 	if timed {
 		kind = ptNormal
 	}
+	p.atWait = mode == parkCtx
 	ex.point(p, kind)
 	if ex.stopped.Load() {
 		return true
@@ -140,7 +180,8 @@ func (p *proc) parkOn(pk *Parker, label string, timed bool) bool {
 	if p.woken {
 		return true
 	}
-	// Scheduled while still waiting: the timeout fired.
+	// Scheduled while still waiting: the timeout fired, or the context
+	// was cancelled.
 	pk.waiter = nil
 	ex.observe(p, ex.record(Event{G: p.id, Kind: EvPark, Label: label, Reg: pk.id, TimedOut: true}))
 	// The timeout stands for time in which every other runnable goroutine

@@ -13,7 +13,8 @@ type Choice struct {
 	Step int // 1-based decision number within the execution
 	N    int // goroutines in the execution
 	// Cands are the goroutines that may run, Cur first when it may
-	// continue, then the others in increasing order.
+	// continue, then the others in increasing order, then the
+	// cancellations of waiting goroutines' contexts (-(g+1), cancel.go).
 	Cands []int
 	// Cur is the goroutine at the scheduling point, -1 for the first
 	// decision and after a goroutine finished.
@@ -79,11 +80,18 @@ func (r *Random) Token() string { return fmt.Sprintf("random:%d", r.seed) }
 // blocks until a write, and the fairness rule (see decide) stops a spinner
 // from starving the goroutine it waits for, so the top priority cannot spin
 // forever.
+//
+// A cancellation of goroutine g's context (cancel.go) is a candidate of
+// its own, its canceller, whose priority is drawn at random among the
+// levels below and between the goroutines': some executions give up as
+// soon as they may, others only when nothing else can run.
 type PCT struct {
 	seed       uint64
 	n, d, k    int
 	prio       []int
 	changeStep []int // changeStep[i-1] = k_i
+	cprio      []int // the cancellers' priorities, drawn on first use
+	rng        *rand.Rand
 }
 
 // NewPCT returns a PCT chooser for one execution of n goroutines, bug depth
@@ -98,23 +106,51 @@ func NewPCT(seed uint64, n, d, k int) *PCT {
 	for i := 1; i < d; i++ {
 		p.changeStep = append(p.changeStep, 1+rng.IntN(k))
 	}
+	p.rng = rng // the cancellers' priorities come after: old tokens replay
 	return p
+}
+
+// prioOf is the priority of a candidate: a goroutine's, or a canceller's.
+func (p *PCT) prioOf(cand int) (int, bool) {
+	g, cancel := cancelOf(cand)
+	if !cancel {
+		if cand >= len(p.prio) {
+			return 0, false
+		}
+		return p.prio[cand], true
+	}
+	if g >= p.n {
+		return 0, false
+	}
+	if p.cprio == nil {
+		p.cprio = make([]int, p.n)
+		for i := range p.cprio {
+			// Goroutines' priorities are d..d+n-1, change points' below d.
+			p.cprio[i] = p.rng.IntN(p.d + p.n)
+		}
+	}
+	return p.cprio[g], true
 }
 
 // Choose implements Chooser.
 func (p *PCT) Choose(c *Choice) int {
-	best := -1
+	best, bestPrio := -1, 0
 	for i, g := range c.Cands {
-		if g >= len(p.prio) {
+		pr, ok := p.prioOf(g)
+		if !ok {
 			return -1
 		}
-		if best < 0 || p.prio[g] > p.prio[c.Cands[best]] {
-			best = i
+		if best < 0 || pr > bestPrio {
+			best, bestPrio = i, pr
 		}
 	}
 	for i, s := range p.changeStep {
 		if s == c.Step {
-			p.prio[c.Cands[best]] = p.d - (i + 1)
+			if g, cancel := cancelOf(c.Cands[best]); cancel {
+				p.cprio[g] = p.d - (i + 1)
+			} else {
+				p.prio[c.Cands[best]] = p.d - (i + 1)
+			}
 		}
 	}
 	return best
@@ -151,7 +187,8 @@ func indexOf(s []int, x int) int {
 }
 
 // ChoicesToken encodes a choice sequence as a replay token: "choices:"
-// followed by goroutine numbers, runs written g*count, separated by dots.
+// followed by goroutine numbers (-(g+1) for the cancellation of g's
+// context), runs written g*count, separated by dots.
 func ChoicesToken(choices []int) string {
 	var b strings.Builder
 	b.WriteString("choices:")
@@ -216,8 +253,9 @@ func ParseToken(tok string) (Chooser, error) {
 		if rest != "" {
 			for _, f := range strings.Split(rest, ".") {
 				gs, cnt, rep := strings.Cut(f, "*")
+				// A goroutine, or -(g+1): the cancellation of g's context.
 				g, err := strconv.Atoi(gs)
-				if err != nil || g < 0 || g >= MaxGoroutines {
+				if err != nil || g < -MaxGoroutines || g >= MaxGoroutines {
 					return bad(fmt.Errorf("goroutine %q", gs))
 				}
 				n := 1

@@ -24,6 +24,7 @@ const (
 	EvPark                     // Parker.Park: took the token, blocked, or timed out
 	EvUnpark                   // Parker.Unpark: woke a goroutine or left the token
 	EvCrash                    // Proc.Crash: the goroutine stopped for good
+	EvCancel                   // the scheduler cancelled the goroutine's context while it waited
 )
 
 // Instrumented reports whether the event comes from the code under test's
@@ -144,6 +145,8 @@ func (e *Event) String() string {
 		return fmt.Sprintf("g%d  finished", e.G)
 	case EvCrash:
 		return fmt.Sprintf("g%d  CRASHED %s: takes no further step", e.G, e.Label)
+	case EvCancel:
+		return fmt.Sprintf("g%d  CANCELLED: %s", e.G, cancelMsg(e))
 	default:
 		return fmt.Sprintf("g%d  %s", e.G, e.Label)
 	}

@@ -1,6 +1,9 @@
 package sync
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Chan is a channel of T for locks that wait on channels: NewChan(n)
 // makes one with a buffer of n (0: every send waits for its receive), with
@@ -81,22 +84,36 @@ func (c *Chan[T]) send(v T, wait bool) bool {
 // Recv receives a value, waiting for one; ok is false once the channel is
 // closed and drained.
 func (c *Chan[T]) Recv() (v T, ok bool) {
-	v, ok, _ = c.recv(-1)
+	v, ok, _ = c.recv(true, nil)
 	return v, ok
 }
 
 // TryRecv receives a value if that needs no wait; got reports whether it
 // did (ok as for Recv).
-func (c *Chan[T]) TryRecv() (v T, ok, got bool) { return c.recv(0) }
+func (c *Chan[T]) TryRecv() (v T, ok, got bool) { return c.recv(false, nil) }
 
 // RecvTimeout receives a value, waiting at most d; got reports whether the
 // receive happened (ok as for Recv).
 func (c *Chan[T]) RecvTimeout(d time.Duration) (v T, ok, got bool) {
-	return c.recv(max(d, 1))
+	d = max(d, 1)
+	return c.recv(true, func(p *parker) bool { return p.parkTimeout(d) })
 }
 
-// recv waits for ever (d < 0), not at all (d == 0), or at most d.
-func (c *Chan[T]) recv(d time.Duration) (v T, ok, got bool) {
+// RecvContext receives a value, waiting until ctx is done: err is nil when
+// the receive happened (ok as for Recv), ctx.Err() when it did not, as a
+// select on the channel and ctx.Done() would; a value already there is
+// taken even when ctx is done (a select may pick either).
+func (c *Chan[T]) RecvContext(ctx context.Context) (v T, ok bool, err error) {
+	v, ok, got := c.recv(true, func(p *parker) bool { return p.parkContext(ctx) })
+	if !got {
+		return v, false, ctx.Err()
+	}
+	return v, ok, nil
+}
+
+// recv waits for ever (wait and no give), not at all (!wait), or until
+// give parks no longer (false).
+func (c *Chan[T]) recv(wait bool, give func(*parker) bool) (v T, ok, got bool) {
 	c.m.enter(opTry)
 	if len(c.buf) > 0 {
 		v = c.buf[0]
@@ -125,18 +142,18 @@ func (c *Chan[T]) recv(d time.Duration) (v T, ok, got bool) {
 		c.m.leave(c.state())
 		return v, false, true
 	}
-	if d == 0 {
+	if !wait {
 		c.m.leave(c.state())
 		return v, false, false
 	}
 	w := &chanWaiter[T]{}
 	c.recvq = append(c.recvq, w)
 	c.m.leaveWrote(c.state())
-	if d < 0 {
+	if give == nil {
 		w.p.park()
 		return w.v, w.ok, true
 	}
-	if w.p.parkTimeout(d) {
+	if give(&w.p) {
 		return w.v, w.ok, true
 	}
 	c.m.enter(opWrite)

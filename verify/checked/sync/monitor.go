@@ -3,6 +3,7 @@
 package sync
 
 import (
+	"context"
 	"sync"
 	"time"
 )
@@ -47,6 +48,15 @@ func (p *parker) parkTimeout(d time.Duration) bool {
 	case <-p.c():
 		return true
 	case <-t.C:
+		return false
+	}
+}
+
+func (p *parker) parkContext(ctx context.Context) bool {
+	select {
+	case <-p.c():
+		return true
+	case <-ctx.Done():
 		return false
 	}
 }

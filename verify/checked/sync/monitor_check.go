@@ -3,6 +3,7 @@
 package sync
 
 import (
+	"context"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -73,3 +74,6 @@ type parker struct{ p sched.Parker }
 func (p *parker) park()                            { p.p.Park(label.Caller()) }
 func (p *parker) parkTimeout(d time.Duration) bool { return p.p.ParkTimeout(label.Caller(), d) }
 func (p *parker) unpark()                          { p.p.Unpark(label.Caller()) }
+func (p *parker) parkContext(ctx context.Context) bool {
+	return p.p.ParkContext(label.Caller(), ctx)
+}

@@ -3,6 +3,8 @@
 package sync_test
 
 import (
+	"context"
+	"fmt"
 	"testing"
 
 	"github.com/lockgen/lockgen/verify/checked/sync"
@@ -95,5 +97,62 @@ func TestReceiveNobodySendsIsADeadlock(t *testing.T) {
 	res := sched.Run(sched.Config{Chooser: sched.NewRandom(1)}, []func(*sched.Proc){func(p *sched.Proc) { c.Recv() }})
 	if res.Failure == nil || res.Failure.Kind != sched.FailDeadlock {
 		t.Fatalf("got %v, want a deadlock", res.Failure)
+	}
+}
+
+// Under the scheduler a context it holds (sched.Proc.CancelContext) may be
+// cancelled while the goroutine waits: both outcomes are explored, and a
+// permit or a value given to a waiter that gives up at that moment is
+// never lost.
+func TestContextFormsUnderTheScheduler(t *testing.T) {
+	outcomes := map[string]int{}
+	exhaust(t, 2, func() []func(*sched.Proc) {
+		s := sync.NewSema(0)
+		got := 0
+		return []func(*sched.Proc){
+			func(p *sched.Proc) {
+				ctx, stop := p.CancelContext(context.Background())
+				defer stop()
+				err := s.AcquireContext(ctx)
+				if err == nil {
+					got++
+				} else if err != context.Canceled {
+					p.Fail("error", "AcquireContext returned %v", err)
+				}
+				outcomes[fmt.Sprint("sema ", err)]++
+			},
+			func(p *sched.Proc) {
+				s.Release()
+				if s.TryAcquire() {
+					got++
+				}
+				if got != 1 && s.TryAcquire() {
+					p.Fail("lost permit", "the permit went nowhere")
+				}
+			},
+		}
+	})
+	exhaust(t, 2, func() []func(*sched.Proc) {
+		c := sync.NewChan[int](0)
+		return []func(*sched.Proc){
+			func(p *sched.Proc) {
+				ctx, stop := p.CancelContext(context.Background())
+				defer stop()
+				v, _, err := c.RecvContext(ctx)
+				outcomes[fmt.Sprint("chan ", err)]++
+				if err != nil {
+					v, _ = c.Recv() // the send still waits for a receiver
+				}
+				if v != 7 {
+					p.Fail("value", "received %d", v)
+				}
+			},
+			func(p *sched.Proc) { c.Send(7) },
+		}
+	})
+	for _, want := range []string{"sema <nil>", "sema context canceled", "chan <nil>", "chan context canceled"} {
+		if outcomes[want] == 0 {
+			t.Errorf("outcome %q never explored: %v", want, outcomes)
+		}
 	}
 }

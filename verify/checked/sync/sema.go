@@ -1,6 +1,9 @@
 package sync
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // Sema is a counting semaphore: Acquire takes a permit, waiting while
 // there is none; Release returns one, handing it directly to the longest
@@ -22,14 +25,29 @@ func NewSema(n int) *Sema { return &Sema{permits: n} }
 func (s *Sema) state() int64 { return int64(s.permits)<<32 | int64(len(s.waiters)) }
 
 // Acquire takes a permit, waiting for one.
-func (s *Sema) Acquire() { s.acquire(-1) }
+func (s *Sema) Acquire() { s.acquire(nil) }
 
 // AcquireTimeout takes a permit, waiting at most d; it reports whether it
 // got one. A waiter that gives up after a Release handed it the permit
 // keeps it (reports true), so no permit is lost.
-func (s *Sema) AcquireTimeout(d time.Duration) bool { return s.acquire(d) }
+func (s *Sema) AcquireTimeout(d time.Duration) bool {
+	return s.acquire(func(p *parker) bool { return p.parkTimeout(d) })
+}
 
-func (s *Sema) acquire(d time.Duration) bool {
+// AcquireContext takes a permit, waiting until ctx is done: it returns nil
+// with a permit, or ctx.Err() without one. As with AcquireTimeout, a
+// waiter whose context ends after a Release handed it the permit keeps
+// it (returns nil).
+func (s *Sema) AcquireContext(ctx context.Context) error {
+	if s.acquire(func(p *parker) bool { return p.parkContext(ctx) }) {
+		return nil
+	}
+	return ctx.Err()
+}
+
+// acquire takes a permit; wait, when not nil, parks until it gives up
+// (false) or is woken.
+func (s *Sema) acquire(wait func(*parker) bool) bool {
 	s.m.enter(opTry)
 	if s.permits > 0 {
 		s.permits--
@@ -39,14 +57,14 @@ func (s *Sema) acquire(d time.Duration) bool {
 	w := &semaWaiter{}
 	s.waiters = append(s.waiters, w)
 	s.m.leaveWrote(s.state())
-	if d < 0 {
+	if wait == nil {
 		w.p.park()
 		return true // only a Release wakes a waiter, with the permit
 	}
-	if w.p.parkTimeout(d) {
+	if wait(&w.p) {
 		return true
 	}
-	// Timed out; unless a Release granted the permit meanwhile, leave.
+	// Gave up; unless a Release granted the permit meanwhile, leave.
 	s.m.enter(opWrite)
 	if w.granted {
 		s.m.leave(s.state())

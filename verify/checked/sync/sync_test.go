@@ -1,6 +1,7 @@
 package sync_test
 
 import (
+	"context"
 	stdsync "sync"
 	stdatomic "sync/atomic"
 	"testing"
@@ -174,4 +175,76 @@ func TestMutexCondWaitGroupOnce(t *testing.T) {
 		t.Fatal("a free RWMutex refused a writer")
 	}
 	rw.Unlock()
+}
+
+// The context forms behave as their standard counterparts: a semaphore
+// acquire that gives up with ctx.Err() (as x/sync/semaphore's Acquire),
+// a receive that gives up as a select on the channel and ctx.Done() does.
+func TestContextForms(t *testing.T) {
+	ctx := context.Background()
+	done, cancel := context.WithCancel(ctx)
+	cancel()
+
+	s := sync.NewSema(1)
+	if err := s.AcquireContext(ctx); err != nil {
+		t.Fatalf("AcquireContext with a free permit: %v", err)
+	}
+	if err := s.AcquireContext(done); err != context.Canceled {
+		t.Fatalf("AcquireContext on a cancelled context and no permit: %v, want context.Canceled", err)
+	}
+	wait, stop := context.WithTimeout(ctx, 10*time.Second)
+	defer stop()
+	got := make(chan error)
+	go func() { got <- s.AcquireContext(wait) }()
+	time.Sleep(time.Millisecond)
+	s.Release()
+	if err := <-got; err != nil {
+		t.Fatalf("the waiter did not get the released permit: %v", err)
+	}
+	if s.TryAcquire() {
+		t.Fatal("a permit was handed out twice")
+	}
+
+	// The same receives on a checked Chan and on a Go channel.
+	c, std := sync.NewChan[int](1), make(chan int, 1)
+	recvStd := func(ctx context.Context) (int, bool, error) {
+		select {
+		case v, ok := <-std:
+			return v, ok, nil
+		case <-ctx.Done():
+			return 0, false, ctx.Err()
+		}
+	}
+	for i, step := range []struct {
+		send  bool
+		ctx   context.Context
+		close bool
+	}{
+		// (A value ready and ctx done: a select picks either at random;
+		// RecvContext takes the value.)
+		{send: true, ctx: ctx}, {ctx: done}, {send: true, ctx: ctx}, {close: true, ctx: ctx},
+	} {
+		if step.send {
+			c.Send(i)
+			std <- i
+		}
+		if step.close {
+			c.Close()
+			close(std)
+		}
+		v1, ok1, err1 := c.RecvContext(step.ctx)
+		v2, ok2, err2 := recvStd(step.ctx)
+		if v1 != v2 || ok1 != ok2 || err1 != err2 {
+			t.Errorf("step %d: RecvContext = %v, %v, %v; the select = %v, %v, %v", i, v1, ok1, err1, v2, ok2, err2)
+		}
+	}
+
+	var p sync.Parker
+	if err := p.ParkContext(done); err != context.Canceled {
+		t.Fatalf("ParkContext on a cancelled context: %v", err)
+	}
+	p.Unpark()
+	if err := p.ParkContext(done); err != nil && err != context.Canceled {
+		t.Fatalf("ParkContext: %v", err)
+	}
 }

@@ -2,12 +2,14 @@
 // them, against verify/checked's drop-in primitives only: one of each
 // shape a lock takes (spinning on atomics, parking on a channel, a mutex
 // and a condition variable, a queue of per-node parkers, a reader/writer
-// lock). Each has a Bug field that plants one classic mistake; verify's
-// tests require Stress and Explore to pass the correct versions and
-// Explore to catch every planted one.
+// lock); TTAS and ChanLock can also give up a wait (LockContext). Each has
+// a Bug field that plants one classic mistake; verify's tests require
+// Stress and Explore to pass the correct versions and Explore to catch
+// every planted one.
 package handwritten
 
 import (
+	"context"
 	"time"
 
 	"github.com/lockgen/lockgen/verify/checked"
@@ -29,12 +31,20 @@ const (
 	// SkipWake: a release skips the wake it owes.
 	SkipWake
 	// DropHandoff: a release hands the lock to a waiter that already gave
-	// up (a timeout), and nobody ever takes it.
+	// up (a timeout, or its context's cancellation), and nobody ever takes
+	// it.
 	DropHandoff
+	// GiveUpHolding: a waiter looks at its context after an attempt
+	// rather than before it, and gives up even when the attempt took the
+	// lock, which nobody then holds.
+	GiveUpHolding
 )
 
 // TTAS spins on one atomic word: test, then test-and-set.
-type TTAS struct{ state atomic.Int32 }
+type TTAS struct {
+	Bug   Bug
+	state atomic.Int32
+}
 
 // Lock waits until the word is 0 and sets it.
 func (l *TTAS) Lock() {
@@ -44,6 +54,27 @@ func (l *TTAS) Lock() {
 		}
 		if l.state.CompareAndSwap(0, 1) {
 			return
+		}
+	}
+}
+
+// LockContext is Lock that gives up when ctx is done: it returns nil
+// holding the lock, or ctx.Err() without it. It looks at ctx while it
+// waits, before each attempt, so an attempt that takes the lock keeps it.
+func (l *TTAS) LockContext(ctx context.Context) error {
+	for {
+		for l.state.Load() != 0 {
+			runtime.Gosched()
+			if err := ctx.Err(); err != nil && l.Bug != GiveUpHolding {
+				return err
+			}
+		}
+		took := l.state.CompareAndSwap(0, 1)
+		if err := ctx.Err(); err != nil && l.Bug == GiveUpHolding {
+			return err // it looks after its attempt: a lock it took is lost
+		}
+		if took {
+			return nil
 		}
 	}
 }
@@ -84,11 +115,33 @@ func (l *ChanLock) enqueue() *sync.Chan[struct{}] {
 // did. A waiter that times out just as Unlock hands it the lock takes the
 // lock (the hand-over is on its way), so the lock is never lost.
 func (l *ChanLock) LockTimeout(d time.Duration) bool {
+	return l.lockUntil(func(c *sync.Chan[struct{}]) bool {
+		_, _, got := c.RecvTimeout(d)
+		return got
+	})
+}
+
+// LockContext takes the lock, waiting until ctx is done: nil with the
+// lock, or ctx.Err() without it. As with LockTimeout, a waiter whose
+// context ends just as Unlock hands it the lock takes the lock.
+func (l *ChanLock) LockContext(ctx context.Context) error {
+	if l.lockUntil(func(c *sync.Chan[struct{}]) bool {
+		_, _, err := c.RecvContext(ctx)
+		return err == nil
+	}) {
+		return nil
+	}
+	return ctx.Err()
+}
+
+// lockUntil takes the lock, waiting in line until wait gives up (false);
+// it reports whether it took the lock.
+func (l *ChanLock) lockUntil(wait func(*sync.Chan[struct{}]) bool) bool {
 	c := l.enqueue()
 	if c == nil {
 		return true
 	}
-	if _, _, got := c.RecvTimeout(d); got {
+	if wait(c) {
 		return true
 	}
 	l.mu.Lock()
