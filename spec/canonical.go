@@ -18,6 +18,9 @@ func (l *Lock) TOML() string {
 	w("algorithm", quote(l.Algorithm))
 	w("mode", quote(string(l.Mode)))
 	if l.Distributed != nil {
+		if l.Context {
+			w("context", "true")
+		}
 		if l.NoTests {
 			w("tests", "false")
 		}
@@ -41,6 +44,9 @@ func (l *Lock) TOML() string {
 		w("preference", quote(string(l.Preference)))
 	}
 	w("trylock", fmt.Sprint(l.TryLock))
+	if l.Context {
+		w("context", "true")
+	}
 	if l.AllowIncorrect {
 		w("allow_incorrect", "true")
 	}

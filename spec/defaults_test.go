@@ -101,7 +101,7 @@ func TestSchemaDefaults(t *testing.T) {
 		}
 		checked = append(checked, d.Key)
 	}
-	if got, want := strings.Join(checked, " "), "mode padding wait trylock tests allow_incorrect"; got != want {
+	if got, want := strings.Join(checked, " "), "mode padding wait trylock context tests allow_incorrect"; got != want {
 		t.Errorf("keys with literal defaults: %s, want %s", got, want)
 	}
 	for _, d := range Schema {

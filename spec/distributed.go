@@ -11,7 +11,7 @@ import (
 // distributedKeys are the keys a message-passing lock takes: its processes
 // are chosen at run time (NewX(self, n, transport)), and the shared-memory
 // choices (nodes, padding, wait, ...) do not exist for it.
-var distributedKeys = []string{"name", "package", "algorithm", "mode", "tests"}
+var distributedKeys = []string{"name", "package", "algorithm", "mode", "context", "tests"}
 
 // distributed finishes the check of a lock whose algorithm is a
 // message-passing one.
@@ -26,6 +26,14 @@ func (l *lockChecker) distributed(lk Lock, info lockInfo, d *distributed.Entry) 
 	}
 	if t, st := l.boolean("tests"); st == set {
 		lk.NoTests = !t
+	}
+	// LockContext is always generated for a message-passing lock: saying
+	// so is allowed, asking for none is not possible.
+	if c, st := l.boolean("context"); st == set {
+		if !c {
+			l.errorf("context", "context = false: the message-passing lock %s always has LockContext (a request cannot be recalled; a passage given up enters and leaves by itself)", d.Name)
+		}
+		lk.Context = c
 	}
 	for _, k := range l.c.sortedKeys(l.base, l.m) {
 		if slices.Contains(distributedKeys, k) {

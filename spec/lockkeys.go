@@ -31,6 +31,7 @@ func (l *lockChecker) check() (Lock, lockInfo) {
 	l.spin(&lk, waitOK)
 	l.preference(e, &lk, modeOK)
 	l.trylock(e, &lk)
+	l.context(e, &lk)
 	l.tests(&lk)
 	if e != nil {
 		l.params(e, &lk, procsOK)

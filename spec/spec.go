@@ -51,6 +51,7 @@ type Lock struct {
 	Preference templates.Preference // mode rw only, else ""
 
 	TryLock        bool
+	Context        bool // context = true: LockContext (see context.go)
 	AllowIncorrect bool
 	NoTests        bool // tests = false: no test files and no lockgen_check runtime
 
