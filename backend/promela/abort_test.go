@@ -5,23 +5,13 @@ import (
 	"testing"
 
 	"github.com/lockgen/lockgen/ir"
-	"github.com/lockgen/lockgen/templates"
 )
-
-func abortDef(t *testing.T, name string) *ir.Algorithm {
-	t.Helper()
-	e, ok := templates.Lookup(name)
-	if !ok {
-		t.Fatalf("no entry %s", name)
-	}
-	return e.MustDef(e.AllOptions()[0])
-}
 
 // With Options.Abort every wait that has abort code gets an option that
 // gives up, taken by a passage that may (g_abt) under the liveness claims,
 // at any time otherwise; the claims speak of the passages that may not.
 func TestAbortLowering(t *testing.T) {
-	a := abortDef(t, "lamport-fast")
+	a := def(t, "lamport-fast")
 	p := ir.Params{N: 2, K: 1}
 	plain, err := Model(a, p, Options{Checks: MutualExclusion})
 	if err != nil {
@@ -64,7 +54,7 @@ func TestAbortLowering(t *testing.T) {
 // A busy loop with abort code exits on its negated condition, not else,
 // which the always-open abort option would starve.
 func TestAbortBusyLoopExit(t *testing.T) {
-	m, err := Model(abortDef(t, "clh-try"), ir.Params{N: 2, K: 1}, Options{Abort: true, Checks: MutualExclusion})
+	m, err := Model(def(t, "clh-try"), ir.Params{N: 2, K: 1}, Options{Abort: true, Checks: MutualExclusion})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +82,7 @@ func TestAbortRefused(t *testing.T) {
 		{"finitely without a claim", "tas", Options{Abort: true, AbortFinitely: true, Checks: MutualExclusion}, "assumption of the liveness claims"},
 		{"finitely without aborts", "tas", Options{AbortFinitely: true, Checks: DeadlockFreedom}, "without aborts"},
 	} {
-		_, err := Model(abortDef(t, c.alg), p, c.o)
+		_, err := Model(def(t, c.alg), p, c.o)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: %v, want an error containing %q", c.name, err, c.want)
 		}
