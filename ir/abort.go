@@ -2,6 +2,7 @@ package ir
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -115,13 +116,16 @@ func plural(n int, what string) string {
 	return fmt.Sprintf("%d %ses", n, what)
 }
 
+// labelList names lines once each, in order.
 func labelList(ls []string) string {
-	out := make([]string, len(ls))
-	for i, l := range ls {
+	var out []string
+	for _, l := range ls {
 		if l == "" {
 			l = "an unlabelled line"
 		}
-		out[i] = l
+		if !slices.Contains(out, l) {
+			out = append(out, l)
+		}
 	}
 	return strings.Join(out, ", ")
 }

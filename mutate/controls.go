@@ -53,7 +53,7 @@ func Controls() ([]Control, error) {
 	var out []Control
 	for _, f := range []func() (Control, error){
 		dt1OneNode, dt1Swap67, dt1StatusAfterTest, dt2Unlocked, mcsNoExitWait, testThenSet, hyman,
-		clhTryLeaveReachable, clhTryUnlinkEarly, lamportFastAbortR72,
+		clhTryLeaveReachable, clhTryUnlinkEarly, lamportFastAbortR72, mcsTryNoStep4,
 	} {
 		c, err := f()
 		if err != nil {
@@ -486,5 +486,38 @@ func lamportFastAbortR72() (Control, error) {
 		Entry:  e, Options: o, Alg: b,
 		SpinOnly: spinOnlyAborts,
 		SpinN:    2, SpinProperty: "abort-deadlock-freedom-finite", SpinFailure: "acceptance cycle", SpinLabels: []string{"line 4", "line R7.2", "line R3"},
+	}, nil
+}
+
+// mcsTryNoStep4: MCS-try whose leaver never tells its predecessor it is
+// leaving (the swaps of step 4).
+func mcsTryNoStep4() (Control, error) {
+	e, o, a, err := entryDef("mcs-try")
+	if err != nil {
+		return Control{}, err
+	}
+	b := a.Clone()
+	path, i, err := find(b.Acquire, "step 4's swap of the predecessor's next", func(s ir.Stmt) bool {
+		f, ok := s.(ir.If)
+		if !ok || f.Label() != "S4" || len(f.Then) != 1 {
+			return false
+		}
+		_, swap := f.Then[0].(ir.Swap)
+		return swap
+	})
+	if err != nil {
+		return Control{}, err
+	}
+	b.Acquire = ir.EditList(b.Acquire, path, func(c ir.Code) ir.Code { return ir.ReplaceStmt(c, i) })
+	return Control{
+		Name: "mcs-try-no-step-4", Title: "MCS-try whose leaver does not tell its predecessor (step 4)",
+		Source: "Scott & Scherer, PPoPP 2001, section 3.2: a leaver replaces the pointers into and out of its node before it goes",
+		Why: "the leaver's node stays its predecessor's next, and the predecessor's release hands the lock to it (line X7) while its owner, " +
+			"which never said it was leaving, swings L back (line S5) and at step 6 takes the granted mark for a new successor's pointer " +
+			"and follows it: a nil dereference here (in the paper a wild write), the lock handed to nobody",
+		Change: "delete step 4 (n := FAS(pred.next, …)) of the abort",
+		Entry:  e, Options: o, Alg: b,
+		SpinOnly: spinOnlyAborts,
+		SpinN:    2, SpinProperty: "abort-deadlock", SpinFailure: "invalid array index", SpinLabels: []string{"line X7", "line S5", "line S6"},
 	}, nil
 }

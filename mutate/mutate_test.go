@@ -240,7 +240,7 @@ func TestControlsAreOneLineChanges(t *testing.T) {
 		}
 	}
 	for _, want := range []string{"dt1-one-node", "dt1-swap-6-7", "dt1-status-after-test", "dt2-unlocked", "mcs-no-exit-wait", "test-then-set", "hyman",
-		"clh-try-leave-reachable", "clh-try-unlink-early", "lamport-fast-abort-r7.2"} {
+		"clh-try-leave-reachable", "clh-try-unlink-early", "lamport-fast-abort-r7.2", "mcs-try-no-step-4"} {
 		if !names[want] {
 			t.Errorf("no control %s", want)
 		}

@@ -9,9 +9,9 @@ import (
 
 // abortCatalogue is what TestAbortCatalogue checks by default: one entry
 // of each kind (an abort that leaves at once, one whose liveness needs
-// finitely many aborts, one that loops, a queue lock's, a negative
+// finitely many aborts, one that loops, the queue locks', a negative
 // control); LOCKGEN_SPIN_LONG checks every abortable entry.
-var abortCatalogue = []string{"tas", "lamport-fast", "kessels", "clh-try", "fischer"}
+var abortCatalogue = []string{"tas", "lamport-fast", "kessels", "clh-try", "mcs-try", "fischer"}
 
 // Every abortable entry passes its properties with aborts at n = 2 (a
 // negative control fails them, as it fails without aborts), and an entry
