@@ -9,7 +9,10 @@
 // pluggable strategies (random, PCT, preemption-bounded DFS, replay). A
 // goroutine whose await did not hold is not runnable until someone writes a
 // register it read, so "everyone is waiting" is a detected deadlock rather
-// than a hang.
+// than a hang. A goroutine that waits with a context the scheduler holds
+// (Proc.CancelContext) may also have it cancelled, as one more choice of
+// every decision (cancel.go), so everyone waiting is a deadlock only when
+// nobody can give up.
 //
 // Outside an execution, or from a goroutine the scheduler does not manage,
 // every entry point passes through: Access and the Result functions return at
