@@ -2,6 +2,7 @@ package mutation
 
 import (
 	"context"
+	"fmt"
 	"testing"
 	"time"
 
@@ -33,8 +34,11 @@ func TestControlsAreCaught(t *testing.T) {
 			t.Logf("%s: spin: %s %s %s\n%s", c.Name, cr.Spin.Status, cr.Spin.Failure, cr.Spin.Message, cr.SpinText)
 			continue
 		}
-		t.Logf("%s: explore: %s in %v (%s); spin n=%d %s: %s in %v", c.Name, cr.Explore.Kind, cr.ExploreTime.Round(time.Millisecond),
-			cr.Explore.Strategy, c.SpinN, c.SpinProperty, cr.Spin.Failure, cr.Spin.Elapsed.Round(time.Millisecond))
+		explore := fmt.Sprintf("%s in %v (%s)", cr.Explore.Kind, cr.ExploreTime.Round(time.Millisecond), cr.Explore.Strategy)
+		if c.SpinOnly != "" {
+			explore = "not checked: " + c.SpinOnly
+		}
+		t.Logf("%s: explore: %s; spin n=%d %s: %s in %v", c.Name, explore, c.SpinN, c.SpinProperty, cr.Spin.Failure, cr.Spin.Elapsed.Round(time.Millisecond))
 	}
 	t.Logf("all controls in %v", time.Since(start).Round(time.Millisecond))
 }
