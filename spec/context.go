@@ -3,7 +3,7 @@ package spec
 import "github.com/lockgen/lockgen/templates"
 
 // context checks context = true (LockContext): the algorithm's waiting
-// processes must be able to give up (templates.Entry.NoAbort says why
+// processes must be able to give up (templates.Entry.WhyNoAbort says why
 // not), and until the Go backend lowers the abort code of shared-memory
 // algorithms (issue 48's second phase) the key is refused even for those
 // that can, rather than generating a lock without the LockContext asked
@@ -14,7 +14,7 @@ func (l *lockChecker) context(e *templates.Entry, lk *Lock) {
 		return
 	}
 	if !e.Abortable() {
-		l.errorf("context", "context = true is not supported by %s: %s", e.Name, e.NoAbort)
+		l.errorf("context", "context = true is not supported by %s: %s", e.Name, e.WhyNoAbort())
 		return
 	}
 	l.errorf("context", "context = true: LockContext is not generated yet for shared-memory locks; %s's waiting processes can give up "+

@@ -8,8 +8,18 @@ import (
 )
 
 // Abortable reports whether a waiting process can give up (LockContext):
-// the entry's definitions give their waits abort code.
-func (e *Entry) Abortable() bool { return e.NoAbort == "" }
+// the entry's definitions give their waits abort code, and the checks
+// found nothing wrong with it.
+func (e *Entry) Abortable() bool { return e.NoAbort == "" && e.AbortIncorrect == "" }
+
+// WhyNoAbort says why a waiting process cannot give up ("" for an
+// abortable entry).
+func (e *Entry) WhyNoAbort() string {
+	if e.AbortIncorrect != "" {
+		return "the paper's abort code, as transcribed here from its published pseudo-code, fails the checks: " + e.AbortIncorrect
+	}
+	return e.NoAbort
+}
 
 // AbortPoint is one wait a process may abandon, and what leaving costs.
 type AbortPoint struct {
@@ -61,7 +71,7 @@ func (e *Entry) StuckWaits(o Options) []string {
 // that is not abortable, why.
 func (e *Entry) AbortSummary(o Options) string {
 	if !e.Abortable() {
-		return "no: " + e.NoAbort
+		return "no: " + e.WhyNoAbort()
 	}
 	var parts []string
 	byCost := map[string][]string{}
@@ -99,7 +109,8 @@ func labelsOf(ls []string) string {
 }
 
 // checkAbort keeps an entry's abort claim and its definitions in step:
-// abort code in every variant, or in none and a reason.
+// abort code in every variant (which AbortIncorrect may declare wrong), or
+// in none and a reason.
 func checkAbort(e *Entry) {
 	with, without := 0, 0
 	for _, o := range e.AllOptions() {
@@ -116,7 +127,7 @@ func checkAbort(e *Entry) {
 		panic("templates: algorithm " + e.Name + " has abort code but says it cannot abort")
 	case with == 0 && e.NoAbort == "":
 		panic("templates: algorithm " + e.Name + " has no abort code: say why (NoAbort)")
-	case with == 0 && (len(e.AbortNotes) > 0 || e.AbortFinitely != ""):
+	case with == 0 && (len(e.AbortNotes) > 0 || e.AbortFinitely != "" || e.AbortIncorrect != ""):
 		panic("templates: algorithm " + e.Name + " cannot abort but has abort notes")
 	}
 }

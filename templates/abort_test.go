@@ -24,7 +24,7 @@ func TestEveryEntryDecidesAbort(t *testing.T) {
 				t.Errorf("%s: summary %q, points %v", e.Name, s, e.AbortPoints(o))
 			}
 		default:
-			if !strings.HasPrefix(s, "no: ") || e.AbortFinitely != "" {
+			if !strings.HasPrefix(s, "no: ") || e.AbortFinitely != "" || (e.AbortIncorrect != "") == (e.NoAbort != "") {
 				t.Errorf("%s: summary %q", e.Name, s)
 			}
 		}

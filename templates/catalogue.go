@@ -259,6 +259,11 @@ type Entry struct {
 	// gives its waits the paper's abort code (ir.Await.Abort). register
 	// requires one or the other, so that every entry decides.
 	NoAbort string
+	// AbortIncorrect, for an entry whose paper gives abort code that the
+	// checks find wrong, says what goes wrong: the definition keeps the
+	// paper's abort code (so that SPIN and the mutator still run it), but
+	// the entry is not abortable and LockContext is refused.
+	AbortIncorrect string
 	// AbortFinitely, for an abortable entry whose claimed liveness holds
 	// only while every process gives up finitely often (the assumption of
 	// the abortable-mutex literature), says what goes wrong otherwise; ""

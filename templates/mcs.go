@@ -29,7 +29,7 @@ func init() {
 			Handle: "", Pool: "", Heap: "", Caller: "", Array: "",
 		},
 		DefaultNodes: Handle,
-		NoAbort:      "a waiter cannot leave: its predecessor links to its node (line 6) and hands the lock to it (line 12 or 16), and its successor links behind it; a leaver would receive the lock with nobody to pass it on. Scott & Scherer's MCS-try (mcs-try) is the abortable variant: a leaver unlinks itself from a doubly linked queue",
+		NoAbort:      "a waiter cannot leave: its predecessor links to its node (line 6) and hands the lock to it (line 12 or 16), and its successor links behind it; a leaver would receive the lock with nobody to pass it on. Scott & Scherer's MCS-try (mcs-try) is the paper's abortable variant, a doubly linked queue a leaver unlinks itself from, but SPIN finds a race in its timeout code at n = 3",
 		Deviations: []string{
 			"The paper's value bit is the boolean field value (1 = true = go).",
 			"Lines 10–16 read (↓mynode).next once per test, as the paper's two-line form implies.",
