@@ -189,10 +189,14 @@ func (p *proc) parkOn(pk *Parker, label string, mode parkMode) bool {
 	// runs those first. Otherwise a loop that retries with a timeout could
 	// time out for ever while the goroutine it waits for never runs, a
 	// livelock no fair scheduler makes (a retry on a Sema or a Chan was
-	// reported as no progress).
-	ex.point(p, ptYield)
-	if ex.stopped.Load() {
-		return true
+	// reported as no progress). A cancelled context is not time passing:
+	// the scheduler chose it among the others' steps (cancel.go), and the
+	// give-up runs at once, or a waker would always win the race.
+	if timed {
+		ex.point(p, ptYield)
+		if ex.stopped.Load() {
+			return true
+		}
 	}
 	return false
 }
