@@ -11,7 +11,7 @@
 #   make bench     lockgen bench over the catalogue; rewrites docs/performance.md
 #   make tune-targets  lockgen tune's targets on go-cache's benchmarks (about 25 minutes, idle machine)
 #   make tuning-doc  reruns the tunes docs/tuning.md shows; rewrites their output there
-#   make distributed  the simulator over the paper's grid; rewrites docs/distributed.md and its plots
+#   make distributed  the simulator over the paper's grid; rewrites the generated part of docs/distributed.md and its plots
 #   make generate  regenerate every checked-in generated package
 
 GO      ?= go

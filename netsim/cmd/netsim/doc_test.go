@@ -34,10 +34,14 @@ func TestDistributedDocIsFresh(t *testing.T) {
 	if err := writeDoc(&b, t.TempDir(), "distributed", ns, nil); err != nil {
 		t.Fatal(err)
 	}
-	have, err := os.ReadFile("../../../docs/distributed.md")
+	doc, err := os.ReadFile("../../../docs/distributed.md")
 	if err != nil {
 		t.Fatal(err)
 	}
+	if !bytes.Contains(doc, []byte(docMarker)) {
+		t.Fatal("docs/distributed.md has lost the marker between its hand-written and generated parts")
+	}
+	have := generated(doc)
 	if full {
 		if !bytes.Equal(have, b.Bytes()) {
 			t.Error("docs/distributed.md is stale: make distributed")
@@ -97,5 +101,32 @@ func TestSameDocAt(t *testing.T) {
 		if sameDocAt(whole, part, []int{10, 20}) == nil {
 			t.Errorf("%s: not seen", name)
 		}
+	}
+}
+
+// make distributed keeps the hand-written part above the marker and
+// rewrites only what is below it; a file without the marker is all
+// generated.
+func TestHandWrittenPartKept(t *testing.T) {
+	path := t.TempDir() + "/d.md"
+	doc := "# Failures\n\nby hand\n\n" + docMarker + "\n\n# Simulation\nold\n"
+	if err := os.WriteFile(path, []byte(doc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	kept, err := handWritten(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := "# Failures\n\nby hand\n\n" + docMarker + "\n\n"; string(kept) != want {
+		t.Errorf("kept %q, want %q", kept, want)
+	}
+	if got := string(generated([]byte(doc))); got != "# Simulation\nold\n" {
+		t.Errorf("generated part %q", got)
+	}
+	if err := os.WriteFile(path, []byte("# Simulation\nold\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if kept, err := handWritten(path); err != nil || kept != nil {
+		t.Errorf("without a marker: kept %q, %v", kept, err)
 	}
 }
