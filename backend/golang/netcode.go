@@ -24,9 +24,9 @@ func (g *netGen) stmt(s ir.Stmt) []jen.Code {
 	case ir.Set:
 		dst := g.ref(s.Dst)
 		if s.Index != nil {
-			dst = dst.Index(g.expr(s.Index, nil))
+			dst = dst.Index(g.expr(s.Index))
 		}
-		return []jen.Code{comment, dst.Op("=").Add(g.expr(s.Val, nil))}
+		return []jen.Code{comment, dst.Op("=").Add(g.expr(s.Val))}
 	case ir.For:
 		v := jen.Id(s.Var)
 		body := g.withParam(s.Var, func() []jen.Code { return g.code(s.Body) })
@@ -34,20 +34,20 @@ func (g *netGen) stmt(s ir.Stmt) []jen.Code {
 			body = append([]jen.Code{jen.If(v.Clone().Op("==").Int64().Call(jen.Id("l").Dot("self"))).Block(jen.Continue())}, body...)
 		}
 		return []jen.Code{comment, jen.For(
-			v.Clone().Op(":=").Int64().Call(g.expr(s.From, nil)),
-			v.Clone().Op("<=").Add(g.expr(s.To, nil)),
+			v.Clone().Op(":=").Int64().Call(g.expr(s.From)),
+			v.Clone().Op("<=").Add(g.expr(s.To)),
 			v.Clone().Op("++"),
 		).Block(body...)}
 	case ir.Send:
 		m := g.a.Message(s.Msg)
-		args := []jen.Code{g.expr(s.To, nil), jen.Id(g.kind(s.Msg))}
+		args := []jen.Code{g.expr(s.To), jen.Id(g.kind(s.Msg))}
 		var words []jen.Code // with array arguments: the parts to concatenate
 		for i, a := range s.Args {
 			if m.Params[i].Len != nil {
 				words = append(words, g.ref(a.(ir.LocalRef).Name)) // a process's array, whole (ir.Check)
 				continue
 			}
-			e := g.expr(a, nil)
+			e := g.expr(a)
 			if m.Params[i].Type == ir.TBool {
 				e = jen.Id("netBool").Call(e)
 			}
@@ -59,7 +59,7 @@ func (g *netGen) stmt(s ir.Stmt) []jen.Code {
 		}
 		return []jen.Code{comment, jen.Id("l").Dot("send").Call(args...)}
 	case ir.If:
-		st := jen.If(g.expr(s.Cond, nil)).Block(g.code(s.Then)...)
+		st := jen.If(g.expr(s.Cond)).Block(g.code(s.Then)...)
 		if len(s.Else) > 0 {
 			st = st.Else().Block(g.code(s.Else)...)
 		}
@@ -90,14 +90,14 @@ func (g *netGen) ref(name string) *jen.Statement {
 	return jen.Id("l").Dot("s").Dot(name)
 }
 
-// expr lowers an expression; self, when set, replaces Self, and n the
-// lock's n, by the constructor's parameters.
-func (g *netGen) expr(e ir.Expr, self *jen.Statement) *jen.Statement {
+// expr lowers an expression over the process's state: Self and n are
+// the epoch's (l.self, l.n).
+func (g *netGen) expr(e ir.Expr) *jen.Statement {
 	sub := func(x ir.Expr) *jen.Statement {
 		if _, ok := x.(ir.Bin); ok {
-			return jen.Parens(g.expr(x, self))
+			return jen.Parens(g.expr(x))
 		}
-		return g.expr(x, self)
+		return g.expr(x)
 	}
 	switch e := e.(type) {
 	case ir.Const:
@@ -108,20 +108,14 @@ func (g *netGen) expr(e ir.Expr, self *jen.Statement) *jen.Statement {
 	case ir.BoolConst:
 		return jen.Lit(e.V)
 	case ir.Param:
-		if e.Name == "n" && self != nil {
-			return jen.Int64().Call(jen.Id("n")) // the constructor's parameter
-		}
 		if e.Name == "n" {
 			return jen.Int64().Call(jen.Id("l").Dot("n"))
 		}
 	case ir.Self:
-		if self != nil {
-			return self.Clone()
-		}
 		return jen.Int64().Call(jen.Id("l").Dot("self"))
 	case ir.LocalRef:
 		if e.Index != nil {
-			return g.ref(e.Name).Index(g.expr(e.Index, self))
+			return g.ref(e.Name).Index(g.expr(e.Index))
 		}
 		return g.ref(e.Name)
 	case ir.Not:
@@ -132,7 +126,7 @@ func (g *netGen) expr(e ir.Expr, self *jen.Statement) *jen.Statement {
 	case ir.Bin:
 		return sub(e.X).Op(e.Op.String()).Add(sub(e.Y))
 	case ir.Quant:
-		return g.quant(e, self)
+		return g.quant(e)
 	}
 	g.err = fmt.Errorf("%s: expression %s has no Go network lowering", g.a.Name, ir.FormatExpr(e))
 	return jen.Lit(0)
@@ -140,33 +134,30 @@ func (g *netGen) expr(e ir.Expr, self *jen.Statement) *jen.Statement {
 
 // quant lowers ∀/∃ to a function literal called in place: a loop over the
 // processes that returns at the first one that decides.
-func (g *netGen) quant(q ir.Quant, self *jen.Statement) *jen.Statement {
+func (g *netGen) quant(q ir.Quant) *jen.Statement {
 	v := jen.Id(q.Var)
 	var body []jen.Code
 	if q.SkipSelf {
 		me := jen.Int64().Call(jen.Id("l").Dot("self"))
-		if self != nil {
-			me = self.Clone()
-		}
 		body = append(body, jen.If(v.Clone().Op("==").Add(me)).Block(jen.Continue()))
 	}
 	g.withParam(q.Var, func() []jen.Code {
 		var cond *jen.Statement
 		switch x, negated := q.Body.(ir.Not); {
 		case !q.All:
-			cond = g.expr(q.Body, self)
+			cond = g.expr(q.Body)
 		case negated: // ¬¬x is x (staticcheck SA4013)
-			cond = g.expr(x.X, self)
+			cond = g.expr(x.X)
 		default:
-			cond = jen.Op("!").Parens(g.expr(q.Body, self))
+			cond = jen.Op("!").Parens(g.expr(q.Body))
 		}
 		body = append(body, jen.If(cond).Block(jen.Return(jen.Lit(!q.All))))
 		return nil
 	})
 	return jen.Func().Params().Bool().Block(
 		jen.For(
-			v.Clone().Op(":=").Int64().Call(g.expr(q.From, self)),
-			v.Clone().Op("<=").Add(g.expr(q.To, self)),
+			v.Clone().Op(":=").Int64().Call(g.expr(q.From)),
+			v.Clone().Op("<=").Add(g.expr(q.To)),
 			v.Clone().Op("++"),
 		).Block(body...),
 		jen.Return(jen.Lit(q.All)),

@@ -25,6 +25,7 @@ func NetworkTests(c NetConfig) (File, error) {
 				Params(jen.Qual(ns, "Lock"), jen.Error()).Block(
 				jen.Return(jen.Id("New"+c.Name).Call(jen.Id("self"), jen.Id("n"), jen.Id("tr"))),
 			),
+			jen.Id("Zero"): jen.Func().Params().Qual(ns, "Lock").Block(jen.Return(jen.New(jen.Id(c.Name)))),
 		})),
 	)
 	t := jen.Id("t").Op("*").Qual("testing", "T")
@@ -40,6 +41,13 @@ func NetworkTests(c NetConfig) (File, error) {
 	f.Func().Id("Test" + c.Name + "Stress").Params(t.Clone()).Block(body...)
 	f.Func().Id("Test" + c.Name + "Behaviour").Params(t.Clone()).Block(
 		jen.Qual(ns, "Behaviour").Call(jen.Id("t"), jen.Id(subject).Call()),
+	)
+	f.Comment(fmt.Sprintf("Test%sFaults crashes, restarts and removes processes of a group kept in process: the", c.Name))
+	f.Comment("survivors go on in new epochs, and a fenced resource sees no overlap and no token go back.")
+	f.Func().Id("Test"+c.Name+"Faults").Params(t.Clone()).Block(
+		jen.Id("r").Op(":=").Qual(ns, "Faults").Call(jen.Id("t"), jen.Id(subject).Call(), jen.Qual(ns, "FaultOptions").Values()),
+		jen.Id("t").Dot("Logf").Call(jen.Lit("%d faults, %d passages, %d accesses accepted, %d stale, %d requests ended by a new epoch"),
+			jen.Id("r").Dot("Faults"), jen.Id("r").Dot("Passages"), jen.Id("r").Dot("Resource").Dot("Accepted"), jen.Id("r").Dot("Resource").Dot("Stale"), jen.Id("r").Dot("InFlight")),
 	)
 	data, err := render(f)
 	if err != nil {

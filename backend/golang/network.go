@@ -175,7 +175,7 @@ func (g *netGen) decls(f *jen.File) {
 	f.Comment(fmt.Sprintf("%sState is one process's state, named as in the paper.", g.low))
 	f.Type().Id(g.low + "State").Struct(fields...)
 	f.Line()
-	// The constructor: each process's initial state.
+	// reset: each process's initial state, for the epoch's self and n.
 	var init, fill []jen.Code
 	for _, l := range g.a.Locals {
 		t := jen.Int64()
@@ -185,28 +185,32 @@ func (g *netGen) decls(f *jen.File) {
 		switch {
 		case l.Len != nil:
 			// One element per process (ir.Check), each starting at InitSelf.
-			init = append(init, jen.Id(l.Name).Op(":").Make(jen.Index().Add(t), jen.Id("n")))
+			init = append(init, jen.Id(l.Name).Op(":").Make(jen.Index().Add(t), jen.Id("l").Dot("n")))
 			if l.InitSelf != nil {
 				fill = append(fill, jen.For(jen.Id("j").Op(":=").Range().Id("l").Dot("s").Dot(l.Name)).Block(
-					jen.Id("l").Dot("s").Dot(l.Name).Index(jen.Id("j")).Op("=").Add(g.expr(l.InitSelf, jen.Int64().Call(jen.Id("self")))),
+					jen.Id("l").Dot("s").Dot(l.Name).Index(jen.Id("j")).Op("=").Add(g.expr(l.InitSelf)),
 				))
 			}
 		case l.InitSelf != nil:
-			init = append(init, jen.Id(l.Name).Op(":").Add(g.expr(l.InitSelf, jen.Int64().Call(jen.Id("self")))))
+			init = append(init, jen.Id(l.Name).Op(":").Add(g.expr(l.InitSelf)))
 		}
 	}
 	f.Comment(fmt.Sprintf("New%s returns process self's lock (0 <= self < n) of the n processes that share it,", g.c.Name))
-	f.Comment("sending and receiving over tr. Every process runs one, all with the same n.")
-	f.Func().Id("New"+g.c.Name).Params(jen.List(jen.Id("self"), jen.Id("n")).Int(), jen.Id("tr").Id("Transport")).
+	f.Comment("sending and receiving over tr. Every process runs one, all with the same n. Over a")
+	f.Comment("transport that keeps a group (a Group: lockgen's natstransport), it first joins the group,")
+	f.Comment("which refuses another n, another algorithm or an id a live process holds.")
+	f.Func().Id("New"+g.c.Name).Params(jen.List(jen.Id("self"), jen.Id("n")).Int(), jen.Id("tr").Id("Transport"), jen.Id("opts").Op("...").Id("Option")).
 		Params(jen.Op("*").Id(g.c.Name), jen.Error()).Block(
-		jen.Id("l").Op(":=").Op("&").Id(g.c.Name).Values(jen.Dict{
-			jen.Id("s"): jen.Id(g.low + "State").Values(init...),
-		}),
-		jen.Add(fill...),
-		jen.If(jen.Err().Op(":=").Id("l").Dot("start").Call(jen.Id("self"), jen.Id("n"), jen.Id("tr"), jen.Id("l")), jen.Err().Op("!=").Nil()).Block(
+		jen.Id("l").Op(":=").Op("&").Id(g.c.Name).Values(),
+		jen.If(jen.Err().Op(":=").Id("l").Dot("start").Call(jen.Id("self"), jen.Id("n"), jen.Id("tr"), jen.Id("l"), jen.Lit(g.c.Name), jen.Lit(g.c.Entry.Name), jen.Id("opts")), jen.Err().Op("!=").Nil()).Block(
 			jen.Return(jen.Nil(), jen.Err()),
 		),
 		jen.Return(jen.Id("l"), jen.Nil()),
+	)
+	f.Comment("reset makes the state the initial one of process self of n (the epoch's index and member")
+	f.Comment("count): where a process starts in the paper, for a new epoch as at the start.")
+	f.Func().Params(jen.Id("l").Op("*").Id(g.c.Name)).Id("reset").Params().Block(
+		append([]jen.Code{jen.Id("l").Dot("s").Op("=").Id(g.low + "State").Values(init...)}, fill...)...,
 	)
 }
 
@@ -217,12 +221,22 @@ func (g *netGen) doc() string {
 	for _, r := range e.Refs {
 		fmt.Fprintf(&b, "Source: %s.\n", r.String())
 	}
-	b.WriteString("\nEach process creates its own with New" + g.c.Name + " and a Transport to the others; a\n")
-	b.WriteString("process runs one passage at a time (its goroutines queue). Lock and RLock block until granted\n")
-	b.WriteString("and panic if the lock fails (its transport closed or a send failed); LockContext and\n")
-	b.WriteString("RLockContext return that error instead, or the context's: a request already sent cannot be\n")
-	b.WriteString("recalled, so an abandoned passage enters when its turn comes and leaves at once. Fence is the\n")
-	b.WriteString("passage's fencing token; Done and Err report a failed lock.\n\n")
+	b.WriteString("\nEach process creates its own with New" + g.c.Name + " and a Transport to the others, and runs\n")
+	b.WriteString("one passage at a time: a lock is held by its process, not by a goroutine (Lock while the\n")
+	b.WriteString("process is in a passage panics; share the lock between goroutines with a sync.Mutex).\n")
+	b.WriteString("Lock and RLock block until granted and panic if the lock fails; LockContext and RLockContext\n")
+	b.WriteString("return that error instead, or the context's: a request already sent cannot be recalled, so an\n")
+	b.WriteString("abandoned passage enters when its turn comes and leaves at once. Fence is the passage's\n")
+	b.WriteString("fencing token; Unlock returns the failure that ended a passage; Done and Err report a lock\n")
+	b.WriteString("that failed for good; Close leaves.\n\n")
+	b.WriteString("Failures (lockgen's docs/distributed.md): over a transport that keeps a group (natstransport),\n")
+	b.WriteString("a process that crashes, pauses past its lease or restarts is removed once its lease is over,\n")
+	b.WriteString("and the others start the algorithm again from its initial state in a new epoch of the members\n")
+	b.WriteString("left, indexed by id. A request in flight then returns ErrEpochChanged (Lock, and\n")
+	b.WriteString("RetryAcrossEpochs, ask again); a passage that holds the lock keeps it until Unlock, and the\n")
+	b.WriteString("new epoch opens only after it. A later epoch's fencing tokens are above an earlier one's.\n")
+	b.WriteString("Over the in-process transport nothing fails: one epoch of all n processes.\n")
+	b.WriteString("In a new epoch " + e.Restart + ".\n\n")
 	if e.NoTryLock == "" {
 		b.WriteString("TryLock (and TryRLock) enters only when the acquire needs no message and no wait.\n\n")
 	} else {
@@ -252,6 +266,8 @@ func (g *netGen) doc() string {
 	}
 	b.WriteString("  - Fencing tokens are this lowering's addition: every message carries its sender's token\n")
 	b.WriteString("    clock, a receiver keeps the largest it has seen, and a writer's entry increments it.\n")
+	b.WriteString("  - Epochs are this lowering's addition: the paper's processes never fail; here the algorithm\n")
+	b.WriteString("    runs among an epoch's members and starts again in the next (see Failures above).\n")
 	if g.c.SpecEcho != "" {
 		b.WriteString("\nGenerated from:\n\n")
 		for _, line := range strings.Split(strings.TrimRight(g.c.SpecEcho, "\n"), "\n") {
@@ -266,31 +282,42 @@ func (g *netGen) api(f *jen.File) {
 	recv := jen.Id("l").Op("*").Id(T)
 	ctx := jen.Id("ctx").Qual("context", "Context")
 	pass := func(lock, ctxLock, try, unlock string, write bool, what string) {
-		f.Comment(fmt.Sprintf("%s takes the lock %s; it panics if the lock has failed (see %s).", lock, what, ctxLock))
+		f.Comment(fmt.Sprintf("%s takes the lock %s, asking again in the next epoch if the group changes", lock, what))
+		f.Comment(fmt.Sprintf("meanwhile; it panics if the lock has failed or the process is in a passage (see %s).", ctxLock))
 		f.Func().Params(recv.Clone()).Id(lock).Params().Block(
-			jen.If(jen.Err().Op(":=").Id("l").Dot("enter").Call(jen.Qual("context", "Background").Call(), jen.Lit(write)), jen.Err().Op("!=").Nil()).Block(
+			jen.If(jen.Err().Op(":=").Id("l").Dot("enter").Call(jen.Qual("context", "Background").Call(), jen.Lit(write), jen.True(), jen.Lit(T+"."+lock)), jen.Err().Op("!=").Nil()).Block(
 				jen.Panic(jen.Lit("lockgen: " + T + "." + lock + ": ").Op("+").Err().Dot("Error").Call()),
 			),
 		)
-		f.Comment(fmt.Sprintf("%s takes the lock %s, or returns ctx's error or the lock's failure.", ctxLock, what))
+		f.Comment(fmt.Sprintf("%s takes the lock %s, or returns ctx's error, the lock's failure,", ctxLock, what))
+		f.Comment("ErrEpochChanged (the group changed while the request was in flight; see RetryAcrossEpochs)")
+		f.Comment("or ErrInPassage (the process is in a passage already).")
 		f.Func().Params(recv.Clone()).Id(ctxLock).Params(ctx.Clone()).Error().Block(
-			jen.Return(jen.Id("l").Dot("enter").Call(jen.Id("ctx"), jen.Lit(write))),
+			jen.Return(jen.Id("l").Dot("enter").Call(jen.Id("ctx"), jen.Lit(write), jen.False(), jen.Lit(T+"."+ctxLock))),
 		)
 		if g.c.Entry.NoTryLock == "" {
 			f.Comment(fmt.Sprintf("%s takes the lock %s if that needs no message and no wait.", try, what))
 			f.Func().Params(recv.Clone()).Id(try).Params().Bool().Block(
-				jen.Return(jen.Id("l").Dot("tryEnter").Call(jen.Lit(write), jen.Id("l").Dot("save"))),
+				jen.Return(jen.Id("l").Dot("tryEnter").Call(jen.Lit(write), jen.Id("l").Dot("save"), jen.Lit(T+"."+try))),
 			)
 		}
-		f.Comment(fmt.Sprintf("%s releases the lock taken by %s; it panics if the process does not hold it so.", unlock, lock))
-		f.Func().Params(recv.Clone()).Id(unlock).Params().Block(
-			jen.Id("l").Dot("leave").Call(jen.Lit(write), jen.Lit(unlock)),
+		f.Comment(fmt.Sprintf("%s releases the lock taken by %s; it panics if the process does not hold it so. It", unlock, lock))
+		f.Comment("returns the lock's failure if the lock failed during the passage (its lease ran out, it was")
+		f.Comment("removed from its group, its transport failed): the passage may not have been alone since.")
+		f.Func().Params(recv.Clone()).Id(unlock).Params().Error().Block(
+			jen.Return(jen.Id("l").Dot("leave").Call(jen.Lit(write), jen.Lit(T+"."+unlock))),
 		)
 	}
 	pass("Lock", "LockContext", "TryLock", "Unlock", true, "for writing (alone)")
 	if g.readers() {
 		pass("RLock", "RLockContext", "TryRLock", "RUnlock", false, "for reading (shared with readers)")
 	}
+	f.Comment("Close leaves: the lock fails with ErrLockClosed and, over a transport that keeps a group, the")
+	f.Comment("process leaves it and the others go on without it. It returns an error while the process is")
+	f.Comment("in a passage (Unlock first).")
+	f.Func().Params(recv.Clone()).Id("Close").Params().Error().Block(
+		jen.Return(jen.Id("l").Dot("close").Call(jen.Lit(T + ".Close"))),
+	)
 	var clones []jen.Code
 	for _, l := range g.a.Locals {
 		if l.Len != nil {
@@ -358,7 +385,7 @@ func (g *netGen) routines(f *jen.File) {
 		ir.WalkStmts(op.Code, func(s ir.Stmt) {
 			if aw, ok := s.(ir.Await); ok {
 				cases = append(cases, jen.Case(jen.Lit(g.awaits[aw.Label()])).Block(
-					jen.Return(g.expr(aw.Cond, nil)),
+					jen.Return(g.expr(aw.Cond)),
 				).Comment("("+aw.Label()+") "+ir.FormatHead(aw)))
 			}
 		})

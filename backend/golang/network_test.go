@@ -102,6 +102,62 @@ func TestFindsNAME(t *testing.T) {
 }
 `
 
+// faultFindTest requires netstress's fault run to find something wrong
+// with lock NAME.
+const faultFindTest = `package netpkg
+
+import (
+	"testing"
+	"time"
+
+	"github.com/lockgen/lockgen/transport/inproc"
+	"github.com/lockgen/lockgen/verify/netstress"
+)
+
+func TestFindsNAME(t *testing.T) {
+	t.Parallel()
+	for attempt := range 5 {
+		s := netstress.Subject{New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) { return NewNAME(self, n, tr) }}
+		s.Network = NETWORK
+		r := netstress.FindFaults(s, netstress.FaultOptions{Faults: 30, Timeout: 5 * time.Second, Seed: uint64(attempt)})
+		if r.Found() {
+			t.Logf("attempt %d: %q %q %q", attempt, r.Resource.Violations, r.Resource.Inversions, r.Violations)
+			return
+		}
+	}
+	t.Fatal("nothing found in 5 runs")
+}
+`
+
+// The fault run bites: a runtime that opens a new epoch without every
+// member's READY, one that switches under a passage that still holds
+// the lock, and one whose fencing tokens leave the epoch out.
+func TestEpochControlsCaught(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds and runs generated packages")
+	}
+	inOrder := "inproc.Options{Delay: func() time.Duration { return time.Duration(time.Now().UnixNano()%50) * time.Microsecond }}"
+	for _, rt := range []string{"no-barrier", "no-drain", "epoch-free-fence"} {
+		t.Run(rt, func(t *testing.T) {
+			t.Parallel()
+			vs := []variant{
+				{name: "dcrew", entry: "dcrew", network: inOrder, runtime: rt, test: faultFindTest},
+				{name: "suzuki-kasami", entry: "suzuki-kasami", network: inOrder, runtime: rt, test: faultFindTest},
+			}
+			results := runFinds(t, rt, vs)
+			for i, v := range vs {
+				t.Run(v.name, func(t *testing.T) {
+					r := results[findName(i)]
+					if r.action != "pass" {
+						t.Fatalf("%s on %s not caught (%s):\n%s", v.name, rt, cmp.Or(r.action, "did not run"), r.output)
+					}
+					t.Logf("%s", r.output)
+				})
+			}
+		})
+	}
+}
+
 // The checks of the generated distributed lock bite: netstress finds the
 // definition-level controls (one paper line removed or changed; those
 // that break the lock only when messages are reordered run over a network
@@ -170,6 +226,7 @@ func TestNetworkControlsCaught(t *testing.T) {
 type variant struct {
 	name, entry, network, runtime string
 	alg                           *distributed.Control
+	test                          string // the find test's source (findTest if empty)
 }
 
 // findName is the lock type and the find test's suffix of variant i.
@@ -198,7 +255,7 @@ func runFinds(t *testing.T, rt string, vs []variant) map[string]testResult {
 		if err != nil {
 			t.Fatalf("%s: %v", v.name, err)
 		}
-		src := strings.NewReplacer("NETWORK", v.network, "NAME", c.Name).Replace(findTest)
+		src := strings.NewReplacer("NETWORK", v.network, "NAME", c.Name).Replace(cmp.Or(v.test, findTest))
 		files = append(files, lock, File{Name: strings.ToLower(c.Name) + "_find_test.go", Data: []byte(src)})
 	}
 	for _, f := range files {

@@ -74,6 +74,7 @@ func explainDistributed(w io.Writer, e *distributed.Entry) {
 		{"safety", p.Safety}, {"liveness", p.Liveness}, {"fairness", p.Fairness},
 		{"messages", p.Messages}, {"delay", p.Delay}, {"space", p.Space}, {"channels", p.Channels + "; " + verifiedOver(e)}, {"steps", p.Steps},
 		{"trylock", map[bool]string{true: "supported (when the acquire needs no message)", false: "not offered: " + e.NoTryLock}[e.NoTryLock == ""]},
+		{"failures", "over natstransport, a process that crashes, pauses past its lease or restarts is removed, and the others start the algorithm again in a new epoch of the members left: " + e.Restart + " (docs/distributed.md)"},
 	} {
 		if kv[1] != "" {
 			hanging(w, fmt.Sprintf("  %-10s", kv[0]), kv[1])

@@ -9,9 +9,14 @@ import (
 )
 
 func newDCREWSubject() netstress.Subject {
-	return netstress.Subject{New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
-		return NewDCREW(self, n, tr)
-	}}
+	return netstress.Subject{
+		New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
+			return NewDCREW(self, n, tr)
+		},
+		Zero: func() netstress.Lock {
+			return new(DCREW)
+		},
+	}
 }
 
 // TestDCREWStress runs four processes of two goroutines over the in-process transport.
@@ -24,4 +29,11 @@ func TestDCREWStress(t *testing.T) {
 }
 func TestDCREWBehaviour(t *testing.T) {
 	netstress.Behaviour(t, newDCREWSubject())
+}
+
+// TestDCREWFaults crashes, restarts and removes processes of a group kept in process: the
+// survivors go on in new epochs, and a fenced resource sees no overlap and no token go back.
+func TestDCREWFaults(t *testing.T) {
+	r := netstress.Faults(t, newDCREWSubject(), netstress.FaultOptions{})
+	t.Logf("%d faults, %d passages, %d accesses accepted, %d stale, %d requests ended by a new epoch", r.Faults, r.Passages, r.Resource.Accepted, r.Resource.Stale, r.InFlight)
 }

@@ -23,12 +23,23 @@ const (
 // Source: M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, ch. 5.3, named in the contents (Distributing a queue).
 // Source: the mutual exclusion example: rules 1 to 5 and the clock conditions IR1, IR2; L. Lamport, Time, clocks, and the ordering of events in a distributed system, Communications of the ACM 21(7), 1978.
 //
-// Each process creates its own with NewLamport and a Transport to the others; a
-// process runs one passage at a time (its goroutines queue). Lock and RLock block until granted
-// and panic if the lock fails (its transport closed or a send failed); LockContext and
-// RLockContext return that error instead, or the context's: a request already sent cannot be
-// recalled, so an abandoned passage enters when its turn comes and leaves at once. Fence is the
-// passage's fencing token; Done and Err report a failed lock.
+// Each process creates its own with NewLamport and a Transport to the others, and runs
+// one passage at a time: a lock is held by its process, not by a goroutine (Lock while the
+// process is in a passage panics; share the lock between goroutines with a sync.Mutex).
+// Lock and RLock block until granted and panic if the lock fails; LockContext and RLockContext
+// return that error instead, or the context's: a request already sent cannot be recalled, so an
+// abandoned passage enters when its turn comes and leaves at once. Fence is the passage's
+// fencing token; Unlock returns the failure that ended a passage; Done and Err report a lock
+// that failed for good; Close leaves.
+//
+// Failures (lockgen's docs/distributed.md): over a transport that keeps a group (natstransport),
+// a process that crashes, pauses past its lease or restarts is removed once its lease is over,
+// and the others start the algorithm again from its initial state in a new epoch of the members
+// left, indexed by id. A request in flight then returns ErrEpochChanged (Lock, and
+// RetryAcrossEpochs, ask again); a passage that holds the lock keeps it until Unlock, and the
+// new epoch opens only after it. A later epoch's fencing tokens are above an earlier one's.
+// Over the in-process transport nothing fails: one epoch of all n processes.
+// In a new epoch every clock and every copy of the request queue starts again empty.
 //
 // There is no TryLock: every entry needs a message from each of the n − 1 other processes after the request, so an acquire never completes without waiting.
 //
@@ -78,6 +89,8 @@ const (
 //   - Acknowledgements are sent for every request, as in the paper; the optimisation that skips an acknowledgement when a release was already sent is not made.
 //   - Fencing tokens are this lowering's addition: every message carries its sender's token
 //     clock, a receiver keeps the largest it has seen, and a writer's entry increments it.
+//   - Epochs are this lowering's addition: the paper's processes never fail; here the algorithm
+//     runs among an epoch's members and starts again in the next (see Failures above).
 //
 // Generated from:
 //
@@ -99,30 +112,50 @@ type lamportState struct {
 }
 
 // NewLamport returns process self's lock (0 <= self < n) of the n processes that share it,
-// sending and receiving over tr. Every process runs one, all with the same n.
-func NewLamport(self, n int, tr Transport) (*Lamport, error) {
-	l := &Lamport{s: lamportState{Queue: make([]int64, n), Latest: make([]int64, n)}}
-	if err := l.start(self, n, tr, l); err != nil {
+// sending and receiving over tr. Every process runs one, all with the same n. Over a
+// transport that keeps a group (a Group: lockgen's natstransport), it first joins the group,
+// which refuses another n, another algorithm or an id a live process holds.
+func NewLamport(self, n int, tr Transport, opts ...Option) (*Lamport, error) {
+	l := &Lamport{}
+	if err := l.start(self, n, tr, l, "Lamport", "lamport-1978", opts); err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
-// Lock takes the lock for writing (alone); it panics if the lock has failed (see LockContext).
+// reset makes the state the initial one of process self of n (the epoch's index and member
+// count): where a process starts in the paper, for a new epoch as at the start.
+func (l *Lamport) reset() {
+	l.s = lamportState{Queue: make([]int64, l.n), Latest: make([]int64, l.n)}
+}
+
+// Lock takes the lock for writing (alone), asking again in the next epoch if the group changes
+// meanwhile; it panics if the lock has failed or the process is in a passage (see LockContext).
 func (l *Lamport) Lock() {
-	if err := l.enter(context.Background(), true); err != nil {
+	if err := l.enter(context.Background(), true, true, "Lamport.Lock"); err != nil {
 		panic("lockgen: Lamport.Lock: " + err.Error())
 	}
 }
 
-// LockContext takes the lock for writing (alone), or returns ctx's error or the lock's failure.
+// LockContext takes the lock for writing (alone), or returns ctx's error, the lock's failure,
+// ErrEpochChanged (the group changed while the request was in flight; see RetryAcrossEpochs)
+// or ErrInPassage (the process is in a passage already).
 func (l *Lamport) LockContext(ctx context.Context) error {
-	return l.enter(ctx, true)
+	return l.enter(ctx, true, false, "Lamport.LockContext")
 }
 
-// Unlock releases the lock taken by Lock; it panics if the process does not hold it so.
-func (l *Lamport) Unlock() {
-	l.leave(true, "Unlock")
+// Unlock releases the lock taken by Lock; it panics if the process does not hold it so. It
+// returns the lock's failure if the lock failed during the passage (its lease ran out, it was
+// removed from its group, its transport failed): the passage may not have been alone since.
+func (l *Lamport) Unlock() error {
+	return l.leave(true, "Lamport.Unlock")
+}
+
+// Close leaves: the lock fails with ErrLockClosed and, over a transport that keeps a group, the
+// process leaves it and the others go on without it. It returns an error while the process is
+// in a passage (Unlock first).
+func (l *Lamport) Close() error {
+	return l.close("Lamport.Close")
 }
 
 // acquire runs the writer's or the reader's acquire routine.

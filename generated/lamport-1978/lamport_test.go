@@ -9,9 +9,14 @@ import (
 )
 
 func newLamportSubject() netstress.Subject {
-	return netstress.Subject{New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
-		return NewLamport(self, n, tr)
-	}}
+	return netstress.Subject{
+		New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
+			return NewLamport(self, n, tr)
+		},
+		Zero: func() netstress.Lock {
+			return new(Lamport)
+		},
+	}
 }
 
 // TestLamportStress runs four processes of two goroutines over the in-process transport.
@@ -21,4 +26,11 @@ func TestLamportStress(t *testing.T) {
 }
 func TestLamportBehaviour(t *testing.T) {
 	netstress.Behaviour(t, newLamportSubject())
+}
+
+// TestLamportFaults crashes, restarts and removes processes of a group kept in process: the
+// survivors go on in new epochs, and a fenced resource sees no overlap and no token go back.
+func TestLamportFaults(t *testing.T) {
+	r := netstress.Faults(t, newLamportSubject(), netstress.FaultOptions{})
+	t.Logf("%d faults, %d passages, %d accesses accepted, %d stale, %d requests ended by a new epoch", r.Faults, r.Passages, r.Resource.Accepted, r.Resource.Stale, r.InFlight)
 }

@@ -9,9 +9,14 @@ import (
 )
 
 func newLeLannSubject() netstress.Subject {
-	return netstress.Subject{New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
-		return NewLeLann(self, n, tr)
-	}}
+	return netstress.Subject{
+		New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
+			return NewLeLann(self, n, tr)
+		},
+		Zero: func() netstress.Lock {
+			return new(LeLann)
+		},
+	}
 }
 
 // TestLeLannStress runs four processes of two goroutines over the in-process transport.
@@ -21,4 +26,11 @@ func TestLeLannStress(t *testing.T) {
 }
 func TestLeLannBehaviour(t *testing.T) {
 	netstress.Behaviour(t, newLeLannSubject())
+}
+
+// TestLeLannFaults crashes, restarts and removes processes of a group kept in process: the
+// survivors go on in new epochs, and a fenced resource sees no overlap and no token go back.
+func TestLeLannFaults(t *testing.T) {
+	r := netstress.Faults(t, newLeLannSubject(), netstress.FaultOptions{})
+	t.Logf("%d faults, %d passages, %d accesses accepted, %d stale, %d requests ended by a new epoch", r.Faults, r.Passages, r.Resource.Accepted, r.Resource.Stale, r.InFlight)
 }

@@ -23,12 +23,23 @@ const (
 // Source: M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, ch. 5, named in the contents (token-based algorithms on a structure).
 // Source: the algorithm: HOLDER, USING, REQUEST_Q and ASKED; the procedures ASSIGN_PRIVILEGE and MAKE_REQUEST; the four events that run them; K. Raymond, A tree-based algorithm for distributed mutual exclusion, ACM Transactions on Computer Systems 7(1), 1989.
 //
-// Each process creates its own with NewRaymond and a Transport to the others; a
-// process runs one passage at a time (its goroutines queue). Lock and RLock block until granted
-// and panic if the lock fails (its transport closed or a send failed); LockContext and
-// RLockContext return that error instead, or the context's: a request already sent cannot be
-// recalled, so an abandoned passage enters when its turn comes and leaves at once. Fence is the
-// passage's fencing token; Done and Err report a failed lock.
+// Each process creates its own with NewRaymond and a Transport to the others, and runs
+// one passage at a time: a lock is held by its process, not by a goroutine (Lock while the
+// process is in a passage panics; share the lock between goroutines with a sync.Mutex).
+// Lock and RLock block until granted and panic if the lock fails; LockContext and RLockContext
+// return that error instead, or the context's: a request already sent cannot be recalled, so an
+// abandoned passage enters when its turn comes and leaves at once. Fence is the passage's
+// fencing token; Unlock returns the failure that ended a passage; Done and Err report a lock
+// that failed for good; Close leaves.
+//
+// Failures (lockgen's docs/distributed.md): over a transport that keeps a group (natstransport),
+// a process that crashes, pauses past its lease or restarts is removed once its lease is over,
+// and the others start the algorithm again from its initial state in a new epoch of the members
+// left, indexed by id. A request in flight then returns ErrEpochChanged (Lock, and
+// RetryAcrossEpochs, ask again); a passage that holds the lock keeps it until Unlock, and the
+// new epoch opens only after it. A later epoch's fencing tokens are above an earlier one's.
+// Over the in-process transport nothing fails: one epoch of all n processes.
+// In a new epoch the privilege starts again at the member with the lowest id, the root of the tree the members form in id order.
 //
 // TryLock (and TryRLock) enters only when the acquire needs no message and no wait.
 //
@@ -114,6 +125,8 @@ const (
 //   - The event "wishes to enter" ends with a wait for USING, which ASSIGN_PRIVILEGE sets when the process dequeues itself.
 //   - Fencing tokens are this lowering's addition: every message carries its sender's token
 //     clock, a receiver keeps the largest it has seen, and a writer's entry increments it.
+//   - Epochs are this lowering's addition: the paper's processes never fail; here the algorithm
+//     runs among an epoch's members and starts again in the next (see Failures above).
 //
 // Generated from:
 //
@@ -137,35 +150,55 @@ type raymondState struct {
 }
 
 // NewRaymond returns process self's lock (0 <= self < n) of the n processes that share it,
-// sending and receiving over tr. Every process runs one, all with the same n.
-func NewRaymond(self, n int, tr Transport) (*Raymond, error) {
-	l := &Raymond{s: raymondState{HOLDER: (int64(self) - 1) / 2, Q: make([]int64, n)}}
-	if err := l.start(self, n, tr, l); err != nil {
+// sending and receiving over tr. Every process runs one, all with the same n. Over a
+// transport that keeps a group (a Group: lockgen's natstransport), it first joins the group,
+// which refuses another n, another algorithm or an id a live process holds.
+func NewRaymond(self, n int, tr Transport, opts ...Option) (*Raymond, error) {
+	l := &Raymond{}
+	if err := l.start(self, n, tr, l, "Raymond", "raymond", opts); err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
-// Lock takes the lock for writing (alone); it panics if the lock has failed (see LockContext).
+// reset makes the state the initial one of process self of n (the epoch's index and member
+// count): where a process starts in the paper, for a new epoch as at the start.
+func (l *Raymond) reset() {
+	l.s = raymondState{HOLDER: (int64(l.self) - 1) / 2, Q: make([]int64, l.n)}
+}
+
+// Lock takes the lock for writing (alone), asking again in the next epoch if the group changes
+// meanwhile; it panics if the lock has failed or the process is in a passage (see LockContext).
 func (l *Raymond) Lock() {
-	if err := l.enter(context.Background(), true); err != nil {
+	if err := l.enter(context.Background(), true, true, "Raymond.Lock"); err != nil {
 		panic("lockgen: Raymond.Lock: " + err.Error())
 	}
 }
 
-// LockContext takes the lock for writing (alone), or returns ctx's error or the lock's failure.
+// LockContext takes the lock for writing (alone), or returns ctx's error, the lock's failure,
+// ErrEpochChanged (the group changed while the request was in flight; see RetryAcrossEpochs)
+// or ErrInPassage (the process is in a passage already).
 func (l *Raymond) LockContext(ctx context.Context) error {
-	return l.enter(ctx, true)
+	return l.enter(ctx, true, false, "Raymond.LockContext")
 }
 
 // TryLock takes the lock for writing (alone) if that needs no message and no wait.
 func (l *Raymond) TryLock() bool {
-	return l.tryEnter(true, l.save)
+	return l.tryEnter(true, l.save, "Raymond.TryLock")
 }
 
-// Unlock releases the lock taken by Lock; it panics if the process does not hold it so.
-func (l *Raymond) Unlock() {
-	l.leave(true, "Unlock")
+// Unlock releases the lock taken by Lock; it panics if the process does not hold it so. It
+// returns the lock's failure if the lock failed during the passage (its lease ran out, it was
+// removed from its group, its transport failed): the passage may not have been alone since.
+func (l *Raymond) Unlock() error {
+	return l.leave(true, "Raymond.Unlock")
+}
+
+// Close leaves: the lock fails with ErrLockClosed and, over a transport that keeps a group, the
+// process leaves it and the others go on without it. It returns an error while the process is
+// in a passage (Unlock first).
+func (l *Raymond) Close() error {
+	return l.close("Raymond.Close")
 }
 
 // save snapshots the state for a TryLock that may give up.

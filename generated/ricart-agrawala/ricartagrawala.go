@@ -21,12 +21,23 @@ const (
 // Source: M. Raynal, Algorithms for Mutual Exclusion, MIT Press, 1986, ch. 5 (message passing), named in the contents.
 // Source: the algorithm (variables Our_Sequence_Number, Highest_Sequence_Number, Outstanding_Reply_Count, Requesting_Critical_Section, Reply_Deferred); G. Ricart, A. K. Agrawala, An optimal algorithm for mutual exclusion in computer networks, Communications of the ACM 24(1), 1981 (reference [18] of Johnson & Yoon).
 //
-// Each process creates its own with NewRicartAgrawala and a Transport to the others; a
-// process runs one passage at a time (its goroutines queue). Lock and RLock block until granted
-// and panic if the lock fails (its transport closed or a send failed); LockContext and
-// RLockContext return that error instead, or the context's: a request already sent cannot be
-// recalled, so an abandoned passage enters when its turn comes and leaves at once. Fence is the
-// passage's fencing token; Done and Err report a failed lock.
+// Each process creates its own with NewRicartAgrawala and a Transport to the others, and runs
+// one passage at a time: a lock is held by its process, not by a goroutine (Lock while the
+// process is in a passage panics; share the lock between goroutines with a sync.Mutex).
+// Lock and RLock block until granted and panic if the lock fails; LockContext and RLockContext
+// return that error instead, or the context's: a request already sent cannot be recalled, so an
+// abandoned passage enters when its turn comes and leaves at once. Fence is the passage's
+// fencing token; Unlock returns the failure that ended a passage; Done and Err report a lock
+// that failed for good; Close leaves.
+//
+// Failures (lockgen's docs/distributed.md): over a transport that keeps a group (natstransport),
+// a process that crashes, pauses past its lease or restarts is removed once its lease is over,
+// and the others start the algorithm again from its initial state in a new epoch of the members
+// left, indexed by id. A request in flight then returns ErrEpochChanged (Lock, and
+// RetryAcrossEpochs, ask again); a passage that holds the lock keeps it until Unlock, and the
+// new epoch opens only after it. A later epoch's fencing tokens are above an earlier one's.
+// Over the in-process transport nothing fails: one epoch of all n processes.
+// In a new epoch every sequence number starts again at 0, no reply deferred.
 //
 // There is no TryLock: every entry needs the n − 1 other processes' permission, so an acquire never completes without waiting.
 //
@@ -66,6 +77,8 @@ const (
 //   - Highest_Sequence_Number := max(Highest_Sequence_Number, k) is written as a conditional assignment (Q1), and the request's loop over the other processes as a for loop (A4), whose sends are one step.
 //   - Fencing tokens are this lowering's addition: every message carries its sender's token
 //     clock, a receiver keeps the largest it has seen, and a writer's entry increments it.
+//   - Epochs are this lowering's addition: the paper's processes never fail; here the algorithm
+//     runs among an epoch's members and starts again in the next (see Failures above).
 //
 // Generated from:
 //
@@ -89,30 +102,50 @@ type ricartAgrawalaState struct {
 }
 
 // NewRicartAgrawala returns process self's lock (0 <= self < n) of the n processes that share it,
-// sending and receiving over tr. Every process runs one, all with the same n.
-func NewRicartAgrawala(self, n int, tr Transport) (*RicartAgrawala, error) {
-	l := &RicartAgrawala{s: ricartAgrawalaState{Reply_Deferred: make([]bool, n)}}
-	if err := l.start(self, n, tr, l); err != nil {
+// sending and receiving over tr. Every process runs one, all with the same n. Over a
+// transport that keeps a group (a Group: lockgen's natstransport), it first joins the group,
+// which refuses another n, another algorithm or an id a live process holds.
+func NewRicartAgrawala(self, n int, tr Transport, opts ...Option) (*RicartAgrawala, error) {
+	l := &RicartAgrawala{}
+	if err := l.start(self, n, tr, l, "RicartAgrawala", "ricart-agrawala", opts); err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
-// Lock takes the lock for writing (alone); it panics if the lock has failed (see LockContext).
+// reset makes the state the initial one of process self of n (the epoch's index and member
+// count): where a process starts in the paper, for a new epoch as at the start.
+func (l *RicartAgrawala) reset() {
+	l.s = ricartAgrawalaState{Reply_Deferred: make([]bool, l.n)}
+}
+
+// Lock takes the lock for writing (alone), asking again in the next epoch if the group changes
+// meanwhile; it panics if the lock has failed or the process is in a passage (see LockContext).
 func (l *RicartAgrawala) Lock() {
-	if err := l.enter(context.Background(), true); err != nil {
+	if err := l.enter(context.Background(), true, true, "RicartAgrawala.Lock"); err != nil {
 		panic("lockgen: RicartAgrawala.Lock: " + err.Error())
 	}
 }
 
-// LockContext takes the lock for writing (alone), or returns ctx's error or the lock's failure.
+// LockContext takes the lock for writing (alone), or returns ctx's error, the lock's failure,
+// ErrEpochChanged (the group changed while the request was in flight; see RetryAcrossEpochs)
+// or ErrInPassage (the process is in a passage already).
 func (l *RicartAgrawala) LockContext(ctx context.Context) error {
-	return l.enter(ctx, true)
+	return l.enter(ctx, true, false, "RicartAgrawala.LockContext")
 }
 
-// Unlock releases the lock taken by Lock; it panics if the process does not hold it so.
-func (l *RicartAgrawala) Unlock() {
-	l.leave(true, "Unlock")
+// Unlock releases the lock taken by Lock; it panics if the process does not hold it so. It
+// returns the lock's failure if the lock failed during the passage (its lease ran out, it was
+// removed from its group, its transport failed): the passage may not have been alone since.
+func (l *RicartAgrawala) Unlock() error {
+	return l.leave(true, "RicartAgrawala.Unlock")
+}
+
+// Close leaves: the lock fails with ErrLockClosed and, over a transport that keeps a group, the
+// process leaves it and the others go on without it. It returns an error while the process is
+// in a passage (Unlock first).
+func (l *RicartAgrawala) Close() error {
+	return l.close("RicartAgrawala.Close")
 }
 
 // acquire runs the writer's or the reader's acquire routine.

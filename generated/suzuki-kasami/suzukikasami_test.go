@@ -9,9 +9,14 @@ import (
 )
 
 func newSuzukiKasamiSubject() netstress.Subject {
-	return netstress.Subject{New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
-		return NewSuzukiKasami(self, n, tr)
-	}}
+	return netstress.Subject{
+		New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
+			return NewSuzukiKasami(self, n, tr)
+		},
+		Zero: func() netstress.Lock {
+			return new(SuzukiKasami)
+		},
+	}
 }
 
 // TestSuzukiKasamiStress runs four processes of two goroutines over the in-process transport.
@@ -21,4 +26,11 @@ func TestSuzukiKasamiStress(t *testing.T) {
 }
 func TestSuzukiKasamiBehaviour(t *testing.T) {
 	netstress.Behaviour(t, newSuzukiKasamiSubject())
+}
+
+// TestSuzukiKasamiFaults crashes, restarts and removes processes of a group kept in process: the
+// survivors go on in new epochs, and a fenced resource sees no overlap and no token go back.
+func TestSuzukiKasamiFaults(t *testing.T) {
+	r := netstress.Faults(t, newSuzukiKasamiSubject(), netstress.FaultOptions{})
+	t.Logf("%d faults, %d passages, %d accesses accepted, %d stale, %d requests ended by a new epoch", r.Faults, r.Passages, r.Resource.Accepted, r.Resource.Stale, r.InFlight)
 }

@@ -34,6 +34,7 @@ func init() {
 		},
 		Routines:  map[string]string{"Acquire": "the invoking process's request", "Release": "its release"},
 		NoTryLock: "a request may need other processes' permissions, so an acquire cannot promise to complete without waiting",
+		Restart:   "no member holds another's permission again: each pair's first exchange is Ricart–Agrawala's",
 		Deviations: []string{
 			"The paper is not in our sources; the code follows its published statement as a change to Ricart–Agrawala's (whose variable names it keeps, plus Authorized[j]: this process holds j's permission), and the labels A, L, Q, P with their numbers are ours.",
 			"Initially no process holds another's permission, so each pair's first exchange is Ricart–Agrawala's; a permission then stays with whoever received it last.",

@@ -65,9 +65,14 @@ type Entry struct {
 	// converges from and to (nil: the algorithm starts in its one
 	// initial state).
 	Stabilizing *Stabilizing
-	Deviations  []string // from the paper, for the doc comment and the catalogue
-	Notes       []string // what the checks found; lockgen explain shows them
-	Def         func() *ir.Algorithm
+	// Restart says where the algorithm starts in a new epoch: after a
+	// failure the survivors make its state again from its initial values,
+	// among the members left, indexed by id (docs/distributed.md, "Epoch
+	// protocol"); for the doc comment and lockgen explain.
+	Restart    string
+	Deviations []string // from the paper, for the doc comment and the catalogue
+	Notes      []string // what the checks found; lockgen explain shows them
+	Def        func() *ir.Algorithm
 }
 
 // ModelPassages is how many passages each process makes in the SPIN

@@ -24,6 +24,9 @@ func TestDefinitionsCheck(t *testing.T) {
 		if e.Findings.NeedsFIFO && !e.AssumesFIFO {
 			t.Errorf("%s: the checks need FIFO channels, which the entry does not assume: fix the definition, or say where the paper assumes them", e.Name)
 		}
+		if e.Restart == "" {
+			t.Errorf("%s: does not say where a new epoch starts the algorithm (Restart)", e.Name)
+		}
 	}
 }
 

@@ -46,6 +46,7 @@ func init() {
 			Channels: "reliable; order is not needed (section 3.2): SPIN passes it with channels that reorder messages at n = 2 and 3, the release token carrying token_type 1 as section 3.2 says (figure 5's 0 there needs FIFO channels: see the deviations)",
 			Steps:    "a handler runs to completion; a request routine whose wait the TOKEN handler ends resumes before the process handles its next message",
 		},
+		Restart: "the token starts again at the member with the lowest id, every current_dir pointing to it",
 		Deviations: []string{
 			"Process ids are 0..n−1, NIL is −1, and none/READER/WRITER are 0/1/2; process 0 holds the token at the start and every current_dir points to it (the paper requires only that the non-requesting processes lie on paths to the holder).",
 			"The paper numbers no lines: labels are the figure, the routine (r/w: read/write; q/t: REQUEST/TOKEN handler) and the statement's place in it, so 6q.5 is the fifth statement of the REQUEST handler in figure 6.",

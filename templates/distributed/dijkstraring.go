@@ -44,6 +44,7 @@ func init() {
 		AssumesFIFO: true,
 		NoTryLock:   "the privilege never rests where nobody wants it, so an acquire always waits for it to come round",
 		Routines:    map[string]string{"start": "every machine shows its state to its right neighbour", "Acquire": "the request (wait for the privilege)", "Release": "the release (the move)"},
+		Restart:     "the ring of the members, in id order, starts again from the start state",
 		Deviations: []string{
 			"The paper's machines read their neighbours' states directly (a move reads and writes in one step, under a central daemon); here machine i reads its left neighbour's state through messages: a move sends the new S to the right neighbour (M2, XM2), whose handler keeps it as L. Each channel is FIFO (the transports keep each pair's order), so L is always a state the neighbour had.",
 			"K = n (the paper requires K ≥ n); the machines are 0, ..., n − 1 by id, machine 0 is the paper's bottom machine, and the ring's direction is 0 → 1 → ... → n − 1 → 0.",

@@ -34,6 +34,7 @@ func init() {
 		},
 		Routines:  map[string]string{"Acquire": "rule 1, then rule 5's wait", "Release": "rule 3"},
 		NoTryLock: "every entry needs a message from each of the n − 1 other processes after the request, so an acquire never completes without waiting",
+		Restart:   "every clock and every copy of the request queue starts again empty",
 		Deviations: []string{
 			"The paper is not in our sources; the code follows its rules 1 to 5 and the clock conditions IR1 and IR2 (section 'Logical clocks' and the mutual exclusion example), and labels each statement with its rule's number (1.2: rule 1, second statement; IR2 lines are labelled with the handler's rule).",
 			"The request queue is kept as one timestamp per process, Queue[j] (0: no request), and 'has received a message timestamped later than Tm from every other process' as Latest[j], the timestamp of the last message from j: with FIFO channels the two say what the paper's queue says.",

@@ -34,6 +34,7 @@ func init() {
 		},
 		NoTryLock: "the token never rests where nobody wants it, so an acquire always waits for it to come round",
 		Routines:  map[string]string{"start": "the token put on the ring", "Acquire": "the request (wait for the token)", "Release": "the release (pass the token on)"},
+		Restart:   "the token leaves the member with the lowest id again, round the ring of the members in id order",
 		Deviations: []string{
 			"The paper is not in our sources; the code follows the algorithm as Raynal's book names it (a token circulating on a logical ring), and the labels S, R, X, T with their numbers are ours.",
 			"The ring is 0, 1, ..., n − 1, 0 by id; at the start process 0 sends the token to process 1 (S1–S2): the language's start, the only message nobody sends in response to anything.",

@@ -34,6 +34,7 @@ func init() {
 		},
 		Findings: Findings{},
 		Routines: map[string]string{"Acquire": "Request_CS", "Release": "Release_CS"},
+		Restart:  "the token starts again at the member with the lowest id, the root every father points to",
 		Deviations: []string{
 			"The paper is not in our sources: the code follows its standard statement (the paper's variable names, with its procedures for requesting, releasing, and receiving a request or the token), and the labels R, X, Q, T with their numbers are ours.",
 			"Process ids are 0..n−1 and nil is −1; process 0 holds the token at the start and every other process's father is 0 (the paper elects one process to start with the token).",

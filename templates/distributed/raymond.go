@@ -37,6 +37,7 @@ func init() {
 			Steps:    "an event runs to completion (the paper's events are atomic)",
 		},
 		Routines: map[string]string{"Acquire": "the event \"the node wishes to enter the critical section\" (E)", "Release": "the event \"the node exits the critical section\" (X)"},
+		Restart:  "the privilege starts again at the member with the lowest id, the root of the tree the members form in id order",
 		Deviations: []string{
 			"The paper is not in our sources; the code follows its published statement (its variable, procedure and event names). Its code has no line numbers: the labels are ours, a letter for the event (E wishes to enter, R receives a REQUEST, P receives the PRIVILEGE, X exits) and a number, with A1–A8 for ASSIGN_PRIVILEGE and M1–M3 for MAKE_REQUEST written out in each event (EA1, RM2...).",
 			"The tree is the nearly complete binary tree of Johnson & Yoon's simulation (their figure 1): process i's neighbours are (i − 1) div 2 and 2i + 1, 2i + 2; process 0 holds the privilege at the start and every other HOLDER points at its parent.",

@@ -34,6 +34,7 @@ func init() {
 		},
 		Routines:  map[string]string{"Acquire": "the invoking process's request", "Release": "its release"},
 		NoTryLock: "every entry needs the n − 1 other processes' permission, so an acquire never completes without waiting",
+		Restart:   "every sequence number starts again at 0, no reply deferred",
 		Deviations: []string{
 			"The paper is not in our sources; the code follows its published statement (its variable names, a process's request and release, and the treatment of REQUEST and REPLY messages), and the labels A, L, Q, P with their numbers are ours.",
 			"Process ids are 0..n−1; the tie-break compares ids, as the paper does with its node numbers.",

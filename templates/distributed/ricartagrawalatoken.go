@@ -35,6 +35,7 @@ func init() {
 			Steps:    "a handler runs to completion",
 		},
 		Routines: map[string]string{"Acquire": "the request (a REQUEST to all unless the process holds the token)", "Release": "the release (record the entry in the token and pass it on in ring order)"},
+		Restart:  "the token starts again at the member with the lowest id, every request number at 0",
 		Deviations: []string{
 			"The paper is not in our sources; the code follows its published statement (its variable names), and the labels R, X, Q, T with their numbers are ours.",
 			"Process ids are 0..n−1 and process 0 holds the token at the start; the ring order i + 1, ..., n, 1, ..., i − 1 is written as (i + m) mod n for m from 1 to n − 1.",

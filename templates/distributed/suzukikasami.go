@@ -35,6 +35,7 @@ func init() {
 			Steps:    "a handler runs to completion",
 		},
 		Routines: map[string]string{"Acquire": "the request (a REQUEST to all unless the process holds the token)", "Release": "the release (queue the outstanding requests, pass the token to the first)"},
+		Restart:  "the token starts again at the member with the lowest id, every request number at 0",
 		Deviations: []string{
 			"The paper is not in our sources; the code follows its published statement (RN, the token's LN and Q), and the labels R, X, Q, T with their numbers are ours.",
 			"The token's queue is an array of n ids with a length (Q, QLen); the token is a message whose parameters are the queue, its length and LN, copied into the receiver's state (T1–T5) and cleared from the sender's when it leaves (X14–X17, Q6–Q9): a process holds the token's data only while it holds the token, as in the paper (and its model checker sees no stale copies).",

@@ -2,7 +2,9 @@
 // locks: n endpoints in one program, delivering in order between each pair
 // (see package transport for the contract). Options inject what tests
 // need: random delays, reordering (which breaks the FIFO contract, to show
-// a lock needs it) and loss.
+// a lock needs it) and loss. Its endpoints take the locks' crash-free
+// path; Member (group.go) adds a group, so that tests can crash, restart
+// and remove processes in one program.
 package inproc
 
 import (
@@ -29,6 +31,10 @@ type Options struct {
 	Loss float64
 	// Seed seeds Loss's draws (0: a fixed default).
 	Seed uint64
+	// LockDelay is how long a Member group's survivors wait, in the view
+	// that removes a crashed process, before they grant (the lease the
+	// crashed process might still think it has).
+	LockDelay time.Duration
 }
 
 // ErrClosed is returned by Send on a closed network, and by Err.
@@ -43,6 +49,7 @@ type Network struct {
 	mu     sync.Mutex
 	rng    *rand.Rand
 	closed bool
+	group  group         // Member's
 	stop   chan struct{} // closed by Close: delayed deliveries give up
 	wg     sync.WaitGroup
 
@@ -89,17 +96,21 @@ func (nw *Network) Close() {
 	}
 	nw.mu.Unlock()
 	nw.wg.Wait()
+	nw.mu.Lock()
+	defer nw.mu.Unlock()
 	for _, e := range nw.ends {
 		e.box.Close()
 	}
+	nw.group.close()
 }
 
 // Endpoint is one process's side of a Network; it implements the
 // generated locks' Transport.
 type Endpoint struct {
-	nw  *Network
-	id  int
-	box *mailbox.Mailbox
+	nw   *Network
+	id   int
+	box  *mailbox.Mailbox
+	dead error // set (under nw.mu) when a test crashed it or it left its group
 }
 
 // Send delivers msg to endpoint to.
@@ -113,14 +124,16 @@ func (e *Endpoint) Send(to int, msg []int64) error {
 	if nw.closed {
 		return ErrClosed
 	}
+	if e.dead != nil {
+		return e.dead
+	}
 	nw.sent.Add(1)
 	if nw.opts.Loss > 0 && nw.rng.Float64() < nw.opts.Loss {
 		return nil
 	}
-	dst := nw.ends[to]
 	switch {
 	case nw.opts.Delay == nil:
-		dst.deliver(msg)
+		nw.ends[to].deliver(msg)
 	case nw.opts.Reorder:
 		d := nw.opts.Delay()
 		nw.wg.Add(1)
@@ -130,7 +143,7 @@ func (e *Endpoint) Send(to int, msg []int64) error {
 			defer t.Stop()
 			select {
 			case <-t.C:
-				dst.deliver(msg)
+				nw.current(to).deliver(msg)
 			case <-nw.stop:
 			}
 		}()
@@ -144,14 +157,22 @@ func (e *Endpoint) Send(to int, msg []int64) error {
 // closed when the network is.
 func (e *Endpoint) Receive() <-chan []int64 { return e.box.Out() }
 
-// Err is ErrClosed once the network is closed, nil before.
+// Err is ErrClosed once the network is closed, ErrCrashed once a test
+// crashed the endpoint, nil before.
 func (e *Endpoint) Err() error {
 	e.nw.mu.Lock()
 	defer e.nw.mu.Unlock()
 	if e.nw.closed {
 		return ErrClosed
 	}
-	return nil
+	return e.dead
+}
+
+// current returns process to's endpoint: its newest incarnation.
+func (nw *Network) current(to int) *Endpoint {
+	nw.mu.Lock()
+	defer nw.mu.Unlock()
+	return nw.ends[to]
 }
 
 func (e *Endpoint) deliver(msg []int64) {
@@ -187,7 +208,7 @@ func (nw *Network) link(from, to int) *link {
 	nw.wg.Add(1)
 	go func() {
 		defer nw.wg.Done()
-		l.run(nw.ends[to])
+		l.run(func() *Endpoint { return nw.current(to) })
 	}()
 	return l
 }
@@ -206,7 +227,7 @@ func (l *link) push(msg []int64, due time.Time) {
 	}
 }
 
-func (l *link) run(dst *Endpoint) {
+func (l *link) run(dst func() *Endpoint) {
 	for {
 		l.mu.Lock()
 		var head *timed
@@ -229,7 +250,7 @@ func (l *link) run(dst *Endpoint) {
 			msg := l.queue[0].msg
 			l.queue = l.queue[1:]
 			l.mu.Unlock()
-			dst.deliver(msg)
+			dst().deliver(msg)
 		case <-l.stop:
 			t.Stop()
 			return

@@ -3,6 +3,7 @@ package netstress
 import (
 	"context"
 	"errors"
+	"strings"
 	"testing"
 	"time"
 
@@ -14,8 +15,12 @@ import (
 // leaves the lock usable (its abandoned passage enters and leaves by
 // itself); TryLock succeeds without a message where the process already
 // has the lock's token and otherwise fails without sending anything;
-// Unlock without Lock panics; a closed transport fails the lock (Done
-// closes, LockContext returns the transport's error).
+// Unlock without Lock panics, and so do Lock on the zero value and a
+// second Lock while the process holds the lock (LockContext returns an
+// error instead); Close refuses while the process holds the lock and
+// then fails it; a closed transport fails the lock (Done closes,
+// LockContext returns the transport's error, Unlock of the passage in
+// progress reports it).
 func Behaviour(t *testing.T, s Subject) {
 	t.Helper()
 	s.defaults()
@@ -96,12 +101,54 @@ func Behaviour(t *testing.T, s Subject) {
 	t.Run("misuse", func(t *testing.T) {
 		nw, ls := start(inproc.Options{})
 		defer nw.Close()
-		defer func() {
-			if recover() == nil {
-				t.Error("Unlock of an unlocked lock did not panic")
+		mustPanic(t, "Unlock of an unlocked lock", func() { ls[0].Unlock() })
+		ls[0].Lock()
+		mustPanic(t, "a second Lock while the process holds the lock", ls[0].Lock)
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := ls[0].LockContext(ctx); err == nil || errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("a second LockContext while the process holds the lock: %v, want an error at once", err)
+		}
+		if err := ls[0].Close(); err == nil {
+			t.Error("Close while the process holds the lock: no error")
+		}
+		if err := ls[0].Unlock(); err != nil {
+			t.Errorf("Unlock: %v", err)
+		}
+		if s.Zero != nil {
+			zero := s.Zero()
+			mustPanic(t, "Lock on the zero value", zero.Lock)
+			if zero.Err() == nil {
+				t.Error("the zero value's Err is nil")
 			}
-		}()
-		ls[0].Unlock()
+			select {
+			case <-zero.Done():
+			default:
+				t.Error("the zero value's Done is not closed")
+			}
+		}
+	})
+
+	t.Run("close", func(t *testing.T) {
+		nw, ls := start(inproc.Options{})
+		defer nw.Close()
+		ls[1].Lock()
+		if err := ls[1].Unlock(); err != nil {
+			t.Fatalf("Unlock: %v", err)
+		}
+		if err := ls[1].Close(); err != nil {
+			t.Fatalf("Close: %v", err)
+		}
+		select {
+		case <-ls[1].Done():
+		case <-time.After(5 * time.Second):
+			t.Fatal("Done not closed after Close")
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		if err := ls[1].LockContext(ctx); err == nil || errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("LockContext after Close: %v, want the lock's error", err)
+		}
 	})
 
 	t.Run("lost transport", func(t *testing.T) {
@@ -118,5 +165,28 @@ func Behaviour(t *testing.T, s Subject) {
 		if err := ls[1].LockContext(ctx); err == nil || errors.Is(err, context.DeadlineExceeded) || !errors.Is(ls[1].Err(), inproc.ErrClosed) {
 			t.Errorf("LockContext on a lock whose transport closed: %v (Err %v), want the transport's error", err, ls[1].Err())
 		}
+		<-ls[0].Done()
+		if err := ls[0].Unlock(); !errors.Is(err, inproc.ErrClosed) {
+			t.Errorf("Unlock of a passage during which the transport closed: %v, want the transport's error", err)
+		}
 	})
+}
+
+// mustPanic requires f to panic with a lockgen: message.
+func mustPanic(t *testing.T, what string, f func()) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		switch r := recover().(type) {
+		case nil:
+			t.Errorf("%s did not panic", what)
+		case string:
+			if !strings.HasPrefix(r, "lockgen: ") {
+				t.Errorf("%s panicked with %q, want a lockgen: message", what, r)
+			}
+		default:
+			t.Errorf("%s panicked with %v, want a lockgen: message", what, r)
+		}
+	}()
+	f()
 }

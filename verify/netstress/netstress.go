@@ -22,18 +22,19 @@ import (
 // TryLock() bool (Behaviour checks it where they do).
 type Lock interface {
 	Lock()
-	Unlock()
+	Unlock() error
 	LockContext(context.Context) error
 	Fence() int64
 	Done() <-chan struct{}
 	Err() error
+	Close() error
 }
 
 // RWLock is a generated distributed reader/writer lock.
 type RWLock interface {
 	Lock
 	RLock()
-	RUnlock()
+	RUnlock() error
 	RLockContext(context.Context) error
 }
 
@@ -46,7 +47,10 @@ type Transport interface {
 // Subject is a lock to check.
 type Subject struct {
 	// New returns process self's lock of n over its endpoint.
-	New        func(self, n int, tr Transport) (Lock, error)
+	New func(self, n int, tr Transport) (Lock, error)
+	// Zero returns the lock type's zero value (Behaviour checks that it
+	// panics rather than waits for ever); nil skips that check.
+	Zero       func() Lock
 	N          int            // processes; 0: 4
 	Goroutines int            // per process; 0: 2
 	Passages   int            // per goroutine; 0: 150
@@ -91,7 +95,9 @@ type Report struct {
 }
 
 // Run runs s's processes until every goroutine has made its passages
-// (reads and writes mixed when the lock is an RWLock) and checks, inside
+// (reads and writes mixed when the lock is an RWLock; a process's
+// goroutines take turns through a mutex of the process's own, since a
+// distributed lock is held by its process) and checks, inside
 // every critical section: a writer alone, readers only with readers; a
 // plain counter only writers touch (the race detector sees two writers);
 // fencing tokens (a reader's at least the last writer's, a writer's above
@@ -220,6 +226,7 @@ func run(s Subject) Report {
 	finished := make(chan struct{})
 	for i, l := range locks {
 		rw, _ := l.(RWLock)
+		var local sync.Mutex // the process's goroutines take turns
 		for g := range s.Goroutines {
 			wg.Add(1)
 			go func() {
@@ -227,6 +234,7 @@ func run(s Subject) Report {
 				rng := rand.New(rand.NewPCG(uint64(i), uint64(g)))
 				for range s.Passages {
 					write := rw == nil || rng.IntN(3) == 0
+					local.Lock()
 					var err error
 					if write {
 						err = l.LockContext(ctx)
@@ -234,6 +242,7 @@ func run(s Subject) Report {
 						err = rw.RLockContext(ctx)
 					}
 					if err != nil {
+						local.Unlock()
 						if ctx.Err() == nil {
 							c.violate("process %d: %v", i, err)
 						}
@@ -241,9 +250,13 @@ func run(s Subject) Report {
 					}
 					c.inside(i, write, l.Fence())
 					if write {
-						l.Unlock()
+						err = l.Unlock()
 					} else {
-						rw.RUnlock()
+						err = rw.RUnlock()
+					}
+					local.Unlock()
+					if err != nil {
+						c.violate("process %d: Unlock: %v", i, err)
 					}
 				}
 			}()
@@ -307,7 +320,9 @@ func overlap(ctx context.Context, c *checker, locks []Lock, overlapWait time.Dur
 				c.violate("readers do not share: at most %d of %d processes held the read lock at once in %v", c.maxReaders.Load(), len(rws), overlapWait)
 			}
 			holding.Add(-1)
-			rw.RUnlock()
+			if err := rw.RUnlock(); err != nil {
+				c.violate("overlap phase: process %d: RUnlock: %v", i, err)
+			}
 		}()
 	}
 	wg.Wait()

@@ -35,11 +35,12 @@ func (f *fake) Lock() {
 	}
 }
 
-func (f *fake) Unlock() {
+func (f *fake) Unlock() error {
 	if f.bug != "no-exclusion" {
 		f.shared.mu.Unlock()
 	}
 	f.local.Unlock()
+	return nil
 }
 
 func (f *fake) LockContext(ctx context.Context) error {
@@ -61,13 +62,14 @@ func (f *fake) RLock() {
 	f.fence = f.shared.clock.Load()
 }
 
-func (f *fake) RUnlock() {
+func (f *fake) RUnlock() error {
 	if f.bug == "exclusive-readers" {
 		f.shared.mu.Unlock()
 	} else {
 		f.shared.mu.RUnlock()
 	}
 	f.local.Unlock()
+	return nil
 }
 
 func (f *fake) RLockContext(ctx context.Context) error {
@@ -84,6 +86,7 @@ func (f *fake) TryRLock() bool        { return false }
 func (f *fake) Fence() int64          { return f.fence } // read by the holder only
 func (f *fake) Done() <-chan struct{} { return nil }
 func (f *fake) Err() error            { return nil }
+func (f *fake) Close() error          { return nil }
 
 func fakeSubject(bug string) Subject {
 	shared := &fakeShared{}

@@ -9,9 +9,14 @@ import (
 )
 
 func newCatalogSubject() netstress.Subject {
-	return netstress.Subject{New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
-		return NewCatalog(self, n, tr)
-	}}
+	return netstress.Subject{
+		New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
+			return NewCatalog(self, n, tr)
+		},
+		Zero: func() netstress.Lock {
+			return new(Catalog)
+		},
+	}
 }
 
 // TestCatalogStress runs four processes of two goroutines over the in-process transport.
@@ -24,4 +29,11 @@ func TestCatalogStress(t *testing.T) {
 }
 func TestCatalogBehaviour(t *testing.T) {
 	netstress.Behaviour(t, newCatalogSubject())
+}
+
+// TestCatalogFaults crashes, restarts and removes processes of a group kept in process: the
+// survivors go on in new epochs, and a fenced resource sees no overlap and no token go back.
+func TestCatalogFaults(t *testing.T) {
+	r := netstress.Faults(t, newCatalogSubject(), netstress.FaultOptions{})
+	t.Logf("%d faults, %d passages, %d accesses accepted, %d stale, %d requests ended by a new epoch", r.Faults, r.Passages, r.Resource.Accepted, r.Resource.Stale, r.InFlight)
 }

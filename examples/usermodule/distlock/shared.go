@@ -29,12 +29,23 @@ const (
 // Source: T. Johnson, H. Yoon, A fair fast distributed concurrent-reader exclusive-writer synchronization, 1996, section 3, figures 4 (request), 5 (release) and 6 (event handler).
 // Source: path compression; Y. I. Chang, M. Singhal, M. T. Liu, An improved O(log n) mutual exclusion algorithm for distributed systems, ICPP 1990 (reference [3] of Johnson & Yoon).
 //
-// Each process creates its own with NewShared and a Transport to the others; a
-// process runs one passage at a time (its goroutines queue). Lock and RLock block until granted
-// and panic if the lock fails (its transport closed or a send failed); LockContext and
-// RLockContext return that error instead, or the context's: a request already sent cannot be
-// recalled, so an abandoned passage enters when its turn comes and leaves at once. Fence is the
-// passage's fencing token; Done and Err report a failed lock.
+// Each process creates its own with NewShared and a Transport to the others, and runs
+// one passage at a time: a lock is held by its process, not by a goroutine (Lock while the
+// process is in a passage panics; share the lock between goroutines with a sync.Mutex).
+// Lock and RLock block until granted and panic if the lock fails; LockContext and RLockContext
+// return that error instead, or the context's: a request already sent cannot be recalled, so an
+// abandoned passage enters when its turn comes and leaves at once. Fence is the passage's
+// fencing token; Unlock returns the failure that ended a passage; Done and Err report a lock
+// that failed for good; Close leaves.
+//
+// Failures (lockgen's docs/distributed.md): over a transport that keeps a group (natstransport),
+// a process that crashes, pauses past its lease or restarts is removed once its lease is over,
+// and the others start the algorithm again from its initial state in a new epoch of the members
+// left, indexed by id. A request in flight then returns ErrEpochChanged (Lock, and
+// RetryAcrossEpochs, ask again); a passage that holds the lock keeps it until Unlock, and the
+// new epoch opens only after it. A later epoch's fencing tokens are above an earlier one's.
+// Over the in-process transport nothing fails: one epoch of all n processes.
+// In a new epoch the token starts again at the member with the lowest id, every current_dir pointing to it.
 //
 // TryLock (and TryRLock) enters only when the acquire needs no message and no wait.
 //
@@ -128,6 +139,8 @@ const (
 //   - The paper does not say how its event handler and a waiting request routine interleave. Resuming the routine (4r.12–13, 4w.11–12) before the next message is handled is needed: otherwise a REQUEST handled between the TOKEN and the resume finds Token_hldr set and Incs clear, takes the holder for idle (6q.9–10) and passes the token on while the routine is about to enter; and a reader that handles its predecessor's release token there takes it for a second grant (6t.5), and never may leave. Every backend keeps that order (see the notes for what SPIN finds without it).
 //   - Fencing tokens are this lowering's addition: every message carries its sender's token
 //     clock, a receiver keeps the largest it has seen, and a writer's entry increments it.
+//   - Epochs are this lowering's addition: the paper's processes never fail; here the algorithm
+//     runs among an epoch's members and starts again in the next (see Failures above).
 //
 // Generated from:
 //
@@ -154,57 +167,82 @@ type sharedState struct {
 }
 
 // NewShared returns process self's lock (0 <= self < n) of the n processes that share it,
-// sending and receiving over tr. Every process runs one, all with the same n.
-func NewShared(self, n int, tr Transport) (*Shared, error) {
-	l := &Shared{s: sharedState{Token_hldr: int64(self) == 0, next: sharedNIL, current_dir: 0}}
-	if err := l.start(self, n, tr, l); err != nil {
+// sending and receiving over tr. Every process runs one, all with the same n. Over a
+// transport that keeps a group (a Group: lockgen's natstransport), it first joins the group,
+// which refuses another n, another algorithm or an id a live process holds.
+func NewShared(self, n int, tr Transport, opts ...Option) (*Shared, error) {
+	l := &Shared{}
+	if err := l.start(self, n, tr, l, "Shared", "dcrew", opts); err != nil {
 		return nil, err
 	}
 	return l, nil
 }
 
-// Lock takes the lock for writing (alone); it panics if the lock has failed (see LockContext).
+// reset makes the state the initial one of process self of n (the epoch's index and member
+// count): where a process starts in the paper, for a new epoch as at the start.
+func (l *Shared) reset() {
+	l.s = sharedState{Token_hldr: int64(l.self) == 0, next: sharedNIL, current_dir: 0}
+}
+
+// Lock takes the lock for writing (alone), asking again in the next epoch if the group changes
+// meanwhile; it panics if the lock has failed or the process is in a passage (see LockContext).
 func (l *Shared) Lock() {
-	if err := l.enter(context.Background(), true); err != nil {
+	if err := l.enter(context.Background(), true, true, "Shared.Lock"); err != nil {
 		panic("lockgen: Shared.Lock: " + err.Error())
 	}
 }
 
-// LockContext takes the lock for writing (alone), or returns ctx's error or the lock's failure.
+// LockContext takes the lock for writing (alone), or returns ctx's error, the lock's failure,
+// ErrEpochChanged (the group changed while the request was in flight; see RetryAcrossEpochs)
+// or ErrInPassage (the process is in a passage already).
 func (l *Shared) LockContext(ctx context.Context) error {
-	return l.enter(ctx, true)
+	return l.enter(ctx, true, false, "Shared.LockContext")
 }
 
 // TryLock takes the lock for writing (alone) if that needs no message and no wait.
 func (l *Shared) TryLock() bool {
-	return l.tryEnter(true, l.save)
+	return l.tryEnter(true, l.save, "Shared.TryLock")
 }
 
-// Unlock releases the lock taken by Lock; it panics if the process does not hold it so.
-func (l *Shared) Unlock() {
-	l.leave(true, "Unlock")
+// Unlock releases the lock taken by Lock; it panics if the process does not hold it so. It
+// returns the lock's failure if the lock failed during the passage (its lease ran out, it was
+// removed from its group, its transport failed): the passage may not have been alone since.
+func (l *Shared) Unlock() error {
+	return l.leave(true, "Shared.Unlock")
 }
 
-// RLock takes the lock for reading (shared with readers); it panics if the lock has failed (see RLockContext).
+// RLock takes the lock for reading (shared with readers), asking again in the next epoch if the group changes
+// meanwhile; it panics if the lock has failed or the process is in a passage (see RLockContext).
 func (l *Shared) RLock() {
-	if err := l.enter(context.Background(), false); err != nil {
+	if err := l.enter(context.Background(), false, true, "Shared.RLock"); err != nil {
 		panic("lockgen: Shared.RLock: " + err.Error())
 	}
 }
 
-// RLockContext takes the lock for reading (shared with readers), or returns ctx's error or the lock's failure.
+// RLockContext takes the lock for reading (shared with readers), or returns ctx's error, the lock's failure,
+// ErrEpochChanged (the group changed while the request was in flight; see RetryAcrossEpochs)
+// or ErrInPassage (the process is in a passage already).
 func (l *Shared) RLockContext(ctx context.Context) error {
-	return l.enter(ctx, false)
+	return l.enter(ctx, false, false, "Shared.RLockContext")
 }
 
 // TryRLock takes the lock for reading (shared with readers) if that needs no message and no wait.
 func (l *Shared) TryRLock() bool {
-	return l.tryEnter(false, l.save)
+	return l.tryEnter(false, l.save, "Shared.TryRLock")
 }
 
-// RUnlock releases the lock taken by RLock; it panics if the process does not hold it so.
-func (l *Shared) RUnlock() {
-	l.leave(false, "RUnlock")
+// RUnlock releases the lock taken by RLock; it panics if the process does not hold it so. It
+// returns the lock's failure if the lock failed during the passage (its lease ran out, it was
+// removed from its group, its transport failed): the passage may not have been alone since.
+func (l *Shared) RUnlock() error {
+	return l.leave(false, "Shared.RUnlock")
+}
+
+// Close leaves: the lock fails with ErrLockClosed and, over a transport that keeps a group, the
+// process leaves it and the others go on without it. It returns an error while the process is
+// in a passage (Unlock first).
+func (l *Shared) Close() error {
+	return l.close("Shared.Close")
 }
 
 // save snapshots the state for a TryLock that may give up.

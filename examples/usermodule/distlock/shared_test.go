@@ -9,9 +9,14 @@ import (
 )
 
 func newSharedSubject() netstress.Subject {
-	return netstress.Subject{New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
-		return NewShared(self, n, tr)
-	}}
+	return netstress.Subject{
+		New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) {
+			return NewShared(self, n, tr)
+		},
+		Zero: func() netstress.Lock {
+			return new(Shared)
+		},
+	}
 }
 
 // TestSharedStress runs four processes of two goroutines over the in-process transport.
@@ -24,4 +29,11 @@ func TestSharedStress(t *testing.T) {
 }
 func TestSharedBehaviour(t *testing.T) {
 	netstress.Behaviour(t, newSharedSubject())
+}
+
+// TestSharedFaults crashes, restarts and removes processes of a group kept in process: the
+// survivors go on in new epochs, and a fenced resource sees no overlap and no token go back.
+func TestSharedFaults(t *testing.T) {
+	r := netstress.Faults(t, newSharedSubject(), netstress.FaultOptions{})
+	t.Logf("%d faults, %d passages, %d accesses accepted, %d stale, %d requests ended by a new epoch", r.Faults, r.Passages, r.Resource.Accepted, r.Resource.Stale, r.InFlight)
 }
