@@ -27,4 +27,34 @@
 //   - Delivery is reliable while the channel is open: a transport that
 //     cannot deliver a message (a lost connection) closes the channel or
 //     returns an error from Send rather than drop it silently.
+//
+// A transport that keeps the processes' group (natstransport does, and
+// inproc's Member for tests) also implements the lock's Group:
+//
+//	type Group interface {
+//		Join(self, n int, algorithm string) error
+//		Views() <-chan []int64
+//		Leave(clean bool) error
+//		NewEpoch() error
+//	}
+//
+// The lock then runs its algorithm in epochs (lockgen's
+// docs/distributed.md, "Epoch protocol"):
+//
+//   - Join, called once by the lock's constructor, returns when the
+//     process is a member, or with the error that refuses it (another n
+//     or algorithm, a live process with the same id).
+//   - Views delivers each newer epoch that has the process as a member:
+//     [epoch, lock-delay in nanoseconds, member ids in increasing order].
+//     Epochs increase; the lock counts the lock-delay from the view's
+//     arrival before its first grant in the epoch.
+//   - Messages may then be lost, duplicated or reordered only across a
+//     change of epoch (the lock drops what is not of its epoch); an
+//     endpoint that loses one within an epoch fails instead.
+//   - Receive closes when the process's lease runs out or it is removed
+//     from the group, so that its lock stops before anyone else is
+//     granted; Err then says why.
+//   - Leave(clean) leaves: at once if clean (the process holds nothing),
+//     after the lease otherwise. NewEpoch asks for the next epoch with the
+//     same members.
 package transport

@@ -13,6 +13,7 @@ package main
 import (
 	"bufio"
 	"context"
+	crand "crypto/rand"
 	"errors"
 	"flag"
 	"fmt"
@@ -21,14 +22,12 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strconv"
-	"strings"
 	"sync"
 	"time"
 
-	"github.com/nats-io/nats-server/v2/server"
-
 	"github.com/lockgen/lockgen/examples/replicas/cataloglock"
 	"github.com/lockgen/lockgen/transport/natstransport"
+	"github.com/lockgen/lockgen/transport/natstransport/embedded"
 )
 
 // A child process learns its part from the environment.
@@ -38,6 +37,7 @@ const (
 	envURL  = "REPLICAS_URL"  // the NATS server
 	envFile = "REPLICAS_FILE" // the shared file
 	envPass = "REPLICAS_PASSAGES"
+	envKey  = "REPLICAS_KEY" // the lock's key: only members' messages get in
 )
 
 func main() {
@@ -60,21 +60,18 @@ func main() {
 // run starts the NATS server and n child processes, waits for them and
 // checks the file they shared.
 func run(n, passages int) error {
-	ns, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: -1, NoLog: true, NoSigs: true})
+	ns, err := embedded.Start(0) // JetStream in memory: the lock's group lives there
 	if err != nil {
 		return err
 	}
-	go ns.Start()
 	defer ns.Shutdown()
-	if !ns.ReadyForConnections(10 * time.Second) {
-		return errors.New("the embedded NATS server did not start")
-	}
 	dir, err := os.MkdirTemp("", "replicas-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(dir)
 	file := filepath.Join(dir, "shared.log")
+	key := crand.Text() // a fresh key for this run, shared with the children only
 	self, err := os.Executable()
 	if err != nil {
 		return err
@@ -84,7 +81,7 @@ func run(n, passages int) error {
 	for i := range n {
 		cmd := exec.Command(self)
 		cmd.Env = append(os.Environ(), envID+"="+strconv.Itoa(i), envN+"="+strconv.Itoa(n),
-			envURL+"="+ns.ClientURL(), envFile+"="+file, envPass+"="+strconv.Itoa(passages))
+			envURL+"="+ns.ClientURL(), envFile+"="+file, envPass+"="+strconv.Itoa(passages), envKey+"="+key)
 		cmd.Stderr = os.Stderr
 		if err := cmd.Start(); err != nil {
 			return err
@@ -110,20 +107,20 @@ func child() error {
 	id, _ := strconv.Atoi(os.Getenv(envID))
 	n, _ := strconv.Atoi(os.Getenv(envN))
 	passages, _ := strconv.Atoi(os.Getenv(envPass))
-	ep, err := natstransport.Connect(os.Getenv(envURL), "catalog", id, n)
+	// The lock's group (its members, its epochs, their leases) lives in
+	// the server's JetStream; messages are authenticated with the key.
+	ep, err := natstransport.Connect(os.Getenv(envURL), "catalog", id, n, natstransport.Key([]byte(os.Getenv(envKey))))
 	if err != nil {
 		return err
 	}
 	defer ep.Close()
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
-	if err := ep.WaitPeers(ctx); err != nil {
-		return err
-	}
-	// A process that dies or hangs fails the others' locks within 5 s
-	// rather than leaving them waiting for ever.
-	ep.WatchPeers(100*time.Millisecond, 5*time.Second)
-	lock, err := cataloglock.NewCatalog(id, n, ep)
+	// Joining waits for nobody: a process that dies later is removed
+	// once its lease has run out, and the others go on without it. Every
+	// join and every removal starts a new epoch; a request in flight then
+	// asks again rather than return ErrEpochChanged.
+	lock, err := cataloglock.NewCatalog(id, n, ep, cataloglock.RetryAcrossEpochs())
 	if err != nil {
 		return err
 	}
@@ -156,31 +153,16 @@ func child() error {
 			return err
 		}
 		if write {
-			lock.Unlock()
+			err = lock.Unlock()
 		} else {
-			lock.RUnlock()
+			err = lock.RUnlock()
 		}
-	}
-	// Stay until every process is done: a process that left early could
-	// not pass on a request or the token. The last line of each says so.
-	if err := logLine("done %d", id); err != nil {
-		return err
-	}
-	for {
-		if done, err := countDone(os.Getenv(envFile)); err != nil || done == n {
+		if err != nil {
 			return err
 		}
-		select {
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-time.After(20 * time.Millisecond):
-		}
 	}
-}
-
-func countDone(file string) (int, error) {
-	data, err := os.ReadFile(file)
-	return strings.Count(string(data), "done "), err
+	// Leave: the others go on without this process.
+	return lock.Close()
 }
 
 // check reads the shared file back: a write overlaps nothing, and each

@@ -42,6 +42,9 @@ type Group interface {
 	// others go on at once. Not clean: it may still be inside, so the
 	// others wait out its lease.
 	Leave(clean bool) error
+	// NewEpoch asks for the next epoch with the same members: the
+	// current one has used up its fencing tokens.
+	NewEpoch() error
 }
 
 var (
@@ -112,6 +115,12 @@ const (
 	netReady int64 = -1
 	// netKeep bounds the messages kept for a later epoch.
 	netKeep = 1 << 16
+	// netEpochShift places the epoch in a fencing token: the epoch times
+	// 2²², plus the token clock within the epoch (a group's epochs count
+	// milliseconds: 41 bits last until 2094). Over a transport without a
+	// group the clock has all 63 bits.
+	netEpochShift = 22
+	netClockMask  = 1<<netEpochShift - 1
 )
 
 // netEpoch is what a lock's current epoch admits.
@@ -449,7 +458,7 @@ func (p *netProc) switchEpoch() {
 		return
 	}
 	p.epoch, p.members, p.self, p.n = epoch, members, self, len(members)
-	p.fence = epoch << 32 // control epoch-free-fence: p.fence = 0
+	p.fence = epoch << netEpochShift // control epoch-free-fence: p.fence = 0
 	clear(p.out)
 	p.out = p.out[:0]
 	p.alg.reset()
@@ -641,9 +650,18 @@ func (p *netProc) grant(write bool) error {
 		}
 	}
 	if write {
-		if p.grp != nil && p.fence&(1<<32-1) == 1<<32-1 {
-			p.fail(fmt.Errorf("lockgen: epoch %d has granted 2³²−1 writes: its fencing tokens are used up", p.epoch))
-			return p.err
+		if p.grp != nil && p.fence&netClockMask == netClockMask {
+			// The epoch's tokens are used up: the next epoch's go on.
+			p.state = netClosing
+			p.cond.Broadcast()
+			go func() {
+				if err := p.grp.NewEpoch(); err != nil {
+					p.mu.Lock()
+					p.fail(fmt.Errorf("lockgen: asking for a new epoch: %w", err))
+					p.mu.Unlock()
+				}
+			}()
+			return ErrEpochChanged
 		}
 		p.fence++
 		p.held = netWrite
@@ -774,7 +792,7 @@ func (p *netProc) close(method string) error {
 // grant's token is at least that of the last writer before it, and a
 // writer's is greater than every token granted before it; a later
 // epoch's tokens are greater than an earlier one's (the epoch is the
-// token's high 31 bits). Pass it to the resource the lock protects,
+// token's high 41 bits). Pass it to the resource the lock protects,
 // which rejects a smaller token than it has seen.
 func (p *netProc) Fence() int64 {
 	p.mu.Lock()

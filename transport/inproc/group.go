@@ -145,6 +145,18 @@ func (m *Member) Leave(clean bool) error {
 	return nil
 }
 
+// NewEpoch starts the next epoch with the same members (netrt's Group).
+func (m *Member) NewEpoch() error {
+	nw := m.nw
+	nw.mu.Lock()
+	defer nw.mu.Unlock()
+	if m.dead != nil || nw.closed {
+		return ErrClosed
+	}
+	nw.group.change(0)
+	return nil
+}
+
 // remove takes m out and starts the next epoch; nw.mu is held.
 func (g *group) remove(m *Member, delay time.Duration) {
 	delete(g.members, m.id)

@@ -16,7 +16,8 @@ import (
 //   - a violation: a passage's accepted accesses interleaved with a
 //     conflicting passage's (two writers, or a writer and a reader);
 //   - an inversion: an access refused for a token of the same epoch as
-//     the largest accepted (the token's high 31 bits): within an epoch a
+//     the largest accepted (the token's bits from EpochShift up, as netrt
+//     lays them out): within an epoch a
 //     holder was fenced off, so the lock granted a newer token while it
 //     was inside or handed out an old one.
 //
@@ -31,6 +32,11 @@ type Resource struct {
 	violations []string
 	inversions []string
 }
+
+// EpochShift is where a generated lock's fencing token holds its epoch
+// (netrt's netEpochShift): the token is epoch·2^EpochShift plus the token
+// clock within the epoch.
+const EpochShift = 22
 
 // PassageID names one passage: a process's incarnation and the passage's
 // number in it.
@@ -66,7 +72,7 @@ func (r *Resource) Access(id PassageID, write bool, fence int64, last bool) bool
 		ok = fence > r.max
 	}
 	if !ok {
-		if fence>>32 == r.max>>32 {
+		if fence>>EpochShift == r.max>>EpochShift {
 			r.note(&r.inversions, "process %d (incarnation %d, passage %d) refused: %s token %#x below the largest accepted, %#x, of the same epoch",
 				id.Proc, id.Incarnation, id.N, map[bool]string{true: "write", false: "read"}[write], fence, r.max)
 		} else {

@@ -11,7 +11,7 @@ func TestResource(t *testing.T) {
 		fence int64
 		last  bool
 	}
-	const e1, e2 = 1 << 32, 2 << 32
+	const e1, e2 = 1 << EpochShift, 2 << EpochShift
 	for _, c := range []struct {
 		name                   string
 		accesses               []access
