@@ -2,6 +2,7 @@ package golang
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 )
@@ -49,9 +50,70 @@ func NetworkTests(c NetConfig) (File, error) {
 		jen.Id("t").Dot("Logf").Call(jen.Lit("%d faults, %d passages, %d accesses accepted, %d stale, %d requests ended by a new epoch"),
 			jen.Id("r").Dot("Faults"), jen.Id("r").Dot("Passages"), jen.Id("r").Dot("Resource").Dot("Accepted"), jen.Id("r").Dot("Resource").Dot("Stale"), jen.Id("r").Dot("InFlight")),
 	)
+	netExamples(f, c.Name)
 	data, err := render(f)
 	if err != nil {
 		return File{}, err
 	}
 	return File{Name: FileBase(c.Name) + "_test.go", Data: data}, nil
+}
+
+// netExamples adds the lock's examples to its documentation: three
+// processes in one program over the in-process transport (run, its
+// output checked), and one process of three over NATS (compiled only: it
+// needs a server).
+func netExamples(f *jen.File, T string) {
+	const (
+		inproc = "github.com/lockgen/lockgen/transport/inproc"
+		nt     = "github.com/lockgen/lockgen/transport/natstransport"
+	)
+	check := func(call jen.Code, fail jen.Code) jen.Code {
+		return jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(fail)
+	}
+	fatal := jen.Qual("log", "Fatal").Call(jen.Err())
+	f.Comment(fmt.Sprintf("ExampleNew%s runs three processes of the lock in one program, over lockgen's in-process", T))
+	f.Comment("transport: each adds to a total under the write lock.")
+	f.Func().Id("ExampleNew"+T).Params().Block(
+		jen.Id("nw").Op(":=").Qual(inproc, "New").Call(jen.Lit(3), jen.Qual(inproc, "Options").Values()),
+		jen.Defer().Id("nw").Dot("Close").Call(),
+		jen.Id("total").Op(":=").Lit(0),
+		jen.Var().Id("wg").Qual("sync", "WaitGroup"),
+		jen.For(jen.Id("i").Op(":=").Range().Lit(3)).Block(
+			jen.List(jen.Id("l"), jen.Err()).Op(":=").Id("New"+T).Call(jen.Id("i"), jen.Lit(3), jen.Id("nw").Dot("Endpoint").Call(jen.Id("i"))),
+			jen.If(jen.Err().Op("!=").Nil()).Block(jen.Panic(jen.Err())),
+			jen.Id("wg").Dot("Add").Call(jen.Lit(1)),
+			jen.Go().Func().Params().Block(
+				jen.Defer().Id("wg").Dot("Done").Call(),
+				jen.For(jen.Range().Lit(10)).Block(
+					jen.Id("l").Dot("Lock").Call(),
+					jen.Id("total").Op("++"),
+					check(jen.Id("l").Dot("Unlock").Call(), jen.Panic(jen.Err())),
+				),
+			).Call(),
+		),
+		jen.Id("wg").Dot("Wait").Call(),
+		jen.Qual("fmt", "Println").Call(jen.Id("total")),
+		jen.Comment("Output: 30"),
+	)
+	f.Comment(fmt.Sprintf("ExampleNew%s_nats is one process of three sharing the lock over NATS, each its own", T))
+	f.Comment("program with its own id (LOCK_ID) and the lock's key (LOCK_KEY). The server must run JetStream")
+	f.Comment("(nats-server -js). A process that crashes, pauses past its lease or restarts is removed and the")
+	f.Comment("others go on in a new epoch; hand Fence to the resource, which refuses a token older than one it")
+	f.Comment("has seen (lockgen's docs/distributed.md).")
+	f.Func().Id("ExampleNew"+T+"_nats").Params().Block(
+		jen.List(jen.Id("id"), jen.Err()).Op(":=").Qual("strconv", "Atoi").Call(jen.Qual("os", "Getenv").Call(jen.Lit("LOCK_ID"))),
+		jen.If(jen.Err().Op("!=").Nil()).Block(fatal.Clone()),
+		jen.List(jen.Id("ep"), jen.Err()).Op(":=").Qual(nt, "Connect").Call(jen.Lit("nats://127.0.0.1:4222"), jen.Lit(strings.ToLower(T)),
+			jen.Id("id"), jen.Lit(3), jen.Qual(nt, "Key").Call(jen.Index().Byte().Parens(jen.Qual("os", "Getenv").Call(jen.Lit("LOCK_KEY"))))),
+		jen.If(jen.Err().Op("!=").Nil()).Block(fatal.Clone()),
+		jen.Defer().Id("ep").Dot("Close").Call(),
+		jen.List(jen.Id("l"), jen.Err()).Op(":=").Id("New"+T).Call(jen.Id("id"), jen.Lit(3), jen.Id("ep"), jen.Id("RetryAcrossEpochs").Call()),
+		jen.If(jen.Err().Op("!=").Nil()).Block(fatal.Clone()),
+		jen.Defer().Id("l").Dot("Close").Call(),
+		jen.List(jen.Id("ctx"), jen.Id("cancel")).Op(":=").Qual("context", "WithTimeout").Call(jen.Qual("context", "Background").Call(), jen.Lit(10).Op("*").Qual("time", "Second")),
+		jen.Defer().Id("cancel").Call(),
+		check(jen.Id("l").Dot("LockContext").Call(jen.Id("ctx")), fatal.Clone()),
+		jen.Qual("fmt", "Println").Call(jen.Lit("writing with fencing token"), jen.Id("l").Dot("Fence").Call()),
+		check(jen.Id("l").Dot("Unlock").Call(), jen.Qual("log", "Println").Call(jen.Lit("the lock failed during the passage:"), jen.Err())),
+	)
 }
