@@ -643,11 +643,8 @@ func (p *netProc) acquire(write bool) error {
 // grant makes the passage the process's, with its fencing token: a
 // writer's is one above the clock.
 func (p *netProc) grant(write bool) error {
-	if p.grp != nil {
-		if err := p.trErr(); err != nil {
-			p.fail(fmt.Errorf("lockgen: the lock's transport failed: %w", err))
-			return p.err
-		}
+	if p.checkLease(); p.err != nil {
+		return p.err
 	}
 	if write {
 		if p.grp != nil && p.fence&netClockMask == netClockMask {
@@ -735,6 +732,7 @@ func (p *netProc) leave(write bool, method string) error {
 	}
 	p.held = 0
 	p.user = false
+	p.checkLease()
 	if err := p.err; err != nil {
 		p.mu.Unlock()
 		<-p.slot
@@ -817,7 +815,19 @@ func (p *netProc) Err() error {
 	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
+	p.checkLease()
 	return p.err
+}
+
+// checkLease fails the lock if its group's transport has failed (its
+// lease ran out) before the dispatcher has heard of it: a passage is lost
+// from the moment the lease is, not from when the news arrives.
+func (p *netProc) checkLease() {
+	if p.grp != nil && p.err == nil {
+		if err := p.trErr(); err != nil {
+			p.fail(fmt.Errorf("lockgen: the lock's transport failed: %w", err))
+		}
+	}
 }
 
 // errNotMade and netFailed are Err and Done of a lock not made by its

@@ -29,6 +29,7 @@ type Resource struct {
 	passages   map[PassageID]*passageState
 	accepted   int64
 	stale      int64
+	epochs     int64 // how many times the largest token's epoch rose
 	violations []string
 	inversions []string
 }
@@ -89,6 +90,9 @@ func (r *Resource) Access(id PassageID, write bool, fence int64, last bool) bool
 	}
 	ps.accessed, ps.interleaved = true, false
 	if fence > r.max {
+		if fence>>EpochShift > r.max>>EpochShift {
+			r.epochs++
+		}
 		// Passages with smaller tokens are fenced off for good.
 		for q, qs := range r.passages {
 			if qs.fence < fence && q != id {
@@ -109,6 +113,21 @@ func (r *Resource) Access(id PassageID, write bool, fence int64, last bool) bool
 	return true
 }
 
+// Open returns the passages inside the resource: an access accepted, the
+// last not yet (a crashed holder's stays until a newer token fences it
+// off).
+func (r *Resource) Open() []PassageID {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	var ids []PassageID
+	for id, ps := range r.passages {
+		if ps.accessed {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
 // note records a finding (the first 16 of each kind are kept whole).
 func (r *Resource) note(list *[]string, format string, args ...any) {
 	if len(*list) < 16 {
@@ -123,12 +142,13 @@ type ResourceReport struct {
 	Accepted, Stale        int64
 	Violations, Inversions []string // the first 16 whole; the rest empty
 	Max                    int64    // the largest token accepted
+	Epochs                 int64    // how many times the largest token's epoch rose
 }
 
 // Report returns what the resource saw so far.
 func (r *Resource) Report() ResourceReport {
 	r.mu.Lock()
 	defer r.mu.Unlock()
-	return ResourceReport{Accepted: r.accepted, Stale: r.stale, Max: r.max,
+	return ResourceReport{Accepted: r.accepted, Stale: r.stale, Max: r.max, Epochs: r.epochs,
 		Violations: append([]string(nil), r.violations...), Inversions: append([]string(nil), r.inversions...)}
 }

@@ -1,0 +1,82 @@
+package faults
+
+import (
+	"os"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/lockgen/lockgen/templates/distributed"
+)
+
+// TestMain lets the test binary be a child of the suite too.
+func TestMain(m *testing.M) {
+	if IsChild() {
+		Child()
+	}
+	os.Exit(m.Run())
+}
+
+// The suite knows every entry of the catalogue.
+func TestCatalogueCovered(t *testing.T) {
+	for _, e := range distributed.All() {
+		if catalogue[e.Name] == nil {
+			t.Errorf("the catalogue's %s is not in the fault suite", e.Name)
+		}
+	}
+}
+
+// The short run make test makes: every lock of the catalogue at n = 3
+// through two rounds of faults (kills of holders and waiters with a
+// restart, stops past the lease), one server restart and an intruder;
+// no violation, no inversion, no failure no fault explains.
+func TestShortRun(t *testing.T) {
+	if raceEnabled {
+		t.Skip("its children are this binary: make test runs it without -race")
+	}
+	if testing.Short() {
+		t.Skip("starts 30 processes")
+	}
+	var log lockedBuilder
+	rep, err := Run(Config{Ns: []int{3}, Faults: 30, ServerRestarts: 1, Intruder: 600, Lease: time.Second,
+		ChildArgs: []string{"-test.run=^$"}, ChildLog: &log, Progress: testWriter{t}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	rep.Write(&b)
+	t.Log("\n" + b.String())
+	if rep.Failed() {
+		t.Errorf("the suite failed:\n%s\nchildren's stderr:\n%s", b.String(), log.String())
+	}
+	if rep.TotalFaults() < 30 {
+		t.Errorf("%d faults injected, want at least 30", rep.TotalFaults())
+	}
+}
+
+// lockedBuilder collects the children's stderr, written from a
+// goroutine per child.
+type lockedBuilder struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (l *lockedBuilder) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.Write(p)
+}
+
+func (l *lockedBuilder) String() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.b.String()
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Log(strings.TrimRight(string(p), "\n"))
+	return len(p), nil
+}
