@@ -32,7 +32,24 @@ type Config struct {
 	// Trace, when set, receives one line per event: the trail a
 	// violation is read from.
 	Trace func(string)
+	// Detection, when set, adds the failure detection of lockgen's groups
+	// (docs/distributed.md, "Epoch protocol").
+	Detection *Detection
 }
+
+// Detection is the failure detection of a lockgen group over NATS: every
+// Period each process renews its lease in the store and reads its ring
+// predecessor's, two requests to the store and their replies (four
+// messages). The store, not a process of the algorithm, answers at once:
+// a reply reaches its process two transit delays after the request left,
+// and takes Processing of its time to handle, as any message does. The
+// first period of each process starts at a random phase.
+type Detection struct {
+	Period float64
+}
+
+// detectionMessages is what one period costs a process.
+const detectionMessages = 4
 
 // DefaultConfig is the paper's setting for n processes at the given load.
 func DefaultConfig(n int, load float64) Config {
@@ -42,7 +59,8 @@ func DefaultConfig(n int, load float64) Config {
 // Result is what a simulation measured.
 type Result struct {
 	Entries, Reads, Writes int
-	Messages               int
+	Messages               int // every message, the detection's included
+	DetectionMessages      int // the detection's (Config.Detection)
 	MessagesPerEntry       float64
 	MeanAcquire            float64 // time from request to entry
 	// SyncDelay is the mean time from the critical section falling empty
@@ -84,6 +102,7 @@ const (
 	evArrive
 	evHandled
 	evResume
+	evDetect // a process's detection period: its requests leave
 )
 
 type queue []event
@@ -151,6 +170,9 @@ func Run(a *ir.Algorithm, cfg Config) Result {
 	}
 	for i := range s.procs {
 		s.schedule(s.exp(think), evRequest, i, Msg{})
+		if d := cfg.Detection; d != nil {
+			s.schedule(s.rng.Float64()*d.Period, evDetect, i, Msg{})
+		}
 	}
 	// A run that keeps handling messages while nobody enters has lost its
 	// way (a request chasing the token for ever): bound the events between
@@ -248,7 +270,9 @@ func (s *sim) step(e event, think float64) {
 		s.inbox[i] = append(s.inbox[i], e.msg)
 		s.handleNext(i)
 	case evHandled:
-		p.Deliver(e.msg)
+		if e.msg.From >= 0 {
+			p.Deliver(e.msg)
+		}
 		s.handling[i] = false
 		if _, ok := p.Waiting(); ok {
 			if s.cfg.ResumeLater {
@@ -261,6 +285,17 @@ func (s *sim) step(e event, think float64) {
 	case evResume:
 		if _, ok := p.Waiting(); ok {
 			s.resume(i, think)
+		}
+	case evDetect:
+		// The renewal and the read leave for the store; their replies come
+		// back to be handled.
+		s.res.Messages += detectionMessages
+		s.res.DetectionMessages += detectionMessages
+		for _, what := range []string{"renewed", "read"} {
+			s.schedule(s.exp(s.cfg.Transit)+s.exp(s.cfg.Transit), evArrive, i, Msg{From: -1, To: i, Name: what})
+		}
+		if !s.stopping {
+			s.schedule(s.cfg.Detection.Period, evDetect, i, Msg{})
 		}
 	}
 	s.flush(i)
@@ -388,7 +423,7 @@ func (s *sim) check() {
 	s.res.Violation = fmt.Sprintf("reader/writer exclusion broken at t=%.1f: %v in the critical section", s.now, who)
 }
 
-var eventNames = [...]string{evRequest: "request", evRelease: "release", evArrive: "arrives", evHandled: "handles", evResume: "resumes"}
+var eventNames = [...]string{evRequest: "request", evRelease: "release", evArrive: "arrives", evHandled: "handles", evResume: "resumes", evDetect: "detects"}
 
 func (s *sim) describe(e event) string {
 	what := eventNames[e.kind]

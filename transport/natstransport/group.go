@@ -340,6 +340,10 @@ func (e *Endpoint) view(rec record) {
 		return
 	}
 	e.member, e.last = true, rec.Epoch
+	select {
+	case e.newView <- struct{}{}: // the watch may have a new predecessor
+	default:
+	}
 	clear(e.incs)
 	e.ring = e.ring[:0]
 	for _, m := range rec.Members {
@@ -361,59 +365,90 @@ func (e *Endpoint) view(rec record) {
 // [epoch, lock-delay in nanoseconds, member ids...].
 func (e *Endpoint) Views() <-chan []int64 { return e.views.Out() }
 
-// watchLoop watches the process's predecessor in the ring of the newest
-// view's members, and removes it once its lease has been seen unrenewed
-// for the lock-delay (docs/distributed.md, "Watch").
+// watchLoop watches the lease of the process's predecessor in the ring
+// of the newest view's members (a watch on its member key: one message
+// per renewal), and removes it once it has seen the same revision for the
+// lock-delay (docs/distributed.md, "Watch").
 func (e *Endpoint) watchLoop() {
 	defer e.loops.Done()
 	var (
 		pred    = -1
 		predInc int64
+		w       jetstream.KeyWatcher
+		updates <-chan jetstream.KeyValueEntry
 		seenRev uint64
-		seenAt  time.Time
+		expel   *time.Timer
+		expelC  <-chan time.Time
 	)
-	timer := time.NewTimer(e.renewal())
-	defer timer.Stop()
-	for {
-		select {
-		case <-timer.C:
-		case <-e.stop:
-			return
+	stopWatch := func() {
+		if w != nil {
+			w.Stop()
 		}
-		next := e.renewal()
+		w, updates, seenRev = nil, nil, 0
+		if expel != nil {
+			expel.Stop()
+		}
+		expelC = nil
+	}
+	defer stopWatch()
+	watch := func() {
 		e.mu.Lock()
 		p, pInc := e.predecessor()
 		e.mu.Unlock()
-		if p != pred || pInc != predInc {
-			pred, predInc, seenRev = p, pInc, 0
+		if p == pred && pInc == predInc && w != nil {
+			return
 		}
-		if pred >= 0 {
-			ctx, cancel := e.ctx()
-			entry, err := e.kv.Get(ctx, memberKey(pred))
-			cancel()
+		stopWatch()
+		if pred, predInc = p, pInc; pred < 0 {
+			return
+		}
+		var err error
+		if w, err = e.kv.Watch(context.Background(), memberKey(pred)); err != nil {
+			w = nil // the retry tick tries again
+			return
+		}
+		updates = w.Updates()
+	}
+	retry := time.NewTicker(e.renewal())
+	defer retry.Stop()
+	watch()
+	for {
+		select {
+		case <-e.stop:
+			return
+		case <-e.newView:
+			watch()
+		case <-retry.C:
+			watch()
+		case entry, ok := <-updates:
 			var l lease
-			if err == nil {
-				json.Unmarshal(entry.Value(), &l)
-			}
 			switch {
-			case errors.Is(err, jetstream.ErrKeyNotFound) || err == nil && l.Inc != predInc:
-				e.remove(pred, predInc) // it left, was removed, or restarted
-			case err != nil:
-			case entry.Revision() != seenRev:
-				seenRev, seenAt = entry.Revision(), time.Now()
-			case time.Since(seenAt) >= e.lockDelay():
-				ctx, cancel := e.ctx()
-				err := e.kv.Delete(ctx, memberKey(pred), jetstream.LastRevision(seenRev))
-				cancel()
-				if err == nil {
+			case !ok:
+				stopWatch()
+			case entry == nil: // the initial value is in: none means gone
+				if seenRev == 0 {
 					e.remove(pred, predInc)
 				}
+			case entry.Operation() != jetstream.KeyValuePut || json.Unmarshal(entry.Value(), &l) != nil || l.Inc != predInc:
+				e.remove(pred, predInc) // it left, was removed, or restarted
+			default:
+				seenRev = entry.Revision()
+				if expel == nil {
+					expel = time.NewTimer(e.lockDelay())
+				} else {
+					expel.Reset(e.lockDelay())
+				}
+				expelC = expel.C
 			}
-			if seenRev != 0 {
-				next = max(0, min(next, time.Until(seenAt.Add(e.lockDelay()))))
-			}
+		case <-expelC:
+			expelC = nil
+			ctx, cancel := e.ctx()
+			err := e.kv.Delete(ctx, memberKey(pred), jetstream.LastRevision(seenRev))
+			cancel()
+			if err == nil {
+				e.remove(pred, predInc)
+			} // otherwise it renewed meanwhile: its update is on its way
 		}
-		timer.Reset(next)
 	}
 }
 

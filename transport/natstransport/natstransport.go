@@ -54,6 +54,7 @@ type Endpoint struct {
 	box     *mailbox.Mailbox
 	views   *mailbox.Mailbox
 	stop    chan struct{} // closed when the endpoint fails: its loops end
+	newView chan struct{} // a new view: the watch may have a new predecessor
 	loops   sync.WaitGroup
 
 	mu         sync.Mutex
@@ -126,7 +127,7 @@ func Connect(url, name string, self, n int, opts ...Option) (*Endpoint, error) {
 	if n < 1 || self < 0 || self >= n {
 		return nil, fmt.Errorf("natstransport: process %d of %d: want 0 <= self < n", self, n)
 	}
-	e := &Endpoint{name: name, self: self, n: n, box: mailbox.New(), views: mailbox.New(), stop: make(chan struct{}),
+	e := &Endpoint{name: name, self: self, n: n, box: mailbox.New(), views: mailbox.New(), stop: make(chan struct{}), newView: make(chan struct{}, 1),
 		incs: map[int]int64{}, seen: map[int64]seenEpoch{}, seqOut: map[[2]int64]int64{}, seqIn: map[[2]int64]int64{}}
 	e.o = options{lease: DefaultLease, replicas: 1}
 	for _, o := range opts {
