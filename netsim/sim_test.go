@@ -67,6 +67,42 @@ func TestMessagesPerEntryAsInThePaper(t *testing.T) {
 	}
 }
 
+// Failure detection every DetectionPeriod message delays costs at most
+// 10% of dCREW's messages per entry at n = 160 and the paper's 100% load
+// (docs/distributed.md, "Failure detection's cost"); every 5,000 it costs
+// more: the bound bites.
+func TestDetectionCost(t *testing.T) {
+	simulation(t)
+	share := func(ratio int, period float64) float64 {
+		c := DefaultConfig(160, 1)
+		c.FIFO, c.ReaderRatio, c.Entries = true, ratio, 5000
+		base := Run(dcrew(t), c)
+		c.Detection = &Detection{Period: period}
+		r := Run(dcrew(t), c)
+		if base.Violation != "" || r.Violation != "" {
+			t.Fatalf("ratio %d: %q %q", ratio, base.Violation, r.Violation)
+		}
+		if r.DetectionMessages == 0 || r.DetectionMessages%detectionMessages != 0 {
+			t.Errorf("ratio %d: %d detection messages", ratio, r.DetectionMessages)
+		}
+		// The detection's own count, against the algorithm's without it:
+		// the two runs' random streams part, so their totals differ by
+		// more than the detection.
+		d := float64(r.DetectionMessages) / float64(r.Entries)
+		t.Logf("ratio %d, every %.0f: %.2f messages per entry without detection, %.2f of detection's with it (%.1f%%)",
+			ratio, period, base.MessagesPerEntry, d, 100*d/base.MessagesPerEntry)
+		return d / base.MessagesPerEntry
+	}
+	for _, ratio := range []int{0, 1} {
+		if s := share(ratio, DetectionPeriod); s > 0.10 {
+			t.Errorf("ratio %d: failure detection every %d message delays costs %.1f%% of dCREW's messages per entry, want at most 10%%", ratio, DetectionPeriod, 100*s)
+		}
+		if s := share(ratio, 5000); s <= 0.10 {
+			t.Errorf("ratio %d: every 5,000 message delays detection costs only %.1f%%: the bound does not bite", ratio, 100*s)
+		}
+	}
+}
+
 // The simulator catches what SPIN catches: reordered channels under
 // Lamport 1978, whose paper needs them in order, the resumption order
 // dCREW's paper leaves open, and every negative control (over channels
