@@ -58,7 +58,9 @@ const detectionMessages = 3
 // docs/distributed.md holds failure detection to its target: at n = 160
 // and the paper's 100% load, at most 10% of dCREW's messages per entry
 // (TestDetectionCost). It is the default renewal period (500 ms, a
-// quarter of natstransport's 2 s lease) over a one-way delay of 40 µs.
+// quarter of natstransport's 2 s lease) over a one-way delay of 40 µs;
+// natstransport TestOneWayDelay measures about 30 µs over the embedded
+// server.
 const DetectionPeriod = 12500
 
 // DefaultConfig is the paper's setting for n processes at the given load.
