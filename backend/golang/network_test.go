@@ -75,7 +75,9 @@ func TestNetworkLockPasses(t *testing.T) {
 	}
 }
 
-// findTest requires netstress to find a violation in lock NAME.
+// findTest requires netstress to find something wrong with lock NAME
+// over NETWORK in one of five attempts: FIND runs one and returns from
+// the test if it found something.
 const findTest = `package netpkg
 
 import (
@@ -90,44 +92,25 @@ func TestFindsNAME(t *testing.T) {
 	t.Parallel()
 	for attempt := range 5 {
 		s := netstress.Subject{New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) { return NewNAME(self, n, tr) }}
-		s.Timeout = 3 * time.Second
 		s.Network = NETWORK
-		r := netstress.Find(s)
-		if len(r.Violations) > 0 {
-			t.Logf("attempt %d: %s", attempt, r.Violations[0])
-			return
-		}
-	}
-	t.Fatal("no violation in 5 runs")
-}
-`
-
-// faultFindTest requires netstress's fault run to find something wrong
-// with lock NAME.
-const faultFindTest = `package netpkg
-
-import (
-	"testing"
-	"time"
-
-	"github.com/lockgen/lockgen/transport/inproc"
-	"github.com/lockgen/lockgen/verify/netstress"
-)
-
-func TestFindsNAME(t *testing.T) {
-	t.Parallel()
-	for attempt := range 5 {
-		s := netstress.Subject{New: func(self, n int, tr netstress.Transport) (netstress.Lock, error) { return NewNAME(self, n, tr) }}
-		s.Network = NETWORK
-		r := netstress.FindFaults(s, netstress.FaultOptions{Faults: 30, Timeout: 5 * time.Second, Seed: uint64(attempt)})
-		if r.Found() {
-			t.Logf("attempt %d: %q %q %q", attempt, r.Resource.Violations, r.Resource.Inversions, r.Violations)
-			return
-		}
+		FIND
 	}
 	t.Fatal("nothing found in 5 runs")
 }
 `
+
+// findStress is findTest's attempt for netstress.Run's checks.
+const findStress = `s.Timeout = 3 * time.Second
+		if r := netstress.Find(s); len(r.Violations) > 0 {
+			t.Logf("attempt %d: %s", attempt, r.Violations[0])
+			return
+		}`
+
+// findFaults is findTest's attempt for netstress.Faults's checks.
+const findFaults = `if r := netstress.FindFaults(s, netstress.FaultOptions{Faults: 30, Timeout: 5 * time.Second, Seed: uint64(attempt)}); r.Found() {
+			t.Logf("attempt %d: %q %q %q", attempt, r.Resource.Violations, r.Resource.Inversions, r.Violations)
+			return
+		}`
 
 // The fault run bites: a runtime that opens a new epoch without every
 // member's READY, one that switches under a passage that still holds
@@ -141,8 +124,8 @@ func TestEpochControlsCaught(t *testing.T) {
 		t.Run(rt, func(t *testing.T) {
 			t.Parallel()
 			vs := []variant{
-				{name: "dcrew", entry: "dcrew", network: inOrder, runtime: rt, test: faultFindTest},
-				{name: "suzuki-kasami", entry: "suzuki-kasami", network: inOrder, runtime: rt, test: faultFindTest},
+				{name: "dcrew", entry: "dcrew", network: inOrder, runtime: rt, find: findFaults},
+				{name: "suzuki-kasami", entry: "suzuki-kasami", network: inOrder, runtime: rt, find: findFaults},
 			}
 			results := runFinds(t, rt, vs)
 			for i, v := range vs {
@@ -226,7 +209,7 @@ func TestNetworkControlsCaught(t *testing.T) {
 type variant struct {
 	name, entry, network, runtime string
 	alg                           *distributed.Control
-	test                          string // the find test's source (findTest if empty)
+	find                          string // the find test's attempt (findStress if empty)
 }
 
 // findName is the lock type and the find test's suffix of variant i.
@@ -255,7 +238,7 @@ func runFinds(t *testing.T, rt string, vs []variant) map[string]testResult {
 		if err != nil {
 			t.Fatalf("%s: %v", v.name, err)
 		}
-		src := strings.NewReplacer("NETWORK", v.network, "NAME", c.Name).Replace(cmp.Or(v.test, findTest))
+		src := strings.NewReplacer("FIND", cmp.Or(v.find, findStress), "NETWORK", v.network, "NAME", c.Name).Replace(findTest)
 		files = append(files, lock, File{Name: strings.ToLower(c.Name) + "_find_test.go", Data: []byte(src)})
 	}
 	for _, f := range files {
