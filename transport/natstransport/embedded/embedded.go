@@ -14,7 +14,20 @@ import (
 // Start starts a server on 127.0.0.1 at port (0: any free port); its
 // JetStream storage directory, which in-memory streams do not use, is a
 // temporary directory removed by Shutdown. Connect with ClientURL.
-func Start(port int) (*Server, error) {
+func Start(port int) (*Server, error) { return start(&server.Options{}, port) }
+
+// StartConfig is Start with the server configuration file at path (its
+// accounts, users and permissions; its host, port and storage directory
+// are Start's).
+func StartConfig(path string, port int) (*Server, error) {
+	opts, err := server.ProcessConfigFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return start(opts, port)
+}
+
+func start(opts *server.Options, port int) (*Server, error) {
 	if port == 0 {
 		port = -1
 	}
@@ -22,8 +35,12 @@ func Start(port int) (*Server, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := server.NewServer(&server.Options{Host: "127.0.0.1", Port: port, NoLog: true, NoSigs: true,
-		JetStream: true, StoreDir: dir, JetStreamMaxMemory: 256 << 20})
+	opts.Host, opts.Port, opts.NoLog, opts.NoSigs = "127.0.0.1", port, true, true
+	opts.JetStream, opts.StoreDir = true, dir
+	if opts.JetStreamMaxMemory <= 0 {
+		opts.JetStreamMaxMemory = 256 << 20
+	}
+	s, err := server.NewServer(opts)
 	if err != nil {
 		os.RemoveAll(dir)
 		return nil, err
