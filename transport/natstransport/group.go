@@ -332,9 +332,12 @@ func (e *Endpoint) view(rec record) {
 	}
 	in := slices.Contains(rec.Members, member{e.self, e.inc})
 	if !in {
-		was := e.member
+		was, leaving := e.member, e.leaving
 		e.mu.Unlock()
-		if was {
+		switch {
+		case was && leaving:
+			e.fail(errLeft) // its watcher saw it go first
+		case was:
 			e.fail(fmt.Errorf("natstransport: process %d was removed from the group in epoch %d", e.self, rec.Epoch))
 		}
 		return
@@ -573,6 +576,9 @@ func (e *Endpoint) Leave(clean bool) error {
 	}
 	if err == nil {
 		err = e.propose(without(member{e.self, e.inc}))
+		if errors.Is(e.Err(), errLeft) {
+			err = nil // an epoch without it came first
+		}
 	}
 	e.fail(errLeft)
 	e.loops.Wait()

@@ -1,0 +1,5 @@
+//go:build race
+
+package natstransport
+
+const raceEnabled = true
