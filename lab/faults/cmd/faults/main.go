@@ -55,7 +55,7 @@ func main() {
 		os.Exit(2)
 	}
 	rep.Write(os.Stdout)
-	failed := rep.Failed()
+	failed := rep.Failed() || rep.Unexplained() > 0
 	if *targets {
 		key := "kill -9 of a holder, n = 5"
 		p99, bound := faults.Percentile(rep.Recovery[key], 99), *lease+time.Second
