@@ -179,6 +179,7 @@ func TestLocksOverNATS(t *testing.T) {
 	}
 	for _, c := range catalogue {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel() // most of a group's time is its first lock-delay
 			r := netstress.Run(t, netstress.Subject{
 				New: c.new,
 				Connect: func(n int) ([]netstress.Transport, func(), error) {
