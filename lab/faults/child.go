@@ -105,7 +105,7 @@ func runChild() error {
 		c.event(inc, "joined", "")
 		stop := make(chan struct{})
 		go c.reportStats(ep, stop)
-		err = c.passages(l, inc)
+		err = c.passages(l, ep, inc)
 		close(stop)
 		c.stats(ep)
 		c.event(inc, "failed", err.Error())
@@ -115,7 +115,7 @@ func runChild() error {
 }
 
 // passages makes passages until the lock fails, and returns why.
-func (c *child) passages(l lock, inc int64) error {
+func (c *child) passages(l lock, ep *natstransport.Endpoint, inc int64) error {
 	rw, _ := l.(rwLock)
 	for k := int64(0); ; k++ {
 		write := rw == nil || c.rng.IntN(3) == 0
@@ -144,7 +144,8 @@ func (c *child) passages(l lock, inc int64) error {
 			err = rw.RUnlock()
 		}
 		if (!ok1 || !ok2) && err == nil {
-			c.event(inc, "violation", fmt.Sprintf("a live holder was fenced off (token %#x): the lock granted a newer token while it was inside", fence))
+			c.event(inc, "violation", fmt.Sprintf("a live holder was fenced off (token %#x, accesses accepted: %v, %v; the lock's error now %v, the endpoint's %v): the lock granted a newer token while it was inside",
+				fence, ok1, ok2, l.Err(), ep.Err()))
 		}
 		if err != nil {
 			return err

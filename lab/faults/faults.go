@@ -47,10 +47,14 @@ type Config struct {
 	Intruder int
 	Seed     uint64
 	Progress io.Writer // a line per group done (nil: none)
+	// Trace, when set, gets the run's timeline: every fault, server
+	// restart and intrusion, every access the resource refused and every
+	// child's event, a line each with its time.
 	// ChildArgs are the arguments a child is started with (a test binary
 	// needs -test.run=^$).
 	ChildArgs []string
 	ChildLog  io.Writer // the children's stderr (nil: discarded)
+	Trace     io.Writer
 }
 
 func (c *Config) defaults() {
@@ -74,6 +78,9 @@ func (c *Config) defaults() {
 	if c.Progress == nil {
 		c.Progress = io.Discard
 	}
+	if c.Trace == nil {
+		c.Trace = io.Discard
+	}
 }
 
 // run is one run of the suite.
@@ -93,7 +100,15 @@ type run struct {
 	scenarios map[string]*scenario
 	// pause is held (read) while a group injects a fault, and (write)
 	// while the server restarts.
-	pause sync.RWMutex
+	pause   sync.RWMutex
+	traceMu sync.Mutex
+}
+
+// trace writes a line of the timeline.
+func (r *run) trace(format string, args ...any) {
+	r.traceMu.Lock()
+	defer r.traceMu.Unlock()
+	fmt.Fprintf(r.cfg.Trace, "%s "+format+"\n", append([]any{time.Now().Format("15:04:05.000")}, args...)...)
 }
 
 func (r *run) natsURL() string {
@@ -166,6 +181,9 @@ func Run(cfg Config) (*Report, error) {
 			defer wg.Done()
 			defer func() { <-lanes }()
 			rng := rand.New(rand.NewPCG(cfg.Seed, uint64(i)))
+			s.mu.Lock()
+			s.running = true
+			s.mu.Unlock()
 			for id := range s.n {
 				if err := s.spawn(id); err != nil {
 					s.mu.Lock()
@@ -213,6 +231,7 @@ func (r *run) restartServer() {
 	old := r.server
 	r.restarted = time.Now() // the locks fail from now on: explained
 	r.mu.Unlock()
+	r.trace("server restart begins")
 	old.Shutdown()
 	var s *embedded.Server
 	for {
@@ -227,9 +246,12 @@ func (r *run) restartServer() {
 	r.server, r.restarted = s, now
 	r.restarts++
 	r.mu.Unlock()
+	r.trace("server restarted")
 	for _, g := range r.scenarios {
 		g.mu.Lock()
-		g.pending, g.pendingAt = "server restart", now
+		if g.running {
+			g.pending, g.pendingAt = "server restart", now
+		}
 		g.mu.Unlock()
 	}
 }
@@ -257,6 +279,9 @@ func (r *run) handler() http.Handler {
 		fence, _ := strconv.ParseInt(first(q, "f"), 10, 64)
 		write, last := first(q, "w") == "true", first(q, "last") == "true"
 		ok := s.res.Access(netstress.PassageID{Proc: id, Incarnation: inc, N: k}, write, fence, last)
+		if !ok {
+			r.trace("%s: refused process %d (incarnation %d) passage %d token %#x (last %v): the largest accepted is %#x", s.name, id, inc, k, fence, last, s.res.Max())
+		}
 		s.accessed(ok, !last) // a passage makes two accesses: its first, and its last
 		if ok {
 			io.WriteString(w, "1")
@@ -267,6 +292,7 @@ func (r *run) handler() http.Handler {
 	mux.HandleFunc("/event", func(w http.ResponseWriter, req *http.Request) {
 		q := req.URL.Query()
 		if s, id, inc := scenario(w, q); s != nil {
+			r.trace("%s: process %d (incarnation %d) %s %s", s.name, id, inc, first(q, "kind"), first(q, "msg"))
 			s.event(id, inc, first(q, "kind"), first(q, "msg"))
 		}
 	})

@@ -48,6 +48,8 @@ func (s *scenario) intrude(k int) {
 	unexplained, grants := len(s.unexplained), s.grants
 	s.mu.Unlock()
 	dropped := s.droppedTotal()
+	s.run.trace("%s: the intruder sends %d messages", s.name, k)
+	defer s.run.trace("%s: the intruder is done", s.name)
 	rng := rand.New(rand.NewPCG(uint64(k), 3))
 	var sent int64
 	for i := range k {

@@ -24,9 +24,10 @@ type scenario struct {
 	run  *run
 	res  *netstress.Resource
 
-	mu     sync.Mutex
-	procs  []*proc // by id: the newest child
-	grants int64   // first accesses accepted
+	mu      sync.Mutex
+	running bool    // its children run: a server restart is its fault too
+	procs   []*proc // by id: the newest child
+	grants  int64   // first accesses accepted
 	// pending is the fault the next accepted first access ends: its kind
 	// and when it was injected (zero: none pending).
 	pending     string
@@ -77,6 +78,10 @@ func (s *scenario) spawn(id int) error {
 func (s *scenario) stop() {
 	s.mu.Lock()
 	procs := slices.Clone(s.procs)
+	s.running = false
+	if s.pending == "server restart" {
+		s.pending = "" // its last grants came before the restart
+	}
 	s.mu.Unlock()
 	for _, p := range procs {
 		if p != nil {
@@ -200,9 +205,11 @@ func (s *scenario) kill(id int, kind string, rng *rand.Rand) {
 	s.pending, s.pendingAt = kind, time.Now()
 	s.faults[kind]++
 	s.mu.Unlock()
+	s.run.trace("%s: %s: process %d", s.name, kind, id)
 	p.cmd.Process.Kill()
 	<-p.exited
 	time.Sleep(time.Duration(rng.Int64N(int64(s.run.cfg.Lease))))
+	s.run.trace("%s: restart process %d", s.name, id)
 	if err := s.spawn(id); err != nil {
 		s.mu.Lock()
 		s.violations = append(s.violations, fmt.Sprintf("%s: restarting process %d: %v", s.name, id, err))
@@ -222,9 +229,11 @@ func (s *scenario) pause(id int, kind string, d time.Duration) {
 	s.faults[kind]++
 	s.stopped[id] = time.Now()
 	s.mu.Unlock()
+	s.run.trace("%s: %s: process %d for %v", s.name, kind, id, d)
 	p.cmd.Process.Signal(syscall.SIGSTOP)
 	time.Sleep(d)
 	p.cmd.Process.Signal(syscall.SIGCONT)
+	s.run.trace("%s: SIGCONT process %d", s.name, id)
 	s.mu.Lock()
 	s.stopped[id] = time.Now()
 	s.mu.Unlock()

@@ -113,6 +113,13 @@ func (r *Resource) Access(id PassageID, write bool, fence int64, last bool) bool
 	return true
 }
 
+// Max is the largest token the resource has accepted.
+func (r *Resource) Max() int64 {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return r.max
+}
+
 // Open returns the passages inside the resource: an access accepted, the
 // last not yet (a crashed holder's stays until a newer token fences it
 // off).

@@ -33,6 +33,7 @@ func main() {
 	targets := flag.Bool("targets", false, "also require the recovery target: after a holder's crash at n = 5, the next grant within the lease plus 1 s at p99")
 	seed := flag.Uint64("seed", 1, "random seed")
 	verbose := flag.Bool("v", false, "copy the children's stderr")
+	trace := flag.String("trace", "", "write the run's timeline to this file")
 	flag.Parse()
 	cfg := faults.Config{Faults: *total, Parallel: *parallel, Lease: *lease, ServerRestarts: *restarts, Intruder: *intruder, Seed: *seed, Progress: os.Stderr}
 	if *algs != "" {
@@ -48,6 +49,15 @@ func main() {
 	}
 	if *verbose {
 		cfg.ChildLog = os.Stderr
+	}
+	if *trace != "" {
+		f, err := os.Create(*trace)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "faults:", err)
+			os.Exit(2)
+		}
+		defer f.Close()
+		cfg.Trace = f
 	}
 	rep, err := faults.Run(cfg)
 	if err != nil {
