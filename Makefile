@@ -11,7 +11,7 @@
 #   make bench     lockgen bench over the catalogue; rewrites docs/performance.md
 #   make tune-targets  lockgen tune's targets on go-cache's benchmarks (about 25 minutes, idle machine)
 #   make tuning-doc  reruns the tunes docs/tuning.md shows; rewrites their output there
-#   make faults    the fault-injection suite over the distributed locks (OS processes, NATS; about 10 minutes)
+#   make faults    the fault-injection suite over the distributed locks (OS processes, NATS; about 8 minutes); rewrites docs/faults.md
 #   make distributed  the simulator over the paper's grid; rewrites the generated part of docs/distributed.md and its plots
 #   make generate  regenerate every checked-in generated package
 
@@ -148,10 +148,11 @@ distributed:
 # restarts with the same id, SIGSTOP past the lease, server restarts and
 # an intruder, every access checked by a fenced resource. It exits 1 on
 # a violation, an inversion, a failure no fault explains, an intruder's
-# message that got through, or a missed recovery target. make test runs
-# a short version (lab/faults TestShortRun, about 30 s).
+# message that got through, or a missed recovery target, and writes the
+# report to docs/faults.md. make test runs a short version (lab/faults
+# TestShortRun, about 30 s).
 faults:
-	$(GO) run ./lab/faults/cmd/faults -faults 1000 -server-restarts 4 -intruder 10000 -targets
+	$(GO) run ./lab/faults/cmd/faults -faults 1000 -server-restarts 4 -intruder 10000 -targets -report docs/faults.md
 
 # demo's SPIN layer runs at n = 2 and 3, where every search of the MCS
 # lock completes (8 runs, about 355,000 states, under a minute): at n = 4

@@ -27,6 +27,7 @@ import (
 	"time"
 
 	"github.com/lockgen/lockgen/templates/distributed"
+	"github.com/lockgen/lockgen/transport/natstransport"
 	"github.com/lockgen/lockgen/transport/natstransport/embedded"
 	"github.com/lockgen/lockgen/verify/netstress"
 )
@@ -37,7 +38,7 @@ type Config struct {
 	Ns         []int         // group sizes (nil: 3 and 5)
 	Faults     int           // faults to inject in all, at least one round per group
 	Parallel   int           // groups under faults at once (0: 3)
-	Lease      time.Duration // the groups' lease (0: 1 s)
+	Lease      time.Duration // the groups' lease (0: natstransport's default, 2 s)
 	Hold       time.Duration // the longest critical section and think time (0: 2 ms)
 	// ServerRestarts is how many times the server restarts, evenly over
 	// the run.
@@ -70,7 +71,7 @@ func (c *Config) defaults() {
 		c.Parallel = 3
 	}
 	if c.Lease == 0 {
-		c.Lease = time.Second
+		c.Lease = natstransport.DefaultLease
 	}
 	if c.Hold == 0 {
 		c.Hold = 2 * time.Millisecond

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/lockgen/lockgen/lab/faults"
+	"github.com/lockgen/lockgen/transport/natstransport"
 )
 
 func main() {
@@ -27,13 +28,14 @@ func main() {
 	ns := flag.String("n", "3,5", "group sizes, comma-separated")
 	total := flag.Int("faults", 100, "faults to inject over all groups")
 	parallel := flag.Int("parallel", 3, "groups under faults at once")
-	lease := flag.Duration("lease", time.Second, "the groups' lease")
+	lease := flag.Duration("lease", natstransport.DefaultLease, "the groups' lease")
 	restarts := flag.Int("server-restarts", 1, "server restarts, evenly over the run")
 	intruder := flag.Int("intruder", 1000, "forged, replayed and malformed messages sent after the faults")
 	targets := flag.Bool("targets", false, "also require the recovery target: after a holder's crash at n = 5, the next grant within the lease plus 1 s at p99")
 	seed := flag.Uint64("seed", 1, "random seed")
 	verbose := flag.Bool("v", false, "copy the children's stderr")
 	trace := flag.String("trace", "", "write the run's timeline to this file")
+	report := flag.String("report", "", "also write the report, with the command and its date, to this Markdown file (make faults: docs/faults.md)")
 	flag.Parse()
 	cfg := faults.Config{Faults: *total, Parallel: *parallel, Lease: *lease, ServerRestarts: *restarts, Intruder: *intruder, Seed: *seed, Progress: os.Stderr}
 	if *algs != "" {
@@ -59,20 +61,31 @@ func main() {
 		defer f.Close()
 		cfg.Trace = f
 	}
+	began := time.Now().UTC()
 	rep, err := faults.Run(cfg)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "faults:", err)
 		os.Exit(2)
 	}
-	rep.Write(os.Stdout)
+	var text strings.Builder
+	rep.Write(&text)
 	failed := rep.Failed() || rep.Unexplained() > 0
 	if *targets {
 		key := "kill -9 of a holder, n = 5"
 		p99, bound := faults.Percentile(rep.Recovery[key], 99), *lease+time.Second
 		met := len(rep.Recovery[key]) > 0 && p99 <= bound
-		fmt.Printf("target: %s: next grant within the lease plus 1 s (%v) at p99: %v over %d: %s\n", key, bound, p99.Round(time.Millisecond),
+		fmt.Fprintf(&text, "target: %s: next grant within the lease plus 1 s (%v) at p99: %v over %d: %s\n", key, bound, p99.Round(time.Millisecond),
 			len(rep.Recovery[key]), map[bool]string{true: "met", false: "MISSED"}[met])
 		failed = failed || !met
+	}
+	fmt.Print(text.String())
+	if *report != "" {
+		doc := fmt.Sprintf("# Distributed locks under faults\n\nWritten by `make faults` (`go run ./lab/faults/cmd/faults %s`), begun %s UTC. The suite is\nlab/faults: what it injects and checks is in its package comment and in ARCHITECTURE.md; the\nprotocol it tests is docs/distributed.md's \"Epoch protocol\". Recovery times depend on the machine's\nload: this run shared 2 cores with other work.\n\n```text\n%s```\n",
+			strings.Join(os.Args[1:], " "), began.Format("2006-01-02 15:04"), text.String())
+		if err := os.WriteFile(*report, []byte(doc), 0o644); err != nil {
+			fmt.Fprintln(os.Stderr, "faults:", err)
+			os.Exit(2)
+		}
 	}
 	if failed {
 		os.Exit(1)
