@@ -99,8 +99,8 @@ type run struct {
 	restarted time.Time // the last server restart
 	restarts  int
 	scenarios map[string]*scenario
-	// pause is held (read) while a group injects a fault, and (write)
-	// while the server restarts.
+	// pause is held (read) while a group injects a fault or an intruder
+	// sends, and (write) while the server restarts.
 	pause   sync.RWMutex
 	traceMu sync.Mutex
 }
@@ -188,7 +188,7 @@ func Run(cfg Config) (*Report, error) {
 			for id := range s.n {
 				if err := s.spawn(id); err != nil {
 					s.mu.Lock()
-					s.violations = append(s.violations, fmt.Sprintf("%s: starting process %d: %v", s.name, id, err))
+					s.errors = append(s.errors, fmt.Sprintf("%s: starting process %d: %v", s.name, id, err))
 					s.mu.Unlock()
 					return
 				}

@@ -34,6 +34,9 @@ type GroupReport struct {
 	Violations  []string
 	Inversions  []string
 	Unexplained []string // lock failures that no injected fault explains
+	// Errors are the suite's own failures (a child it could not start, an
+	// intruder that could not connect): what it did not check.
+	Errors []string
 }
 
 // Intruder is what the outsider sent and got.
@@ -49,7 +52,8 @@ func (r *run) report(groups []*scenario, d time.Duration) *Report {
 		res := s.res.Report()
 		s.mu.Lock()
 		g := GroupReport{Name: s.name, N: s.n, Rounds: s.rounds, Accepted: res.Accepted, Stale: res.Stale, Epochs: res.Epochs,
-			Violations: append(slices.Clone(res.Violations), s.violations...), Inversions: res.Inversions, Unexplained: s.unexplained}
+			Violations: append(slices.Clone(res.Violations), s.violations...), Inversions: res.Inversions, Unexplained: s.unexplained,
+			Errors: slices.Clone(s.errors)}
 		for k, v := range s.faults {
 			g.Faults += v
 			rep.Faults[k] += v
@@ -79,10 +83,11 @@ func (r *Report) TotalFaults() int {
 
 // Failed reports whether the run saw a violation (no progress
 // included), an inversion, or an intruder's message that got through:
-// what safety and the recovery the suite waits for forbid.
+// what safety and the recovery the suite waits for forbid; or an error
+// of the suite's own, which left something unchecked.
 func (r *Report) Failed() bool {
 	for _, g := range r.Groups {
-		if len(g.Violations)+len(g.Inversions) > 0 {
+		if len(g.Violations)+len(g.Inversions)+len(g.Errors) > 0 {
 			return true
 		}
 	}
@@ -114,12 +119,13 @@ func Percentile(ds []time.Duration, p float64) time.Duration {
 func (r *Report) Write(w io.Writer) {
 	fmt.Fprintf(w, "fault suite: %d groups, %d faults in %v (lease %v)\n\n", len(r.Groups), r.TotalFaults(), r.Duration.Round(time.Second), r.Lease)
 	fmt.Fprintf(w, "%-28s %7s %7s %9s %7s %7s %11s %11s %12s\n", "group", "rounds", "faults", "accepted", "stale", "epochs", "violations", "inversions", "unexplained")
-	var violations, inversions, unexplained int
+	var violations, inversions, unexplained, errors int
 	for _, g := range r.Groups {
 		fmt.Fprintf(w, "%-28s %7d %7d %9d %7d %7d %11d %11d %12d\n", g.Name, g.Rounds, g.Faults, g.Accepted, g.Stale, g.Epochs, len(g.Violations), len(g.Inversions), len(g.Unexplained))
 		violations += len(g.Violations)
 		inversions += len(g.Inversions)
 		unexplained += len(g.Unexplained)
+		errors += len(g.Errors)
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintln(w, "faults injected:")
@@ -141,8 +147,11 @@ func (r *Report) Write(w io.Writer) {
 			r.Intruder.Sent, r.Intruder.Dropped, r.Intruder.Failures, r.Intruder.Grants)
 	}
 	fmt.Fprintf(w, "exclusion violations: %d; fence inversions: %d (tokens rose across every epoch: the epochs column); lock failures no fault explains: %d\n", violations, inversions, unexplained)
+	if errors > 0 {
+		fmt.Fprintf(w, "the suite's own errors (what they name went unchecked): %d\n", errors)
+	}
 	for _, g := range r.Groups {
-		for _, v := range slices.Concat(g.Violations, g.Inversions, g.Unexplained) {
+		for _, v := range slices.Concat(g.Violations, g.Inversions, g.Unexplained, g.Errors) {
 			if v = strings.TrimSpace(v); v != "" {
 				fmt.Fprintf(w, "  %s\n", v)
 			}

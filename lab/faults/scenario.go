@@ -37,6 +37,7 @@ type scenario struct {
 	rounds      int
 	stopped     map[int]time.Time // when each id was last stopped or resumed
 	violations  []string          // reported by children, or no progress
+	errors      []string          // the suite's own: a child it could not start
 	unexplained []string          // lock failures no fault explains
 	dropped     map[[2]int64]int64
 	intruded    intrusion
@@ -212,7 +213,7 @@ func (s *scenario) kill(id int, kind string, rng *rand.Rand) {
 	s.run.trace("%s: restart process %d", s.name, id)
 	if err := s.spawn(id); err != nil {
 		s.mu.Lock()
-		s.violations = append(s.violations, fmt.Sprintf("%s: restarting process %d: %v", s.name, id, err))
+		s.errors = append(s.errors, fmt.Sprintf("%s: restarting process %d: %v", s.name, id, err))
 		s.mu.Unlock()
 		return
 	}
