@@ -238,6 +238,11 @@ type Options struct {
 	// whose bound is not negligible (OmissionLimit) is Incomplete, not
 	// Passed. Not with Collapse or Bitstate.
 	HashCompact bool
+	// EndStates makes a safety run (other than Deadlock's, which always
+	// does) report invalid end states too, as Deadlock does: pan without
+	// -E. A mutual-exclusion run then also decides Deadlock, on the same
+	// model plus its ghost count (see mergedRuns).
+	EndStates bool
 	// NoReduce compiles pan without partial order reduction
 	// (-DNOREDUCE): more states where the reduction prunes, and a verdict
 	// that does not rest on it. A safety search stores a word less per
@@ -434,8 +439,8 @@ func Check(ctx context.Context, model string, prop Property, opts Options) (res 
 		switch {
 		case prop.Liveness():
 			rflags = append(rflags, "-a", "-f", "-N", prop.claim())
-		case prop.Base() == Deadlock:
-			// End states only: the deadlock model has no assertions of its
+		case prop.Base() == Deadlock, opts.EndStates:
+			// End states too: the deadlock model has no assertions of its
 			// own, and SPIN's array-bound checks stay on.
 		default:
 			rflags = append(rflags, "-E")

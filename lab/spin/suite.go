@@ -76,7 +76,11 @@ type Run struct {
 	// by the smallest valid ones (SuiteOptions.Reduce); Report.Reduction
 	// says why.
 	Reduced string
-	Result  Result
+	// Shared, when set, is the property whose run's search decided this
+	// one too (mergedRuns): the figures are that run's, and this one's are
+	// zero.
+	Shared Property
+	Result Result
 }
 
 // Report is the outcome of CheckEntry.
@@ -189,12 +193,17 @@ func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, err
 	exhausted := map[Property]string{}
 	tripped := "" // why bounded-counter models are no longer tried
 	tooBig := ""  // why the requested parameters are no longer tried (Reduce)
+	var merged mergedRuns
 	for _, n := range so.Sizes {
 		for _, prop := range so.Properties {
 			if err := ctx.Err(); err != nil {
 				return rep, err
 			}
 			r := Run{N: n, Property: prop}
+			if shared, ok := merged.reuse(n, prop); ok {
+				rep.add(shared, so.Log)
+				continue
+			}
 			if why, skip := exhausted[prop]; skip {
 				r.Result = Result{Property: prop, Status: Skipped, Reason: why}
 				rep.add(r, so.Log)
@@ -280,27 +289,41 @@ func CheckEntry(ctx context.Context, name string, so SuiteOptions) (*Report, err
 			}
 			small := e.SmallParamsFor(m, n).Extra
 			reducible := so.Reduce && !maps.Equal(small, extra)
-			var spent time.Duration
-			if !reducible || tooBig == "" {
-				res, cov, err := check(ir.Params{N: n, K: k, Extra: extra})
-				if err != nil {
-					return rep, err
+			decide := func() error {
+				var spent time.Duration
+				if !reducible || tooBig == "" {
+					res, cov, err := check(ir.Params{N: n, K: k, Extra: extra})
+					if err != nil {
+						return err
+					}
+					r.Result, r.Coverage = res, cov
+					if reducible && res.Status == Incomplete {
+						tooBig = fmt.Sprintf("%s gave no verdict at n = %d, %s (%s)", paramList(extra), n, prop, res.Reason)
+						spent = res.Elapsed
+					}
 				}
-				r.Result, r.Coverage = res, cov
-				if reducible && res.Status == Incomplete {
-					tooBig = fmt.Sprintf("%s gave no verdict at n = %d, %s (%s)", paramList(extra), n, prop, res.Reason)
-					spent = res.Elapsed
+				if reducible && tooBig != "" {
+					res, cov, err := check(ir.Params{N: n, K: k, Extra: small})
+					if err != nil {
+						return err
+					}
+					res.Elapsed += spent
+					r.Result, r.Coverage = res, cov
+					r.Reduced = fmt.Sprintf("%s at n = %d", paramList(small), n)
+					rep.Reduction = tooBig
 				}
+				return nil
 			}
-			if reducible && tooBig != "" {
-				res, cov, err := check(ir.Params{N: n, K: k, Extra: small})
-				if err != nil {
+			opts.EndStates = merged.merging(prop, so.Properties)
+			if err := decide(); err != nil {
+				return rep, err
+			}
+			if opts.EndStates && !merged.keep(r) {
+				// A deadlock stopped the search: mutual exclusion alone.
+				opts.EndStates = false
+				if err := decide(); err != nil {
 					return rep, err
 				}
-				res.Elapsed += spent
-				r.Result, r.Coverage = res, cov
-				r.Reduced = fmt.Sprintf("%s at n = %d", paramList(small), n)
-				rep.Reduction = tooBig
 			}
 			if res := r.Result; res.Status == Incomplete {
 				exhausted[prop] = fmt.Sprintf("n = %d already exceeded the budget (%s)", n, res.Reason)
@@ -534,9 +557,16 @@ func (r Run) Line() string {
 		return fmt.Sprintf("n=%d %-19s skipped: %s", r.N, r.Property, res.Reason)
 	case Incomplete:
 		line = fmt.Sprintf("n=%d %-19s INCOMPLETE after %v: %s (%d states)", r.N, r.Property, res.Elapsed.Round(time.Millisecond), res.Reason, res.States)
+		if r.Shared != "" {
+			line = fmt.Sprintf("n=%d %-19s INCOMPLETE in the %s run's search: %s", r.N, r.Property, r.Shared, res.Reason)
+		}
 	case Failed:
 		line = fmt.Sprintf("n=%d %-19s FAILED (%s: %s) after %d states, %v", r.N, r.Property, res.Failure, res.Message, res.States, res.Elapsed.Round(time.Millisecond))
 	default:
+		if r.Shared != "" {
+			line = fmt.Sprintf("n=%d %-19s passed in the %s run's search", r.N, r.Property, r.Shared)
+			break
+		}
 		line = fmt.Sprintf("n=%d %-19s passed: %d states, %d transitions, %.0f MB, search %v, total %v", r.N, r.Property,
 			res.States, res.Transitions, res.MemoryMB, res.SearchTime.Round(time.Millisecond), res.Elapsed.Round(time.Millisecond))
 		if res.Omission > 0 {
@@ -574,6 +604,9 @@ func (rep *Report) String() string {
 			v += " (" + res.Failure + ")"
 		case res.Status == Passed && res.Omission > 0:
 			v += fmt.Sprintf(" (hash-compact, %.1g states skipped on average)", res.Omission)
+		}
+		if r.Shared != "" {
+			v += fmt.Sprintf(" (in the %s run)", r.Shared)
 		}
 		fmt.Fprintf(tw, "%d\t%s\t%s\t%d\t%d\t%.0f MB\t%v\t%v\n", r.N, r.Property, v, res.States, res.Transitions,
 			res.MemoryMB, res.SearchTime.Round(time.Millisecond), res.Elapsed.Round(time.Millisecond))
