@@ -121,6 +121,7 @@ func spinResult(ctx context.Context, l spec.Lock, o *Options) (Result, error) {
 		Def:   l.Entry.MustDef(templates.Options{Mode: l.Mode, Preference: l.Preference}),
 		Extra: l.Params, Reduce: true, Run: o.spinRun(),
 		Quiescence: o.SpinQuiescence,
+		Log:        func(line string) { o.say("  %s: spin %s", l.Name, line) },
 	})
 	r.Elapsed = time.Since(start)
 	if ctx.Err() != nil {
