@@ -6,6 +6,8 @@
 package plotpng
 
 import (
+	"flag"
+	"fmt"
 	"os"
 
 	"gonum.org/v1/plot"
@@ -38,4 +40,23 @@ func Save(p *plot.Plot, file string, size Size) error {
 		return err
 	}
 	return f.Close()
+}
+
+// Main is the plot commands' main: -report names the JSON report it
+// reads, -dir the directory the images go to and -rel that directory as
+// the Markdown report names it; run draws them. A usage error exits 2, a
+// failure 1 with the command's name.
+func Main(name, report string, run func(in, dir, rel string) error) {
+	in := flag.String("report", "", "the "+report+", as JSON")
+	dir := flag.String("dir", "", "the directory the images go to")
+	rel := flag.String("rel", "", "the directory as the Markdown report names it")
+	flag.Parse()
+	if *in == "" || *dir == "" || flag.NArg() > 0 {
+		flag.Usage()
+		os.Exit(2)
+	}
+	if err := run(*in, *dir, *rel); err != nil {
+		fmt.Fprintln(os.Stderr, name+":", err)
+		os.Exit(1)
+	}
 }

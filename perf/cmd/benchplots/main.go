@@ -14,27 +14,14 @@ package main
 
 import (
 	"encoding/json"
-	"flag"
 	"fmt"
 	"os"
 
+	"github.com/lockgen/lockgen/internal/plotpng"
 	"github.com/lockgen/lockgen/perf"
 )
 
-func main() {
-	in := flag.String("report", "", "the perf.Report, as JSON")
-	dir := flag.String("dir", "", "the directory the images go to")
-	rel := flag.String("rel", "", "the directory as the Markdown report names it")
-	flag.Parse()
-	if *in == "" || *dir == "" || flag.NArg() > 0 {
-		flag.Usage()
-		os.Exit(2)
-	}
-	if err := run(*in, *dir, *rel); err != nil {
-		fmt.Fprintln(os.Stderr, "benchplots:", err)
-		os.Exit(1)
-	}
-}
+func main() { plotpng.Main("benchplots", "perf.Report", run) }
 
 func run(in, dir, rel string) error {
 	data, err := os.ReadFile(in)

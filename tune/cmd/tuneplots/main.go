@@ -14,7 +14,6 @@ package main
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
 	"image/color"
 	"os"
@@ -30,20 +29,7 @@ import (
 	"github.com/lockgen/lockgen/tune"
 )
 
-func main() {
-	in := flag.String("report", "", "the tune.Report, as JSON")
-	dir := flag.String("dir", "", "the directory the images go to")
-	rel := flag.String("rel", "", "the directory as the Markdown report names it")
-	flag.Parse()
-	if *in == "" || *dir == "" || flag.NArg() > 0 {
-		flag.Usage()
-		os.Exit(2)
-	}
-	if err := run(*in, *dir, *rel); err != nil {
-		fmt.Fprintln(os.Stderr, "tuneplots:", err)
-		os.Exit(1)
-	}
-}
+func main() { plotpng.Main("tuneplots", "tune.Report", run) }
 
 func run(in, dir, rel string) error {
 	data, err := os.ReadFile(in)
