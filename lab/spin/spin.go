@@ -313,7 +313,7 @@ type Result struct {
 	// Reason explains Incomplete and Skipped.
 	Reason string
 
-	States      int64   // states stored
+	States      int64   // states stored (Incomplete: at pan's last progress report, every million)
 	Transitions int64   // transitions taken
 	Depth       int64   // depth reached
 	MemoryMB    float64 // pan's total actual memory usage
@@ -446,9 +446,11 @@ func Check(ctx context.Context, model string, prop Property, opts Options) (res 
 			rflags = append(rflags, "-E")
 		}
 		res.RunFlags = rflags
-		out, err := runReporting(ctx, dir, progressLines(opts.Progress), "./pan", rflags...)
+		var reported int64 // states in pan's last progress report
+		out, err := runReporting(ctx, dir, progressLines(opts.Progress, &reported), "./pan", rflags...)
 		res.Output = out
 		if r, done := budgetOut(ctx, res, "pan"); done {
+			r.States = reported
 			return r, nil
 		}
 		if err != nil && !strings.Contains(out, "errors:") {
@@ -662,16 +664,18 @@ func (l *lineWriter) Write(p []byte) (int, error) {
 // "Depth=    9478 States=    1e+06 Transitions= 2.8e+06 Memory=   147.456".
 var reProgress = regexp.MustCompile(`^Depth=\s*(\d+)\s+States=\s*([\d.e+]+)`)
 
-// progressLines turns pan's report lines into calls of progress.
-func progressLines(progress func(states, depth int64)) func(string) {
-	if progress == nil {
-		return nil
-	}
+// progressLines turns pan's report lines into calls of progress (when
+// not nil) and keeps the last report's states in *reported: what a search
+// stopped by its budget had stored at least.
+func progressLines(progress func(states, depth int64), reported *int64) func(string) {
 	return func(line string) {
 		if m := reProgress.FindStringSubmatch(line); m != nil {
 			depth, _ := strconv.ParseInt(m[1], 10, 64)
 			states, _ := strconv.ParseFloat(m[2], 64)
-			progress(int64(states), depth)
+			*reported = int64(states)
+			if progress != nil {
+				progress(int64(states), depth)
+			}
 		}
 	}
 }

@@ -779,7 +779,8 @@ func TestHashCompact(t *testing.T) {
 // TestProgressLines reads pan's periodic report and nothing else.
 func TestProgressLines(t *testing.T) {
 	var got [][2]int64
-	f := progressLines(func(states, depth int64) { got = append(got, [2]int64{states, depth}) })
+	var reported int64
+	f := progressLines(func(states, depth int64) { got = append(got, [2]int64{states, depth}) }, &reported)
 	for _, line := range []string{
 		"Depth=    9478 States=    1e+06 Transitions= 2.82e+06 Memory=   147.456\tt=     1.22 R=   8e+05",
 		"pan: elapsed time 1.5 seconds",
@@ -790,6 +791,9 @@ func TestProgressLines(t *testing.T) {
 	}
 	if want := [][2]int64{{1000000, 9478}, {2500000, 12001}}; !reflect.DeepEqual(got, want) {
 		t.Errorf("progress = %v, want %v", got, want)
+	}
+	if reported != 2500000 {
+		t.Errorf("last reported states %d, want 2500000", reported)
 	}
 	var lines []string
 	w := &lineWriter{w: io.Discard, line: func(s string) { lines = append(lines, s) }}
