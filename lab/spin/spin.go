@@ -447,11 +447,30 @@ func Check(ctx context.Context, model string, prop Property, opts Options) (res 
 		}
 		res.RunFlags = rflags
 		var reported int64 // states in pan's last progress report
-		out, err := runReporting(ctx, dir, progressLines(opts.Progress, &reported), "./pan", rflags...)
+		progress := progressLines(opts.Progress, &reported)
+		// A search that will be retried deeper stops as soon as pan says
+		// it truncated a path: what it would search after that is searched
+		// again by the retry (DT2's mutual exclusion at n = 3 reaches the
+		// default depth after a few million states).
+		retry := attempt == 0 && depth < maxRetryDepth
+		panCtx, stopPan := context.WithCancel(ctx)
+		truncated := false
+		out, err := runReporting(panCtx, dir, func(line string) {
+			progress(line)
+			if retry && strings.Contains(line, "max search depth too small") {
+				truncated = true
+				stopPan()
+			}
+		}, "./pan", rflags...)
+		stopPan()
 		res.Output = out
 		if r, done := budgetOut(ctx, res, "pan"); done {
 			r.States = reported
 			return r, nil
+		}
+		if truncated {
+			depth *= 10
+			continue
 		}
 		if err != nil && !strings.Contains(out, "errors:") {
 			return res, fmt.Errorf("pan: %v\n%s", err, out)
@@ -489,7 +508,7 @@ func Check(ctx context.Context, model string, prop Property, opts Options) (res 
 			return res, nil
 		}
 		if why := incomplete(out); why != "" {
-			if strings.Contains(why, "depth") && attempt == 0 && depth < 50_000_000 {
+			if strings.Contains(why, "depth") && attempt == 0 && depth < maxRetryDepth {
 				depth *= 10
 				continue
 			}
@@ -744,6 +763,10 @@ func failureOf(out string) (kind, msg string) {
 
 // incomplete returns why a search without errors did not cover the whole
 // state space, or "".
+// maxRetryDepth: a search that reaches a depth bound below it is retried
+// once with ten times the bound.
+const maxRetryDepth = 50_000_000
+
 func incomplete(out string) string {
 	switch {
 	case strings.Contains(out, "out of memory"), strings.Contains(out, "MEMLIM"):
