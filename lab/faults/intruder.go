@@ -57,28 +57,10 @@ func (s *scenario) intrude(k int) {
 	rng := rand.New(rand.NewPCG(uint64(k), 3))
 	var sent int64
 	for i := range k {
-		to := fmt.Sprintf("lockgen.%s.%d", s.name, rng.IntN(s.n))
-		var data []byte
-		switch i % 3 {
-		case 0: // forged: the wire's words, a MAC of the right length
-			data = []byte{2, byte(2 * rng.IntN(s.n)), 2, 2, byte(2 + 2*rng.IntN(60)), 4, 0, 0, 2}
-			for range 32 {
-				data = append(data, byte(rng.Uint32()))
-			}
-		case 1: // replayed
-			mu.Lock()
-			if len(heard) > 0 {
-				m := heard[rng.IntN(len(heard))]
-				to, data = m.Subject, m.Data
-			}
-			mu.Unlock()
-		case 2: // malformed
-			data = make([]byte, rng.IntN(40))
-			for j := range data {
-				data[j] = byte(rng.Uint32()) | 0x80 // varints that never end
-			}
-		}
-		if data != nil && nc.Publish(to, data) == nil {
+		mu.Lock()
+		to, data := s.intruderMessage(i, rng, heard)
+		mu.Unlock()
+		if nc.Publish(to, data) == nil {
 			sent++
 		}
 		if i%200 == 199 {
@@ -96,4 +78,29 @@ func (s *scenario) intrude(k int) {
 		total += d
 	}
 	s.intruded.dropped = total - dropped
+}
+
+// intruderMessage is the intruder's i-th message and its subject: a
+// third each forged, replayed (one of heard) and malformed. A replay
+// with nothing heard (a group quiet while the intruder listened) is
+// forged instead, so that the intruder sends every message asked of it.
+func (s *scenario) intruderMessage(i int, rng *rand.Rand, heard []*nats.Msg) (to string, data []byte) {
+	to = fmt.Sprintf("lockgen.%s.%d", s.name, rng.IntN(s.n))
+	switch {
+	case i%3 == 1 && len(heard) > 0: // replayed
+		m := heard[rng.IntN(len(heard))]
+		return m.Subject, m.Data
+	case i%3 == 2: // malformed
+		data = make([]byte, rng.IntN(40))
+		for j := range data {
+			data[j] = byte(rng.Uint32()) | 0x80 // varints that never end
+		}
+		return to, data
+	}
+	// Forged: the wire's words, a MAC of the right length.
+	data = []byte{2, byte(2 * rng.IntN(s.n)), 2, 2, byte(2 + 2*rng.IntN(60)), 4, 0, 0, 2}
+	for range 32 {
+		data = append(data, byte(rng.Uint32()))
+	}
+	return to, data
 }
