@@ -12,15 +12,20 @@ import (
 // ErrCrashed is the error of an endpoint a test crashed (Crash, Restart).
 var ErrCrashed = errors.New("inproc: the process crashed")
 
+// ErrLeaseLost is the error of an endpoint Isolate cut off, once its
+// lease (Options.LockDelay) has run out.
+var ErrLeaseLost = errors.New("inproc: the process lost contact with its group and its lease ran out")
+
 // errLeft is the error of an endpoint whose process left its group.
 var errLeft = errors.New("inproc: the process left its group")
 
 // Member is an endpoint that keeps a group (the generated locks' Group):
 // the network itself plays the membership service, so that a test can
-// crash, restart and remove processes in one program and see the
+// crash, cut off (pause past the lease), restart and remove processes in
+// one program and see the
 // survivors go on in a new epoch (lockgen's docs/distributed.md, "Epoch
 // protocol"). Every join, leave and crash is a new epoch whose view goes
-// to every member; a crash's view carries Options.LockDelay. What the
+// to every member; a crash's or a cut's view carries Options.LockDelay. What the
 // network cannot do is stop a crashed process's goroutines: a test must
 // keep them away from what the lock protects itself.
 type Member struct {
@@ -36,7 +41,27 @@ type group struct {
 	epoch     int64
 	members   map[int]*Member
 	all       []*Member // every Member made, to close their views
+	view      []int64   // the current epoch's
+	plant     string    // Options.plant
 }
+
+// The bugs a test can plant in a group (Options.plant), each breaking
+// one claim of docs/distributed.md's failure model: the negative
+// controls of the fault checks (faults_controls_test.go).
+const (
+	// plantRestartInPlace: a crash goes unnoticed and the process that
+	// comes back with its id takes its old incarnation's place in the
+	// running epoch, from that epoch's initial state, instead of joining
+	// as a new incarnation in a new epoch.
+	plantRestartInPlace = "restart-in-place"
+	// plantNoLockDelay: the survivors of a crash or a cut go on at once,
+	// without waiting out the lost process's lease (Chubby's lock-delay).
+	plantNoLockDelay = "no-lock-delay"
+	// plantEpochOverflow: the group numbers its epochs past what a fencing
+	// token holds (2^41 epochs at netrt's 22-bit shift), so that a new
+	// epoch's tokens fall below the last one's.
+	plantEpochOverflow = "epoch-overflow"
+)
 
 // Member returns process i's member: its newest incarnation.
 func (nw *Network) Member(i int) *Member {
@@ -73,6 +98,36 @@ func (nw *Network) crash(i int) {
 	}
 	e.dead = ErrCrashed
 	e.box.Close()
+	if nw.group.plant == plantRestartInPlace {
+		return // the group does not notice
+	}
+	if m := nw.group.members[i]; m != nil && m.Endpoint == e {
+		nw.group.remove(m, nw.opts.LockDelay)
+	}
+}
+
+// Isolate cuts process i's newest incarnation off, as a pause past its
+// lease (SIGSTOP, a long collection) or a partition would: it goes on
+// running, but what it sends and what is sent to it is lost; its lease
+// runs out Options.LockDelay later (Err is ErrLeaseLost, its Receive
+// channel closes), and the group goes on without it after as long.
+func (nw *Network) Isolate(i int) {
+	nw.mu.Lock()
+	defer nw.mu.Unlock()
+	e := nw.ends[i]
+	if e.dead != nil || nw.closed || e.cut.Load() {
+		return
+	}
+	e.cut.Store(true)
+	e.cutAt = time.Now()
+	time.AfterFunc(nw.opts.LockDelay, func() {
+		nw.mu.Lock()
+		defer nw.mu.Unlock()
+		if e.dead == nil && !nw.closed {
+			e.dead = ErrLeaseLost
+			e.box.Close()
+		}
+	})
 	if m := nw.group.members[i]; m != nil && m.Endpoint == e {
 		nw.group.remove(m, nw.opts.LockDelay)
 	}
@@ -108,6 +163,12 @@ func (m *Member) Join(self, n int, algorithm string) error {
 		return fmt.Errorf("inproc: process %d of %d joins on endpoint %d of %d", self, n, m.id, len(nw.ends))
 	case g.algorithm != "" && algorithm != g.algorithm:
 		return fmt.Errorf("inproc: process %d: the group runs %s, not %s", self, g.algorithm, algorithm)
+	case g.members[self] != nil && g.plant == plantRestartInPlace && g.members[self].dead != nil:
+		// The old incarnation's place in the running epoch, unannounced.
+		g.members[self] = m
+		m.joined = true
+		m.views.Put(slices.Clone(g.view))
+		return nil
 	case g.members[self] != nil:
 		return fmt.Errorf("inproc: process %d is already a member", self)
 	}
@@ -161,11 +222,17 @@ func (m *Member) NewEpoch() error {
 func (g *group) remove(m *Member, delay time.Duration) {
 	delete(g.members, m.id)
 	m.views.Close()
+	if g.plant == plantNoLockDelay {
+		delay = 0
+	}
 	g.change(delay)
 }
 
 // change starts the next epoch: its view goes to every member.
 func (g *group) change(delay time.Duration) {
+	if g.plant == plantEpochOverflow && g.epoch == 0 {
+		g.epoch = 1<<41 - 8 // a few epochs before the tokens wrap
+	}
 	g.epoch++
 	ids := make([]int, 0, len(g.members))
 	for id := range g.members {
@@ -176,6 +243,7 @@ func (g *group) change(delay time.Duration) {
 	for _, id := range ids {
 		view = append(view, int64(id))
 	}
+	g.view = view
 	for _, id := range ids {
 		g.members[id].views.Put(slices.Clone(view))
 	}

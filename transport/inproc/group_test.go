@@ -78,3 +78,45 @@ func TestGroup(t *testing.T) {
 		t.Errorf("received %v", m)
 	}
 }
+
+// A process cut off goes on running, but hears and is heard by nobody;
+// the others go on without it after the lock-delay, and its lease runs
+// out as long after the cut: its Err says so and its Receive closes.
+func TestIsolate(t *testing.T) {
+	const delay = 30 * time.Millisecond
+	nw := New(2, Options{LockDelay: delay})
+	defer nw.Close()
+	m0, m1 := nw.Member(0), nw.Member(1)
+	for i, m := range []*Member{m0, m1} {
+		if err := m.Join(i, 2, "a"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	<-m0.Views()
+	<-m0.Views()
+	cut := time.Now()
+	nw.Isolate(1)
+	if got := <-m0.Views(); !slices.Equal(got, []int64{3, int64(delay), 0}) {
+		t.Errorf("view after the cut %v", got)
+	}
+	if err := m1.Send(0, []int64{1}); err != nil {
+		t.Errorf("a process cut off cannot tell its messages are lost: %v", err)
+	}
+	if err := m0.Send(1, []int64{2}); err != nil {
+		t.Fatal(err)
+	}
+	if err := m1.Err(); err != nil && time.Since(cut) < delay {
+		t.Errorf("the lease ran out early: %v", err)
+	}
+	if _, ok := <-m1.Receive(); ok {
+		t.Error("a process cut off received a message")
+	}
+	if time.Since(cut) < delay || m1.Err() != ErrLeaseLost {
+		t.Errorf("Receive closed after %v of a %v lease; Err %v", time.Since(cut), delay, m1.Err())
+	}
+	select {
+	case m := <-m0.Receive():
+		t.Errorf("the others heard a process cut off: %v", m)
+	default:
+	}
+}

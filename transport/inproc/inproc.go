@@ -33,8 +33,13 @@ type Options struct {
 	Seed uint64
 	// LockDelay is how long a Member group's survivors wait, in the view
 	// that removes a crashed process, before they grant (the lease the
-	// crashed process might still think it has).
+	// crashed process might still think it has), and the lease of a
+	// process Isolate cuts off.
 	LockDelay time.Duration
+
+	// plant is a bug planted on purpose, for the negative controls of the
+	// fault checks (set only by this package's tests: export_test.go).
+	plant string
 }
 
 // ErrClosed is returned by Send on a closed network, and by Err.
@@ -63,7 +68,7 @@ func New(n int, opts Options) *Network {
 		seed = 1
 	}
 	nw := &Network{opts: opts, links: map[[2]int]*link{}, stop: make(chan struct{}),
-		rng: rand.New(rand.NewPCG(seed, 0x696e70726f63))}
+		rng: rand.New(rand.NewPCG(seed, 0x696e70726f63)), group: group{plant: opts.plant}}
 	for i := range n {
 		nw.ends = append(nw.ends, &Endpoint{nw: nw, id: i, box: mailbox.New()})
 	}
@@ -111,6 +116,10 @@ type Endpoint struct {
 	id   int
 	box  *mailbox.Mailbox
 	dead error // set (under nw.mu) when a test crashed it or it left its group
+	// cutAt is when Isolate cut it off (zero: never); its lease ends
+	// Options.LockDelay later. Set under nw.mu.
+	cutAt time.Time
+	cut   atomic.Bool // cut off: nothing reaches it
 }
 
 // Send delivers msg to endpoint to.
@@ -128,6 +137,9 @@ func (e *Endpoint) Send(to int, msg []int64) error {
 		return e.dead
 	}
 	nw.sent.Add(1)
+	if e.cut.Load() {
+		return nil // lost: nobody hears a process cut off
+	}
 	if nw.opts.Loss > 0 && nw.rng.Float64() < nw.opts.Loss {
 		return nil
 	}
@@ -158,14 +170,20 @@ func (e *Endpoint) Send(to int, msg []int64) error {
 func (e *Endpoint) Receive() <-chan []int64 { return e.box.Out() }
 
 // Err is ErrClosed once the network is closed, ErrCrashed once a test
-// crashed the endpoint, nil before.
+// crashed the endpoint, ErrLeaseLost once the lease of an endpoint
+// Isolate cut off has run out, nil before.
 func (e *Endpoint) Err() error {
 	e.nw.mu.Lock()
 	defer e.nw.mu.Unlock()
-	if e.nw.closed {
+	switch {
+	case e.nw.closed:
 		return ErrClosed
+	case e.dead != nil:
+		return e.dead
+	case !e.cutAt.IsZero() && time.Since(e.cutAt) >= e.nw.opts.LockDelay:
+		return ErrLeaseLost
 	}
-	return e.dead
+	return nil
 }
 
 // current returns process to's endpoint: its newest incarnation.
@@ -176,6 +194,9 @@ func (nw *Network) current(to int) *Endpoint {
 }
 
 func (e *Endpoint) deliver(msg []int64) {
+	if e.cut.Load() {
+		return // lost: the process is cut off
+	}
 	// Counted first: a receiver that has taken every message must find
 	// them all counted (the count never lags what was received).
 	e.nw.delivered.Add(1)
