@@ -37,11 +37,16 @@ type FaultReport struct {
 // Faults checks a lock through failures in one program, over an
 // in-process network that keeps a group (inproc.Member): n processes make
 // passages through a fenced Resource while processes crash (holding the
-// lock or not), come back with the same id, and leave and join again. A
-// crashed process's goroutines are kept from the resource from the moment
-// it crashes (in one program nothing else can stop them). It fails t if
-// the resource sees a violation or an inversion, if a live holder is
-// fenced off, if a live process's lock fails, or if the processes stop
+// lock or not), pause past their lease (inproc's Isolate: the process
+// goes on inside its passage, cut off, and stops once its lock fails),
+// come back with the same id, and leave and join again. A crashed
+// process's goroutines are kept from the resource from the moment it
+// crashes (in one program nothing else can stop them). It fails t if the
+// resource sees a violation or an inversion, if an incarnation is
+// granted in an epoch not newer than every epoch before it joined (it
+// took up an old epoch's state), if a live holder is fenced
+// off (a paused one: before its lease ran out, when its lock could not
+// yet tell it), if a live process's lock fails, or if the processes stop
 // making progress.
 func Faults(t testing.TB, s Subject, o FaultOptions) FaultReport {
 	t.Helper()
@@ -67,8 +72,11 @@ func (r FaultReport) Found() bool {
 type faultProc struct {
 	id, inc int
 	lock    Lock
+	floor   int64      // the largest epoch the resource had seen when it joined
 	gate    sync.Mutex // held around each access: a crash waits for it
 	dead    bool       // crashed: the goroutine must not touch the resource
+	cut     bool       // cut off (paused past its lease): it goes on, its lock fails
+	pause   time.Duration
 	leave   atomic.Bool
 	holding atomic.Bool
 	exited  chan struct{}
@@ -160,13 +168,14 @@ func (r *faultRun) finish() FaultReport {
 
 // start runs a new incarnation of process id over tr.
 func (r *faultRun) start(id int, tr Transport) error {
+	floor := r.res.Max() >> EpochShift
 	l, err := r.s.New(id, r.o.N, tr)
 	if err != nil {
 		return fmt.Errorf("process %d joining: %v", id, err)
 	}
 	r.mu.Lock()
 	r.incs++
-	p := &faultProc{id: id, inc: r.incs, lock: l, exited: make(chan struct{})}
+	p := &faultProc{id: id, inc: r.incs, lock: l, floor: floor, exited: make(chan struct{})}
 	r.procs[id] = p
 	r.mu.Unlock()
 	r.wg.Add(1)
@@ -205,7 +214,7 @@ func (r *faultRun) loop(p *faultProc) {
 		}
 		if err != nil {
 			switch {
-			case r.isDead(p) || r.ctx.Err() != nil:
+			case r.isDead(p) || r.isCut(p) || r.ctx.Err() != nil:
 				return
 			case p.lock.Err() != nil:
 				r.violate("process %d (incarnation %d): its lock failed: %v", p.id, p.inc, p.lock.Err())
@@ -217,7 +226,16 @@ func (r *faultRun) loop(p *faultProc) {
 		p.holding.Store(true)
 		id := PassageID{Proc: p.id, Incarnation: int64(p.inc), N: n}
 		fence := p.lock.Fence()
+		if fence>>EpochShift <= p.floor {
+			r.violate("process %d (incarnation %d) was granted token %#x of epoch %d, not after epoch %d it joined after: an incarnation must join in a new epoch, remembering nothing", p.id, p.inc, fence, fence>>EpochShift, p.floor)
+		}
 		ok1, alive := r.access(p, id, write, fence, false)
+		// Whether the lock still tells its holder it holds, read after a
+		// refused access (the lease only runs out, never back in).
+		leaseHeld := !ok1 && p.lock.Err() == nil
+		if pause := r.paused(p); pause > 0 {
+			time.Sleep(pause) // inside its passage, cut off
+		}
 		if alive {
 			for range 2 + rng.IntN(4) {
 				runtime.Gosched()
@@ -227,6 +245,7 @@ func (r *faultRun) loop(p *faultProc) {
 			}
 		}
 		ok2, alive2 := r.access(p, id, write, fence, true)
+		leaseHeld = leaseHeld || !ok2 && p.lock.Err() == nil
 		p.holding.Store(false)
 		if write {
 			err = p.lock.Unlock()
@@ -235,6 +254,12 @@ func (r *faultRun) loop(p *faultProc) {
 		}
 		if !alive || !alive2 {
 			return
+		}
+		if r.isCut(p) {
+			if leaseHeld {
+				r.violate("process %d (incarnation %d), paused inside its passage, was fenced off (token %#x) while its lease still held: another was granted the lock before the paused holder could learn it had lost it", p.id, p.inc, fence)
+			}
+			return // its lock fails: a restart brings it back
 		}
 		atomic.AddInt64(&r.rep.Passages, 1)
 		if err != nil && !r.isDead(p) {
@@ -273,8 +298,25 @@ func (r *faultRun) isDead(p *faultProc) bool {
 	return p.dead
 }
 
-// inject makes one fault: a crash (of a holder if one holds the lock)
-// followed by a restart with the same id, or a leave followed by a join.
+func (r *faultRun) isCut(p *faultProc) bool {
+	p.gate.Lock()
+	defer p.gate.Unlock()
+	return p.cut
+}
+
+// paused returns how long p pauses inside its passage: once, after it
+// was cut off.
+func (r *faultRun) paused(p *faultProc) time.Duration {
+	p.gate.Lock()
+	defer p.gate.Unlock()
+	d := p.pause
+	p.pause = 0
+	return d
+}
+
+// inject makes one fault: a crash or a pause past the lease (of a holder
+// if one holds the lock) followed by a restart with the same id, or a
+// leave followed by a join.
 // At least two processes stay in the group meanwhile.
 func (r *faultRun) inject(rng *rand.Rand) {
 	r.mu.Lock()
@@ -287,7 +329,8 @@ func (r *faultRun) inject(rng *rand.Rand) {
 		}
 	}
 	r.rep.Faults++
-	if rng.IntN(4) == 0 {
+	switch rng.IntN(4) {
+	case 0:
 		// Leave at the next passage's boundary, then join again.
 		victim.leave.Store(true)
 		select {
@@ -295,7 +338,23 @@ func (r *faultRun) inject(rng *rand.Rand) {
 		case <-r.ctx.Done():
 			return
 		}
-	} else {
+	case 1:
+		// Cut off: it goes on inside its passage for up to twice its
+		// lease, its lock fails, and it stops; then a new incarnation.
+		victim.gate.Lock()
+		victim.cut = true
+		victim.pause = time.Duration(rng.Int64N(int64(2 * r.o.LockDelay)))
+		r.nw.Isolate(victim.id)
+		r.mu.Lock()
+		r.lastCrash = time.Now()
+		r.mu.Unlock()
+		victim.gate.Unlock()
+		select {
+		case <-victim.exited:
+		case <-r.ctx.Done():
+			return
+		}
+	default:
 		victim.gate.Lock()
 		victim.dead = true
 		r.nw.Crash(victim.id)
