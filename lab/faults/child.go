@@ -28,6 +28,11 @@ const (
 	envHold  = "LOCKGEN_FAULTS_HOLD"
 )
 
+// plantLock, set only by this package's tests in a child (TestMain, from
+// envPlant), wraps each lock the child makes in a planted bug: the
+// suite's negative control. Nil in every other build.
+var plantLock func(lock) lock
+
 // IsChild reports whether this process is a child the suite started: its
 // main (or TestMain) must then call Child.
 func IsChild() bool { return os.Getenv(envChild) != "" }
@@ -100,6 +105,9 @@ func runChild() error {
 			c.event(0, "join-refused", err.Error())
 			time.Sleep(50 * time.Millisecond)
 			continue
+		}
+		if plantLock != nil {
+			l = plantLock(l)
 		}
 		inc := ep.Incarnation()
 		c.event(inc, "joined", "")

@@ -10,8 +10,14 @@ import (
 	"github.com/lockgen/lockgen/templates/distributed"
 )
 
+// envPlant names the bug TestShortRunCatches plants in its children.
+const envPlant = "LOCKGEN_FAULTS_TEST_PLANT"
+
 // TestMain lets the test binary be a child of the suite too.
 func TestMain(m *testing.M) {
+	if os.Getenv(envPlant) == "frozen-fence" {
+		plantLock = func(l lock) lock { return &frozenFence{lock: l} }
+	}
 	if IsChild() {
 		Child()
 	}
@@ -85,4 +91,48 @@ type testWriter struct{ t *testing.T }
 func (w testWriter) Write(p []byte) (int, error) {
 	w.t.Log(strings.TrimRight(string(p), "\n"))
 	return len(p), nil
+}
+
+// frozenFence is a lock whose fencing token stops at its first grant's:
+// later passages carry a token that does not rise, against the fencing
+// token's defining property (Kleppmann, "How to do distributed
+// locking", 2016; Chubby's sequencers, Burrows, OSDI 2006).
+type frozenFence struct {
+	lock
+	first int64
+}
+
+func (f *frozenFence) Fence() int64 {
+	if f.first == 0 {
+		f.first = f.lock.Fence()
+	}
+	return f.first
+}
+
+// The OS-process suite sees a wrong lock: with children whose tokens
+// stop rising (frozenFence), a short run must report inversions and
+// fail. Its figures are logged.
+func TestShortRunCatches(t *testing.T) {
+	if raceEnabled {
+		t.Skip("its children are this binary: make test runs it without -race")
+	}
+	if testing.Short() {
+		t.Skip("starts processes")
+	}
+	t.Setenv(envPlant, "frozen-fence")
+	rep, err := Run(Config{Algorithms: []string{"suzuki-kasami"}, Ns: []int{3}, Faults: 2, Lease: time.Second,
+		ChildArgs: []string{"-test.run=^$"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	rep.Write(&b)
+	var inversions []string
+	for _, g := range rep.Groups {
+		inversions = append(inversions, g.Inversions...)
+	}
+	if len(inversions) == 0 || !rep.Failed() {
+		t.Fatalf("children whose tokens do not rise: %d inversions, failed %v:\n%s", len(inversions), rep.Failed(), b.String())
+	}
+	t.Logf("%d faults, %d inversions caught, the first: %s", rep.TotalFaults(), len(inversions), inversions[0])
 }
