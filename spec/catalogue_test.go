@@ -8,6 +8,7 @@ import (
 
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/wait"
 )
 
 // TestCatalogueFitsSpec checks what Parse assumes of every real catalogue
@@ -44,7 +45,7 @@ func TestCatalogueFitsSpec(t *testing.T) {
 				t.Errorf("DefaultNodes %q without Nodes", e.DefaultNodes)
 			}
 			for w := range e.Waits {
-				if !slices.Contains(templates.AllWaitPolicies, w) {
+				if !slices.Contains(wait.All, w) {
 					t.Errorf("wait policy %q is not a spec policy", w)
 				}
 			}

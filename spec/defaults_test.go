@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/wait"
 )
 
 func parseOne(t *testing.T, cat Catalogue, src string) Lock {
@@ -37,7 +38,7 @@ func TestDefaults(t *testing.T) {
 	if !reflect.DeepEqual(l, want) {
 		t.Errorf("defaults:\n got %+v\nwant %+v", l, want)
 	}
-	if DefaultMode != mode.Mutex || DefaultPadding != 64 || DefaultWait != templates.Adaptive || DefaultSpin != 100 {
+	if DefaultMode != mode.Mutex || DefaultPadding != 64 || DefaultWait != wait.Adaptive || DefaultSpin != 100 {
 		t.Errorf("defaults changed: update the brief, README and Schema")
 	}
 

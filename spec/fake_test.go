@@ -6,6 +6,7 @@ import (
 
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/wait"
 )
 
 // fakeCatalogue is a catalogue for tests.
@@ -115,10 +116,10 @@ var fakes = func() fakeCatalogue {
 	f["fake-fischer"] = &templates.Entry{
 		Name:  "fake-fischer",
 		Modes: []mode.Mode{mode.Mutex},
-		Waits: map[templates.WaitPolicy]string{
-			templates.Park:         "a parked process misses the delta bound the algorithm relies on",
-			templates.SpinThenPark: "a parked process misses the delta bound the algorithm relies on",
-			templates.Adaptive:     "a parked process misses the delta bound the algorithm relies on",
+		Waits: map[wait.Policy]string{
+			wait.Park:         "a parked process misses the delta bound the algorithm relies on",
+			wait.SpinThenPark: "a parked process misses the delta bound the algorithm relies on",
+			wait.Adaptive:     "a parked process misses the delta bound the algorithm relies on",
 		},
 		NeedsProcs: true,
 		Params: []templates.ParamSpec{
@@ -172,10 +173,10 @@ var fakes = func() fakeCatalogue {
 		Modes:        []mode.Mode{mode.Mutex},
 		Nodes:        map[templates.NodePolicy]string{templates.Handle: "", templates.Array: "records are not per id."},
 		DefaultNodes: templates.Handle,
-		Waits: map[templates.WaitPolicy]string{
-			templates.SpinThenPark: "no write to park on",
-			templates.Adaptive:     "no write to park on",
-			templates.Park:         "no write to park on",
+		Waits: map[wait.Policy]string{
+			wait.SpinThenPark: "no write to park on",
+			wait.Adaptive:     "no write to park on",
+			wait.Park:         "no write to park on",
 		},
 	}
 	return f

@@ -126,6 +126,14 @@ func list[S ~string](vals []S) string {
 	return strings.Join(ss, ", ")
 }
 
+// listAnd is vals as prose: "a", "a and b", "a, b and c".
+func listAnd[S ~string](vals []S) string {
+	if len(vals) < 2 {
+		return list(vals)
+	}
+	return list(vals[:len(vals)-1]) + " and " + string(vals[len(vals)-1])
+}
+
 // didYouMean is "; did you mean "x"?" for the closest candidate, or "".
 func didYouMean[S ~string](s string, cands []S) string {
 	if m := suggest(s, cands); m != "" {

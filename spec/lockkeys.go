@@ -7,6 +7,7 @@ import (
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/distributed"
+	"github.com/lockgen/lockgen/wait"
 )
 
 // check checks one [[lock]] table, one method per key (or per pair of
@@ -284,15 +285,15 @@ func (l *lockChecker) padding(lk *Lock) {
 func (l *lockChecker) wait(e *templates.Entry, lk *Lock) bool {
 	waitOK := true
 	lk.Wait = DefaultWait
-	s, st := l.str("wait", "; valid: "+list(templates.AllWaitPolicies))
+	s, st := l.str("wait", "; valid: "+list(wait.All))
 	switch st {
 	case bad:
 		waitOK = false
 	case set:
-		w := templates.WaitPolicy(s)
+		w := wait.Policy(s)
 		switch {
-		case !slices.Contains(templates.AllWaitPolicies, w):
-			l.errorf("wait", "wait = %s is not a wait policy; valid: %s%s", shown(s), list(templates.AllWaitPolicies), didYouMean(s, templates.AllWaitPolicies))
+		case !slices.Contains(wait.All, w):
+			l.errorf("wait", "wait = %s is not a wait policy; valid: %s%s", shown(s), list(wait.All), didYouMean(s, wait.All))
 			waitOK = false
 		case e != nil && e.Waits[w] != "":
 			l.errorf("wait", "wait = %s is not valid for %s: %s; valid: %s", shown(s), e.Name, clause(e.Waits[w]), list(validWaits(e)))
@@ -312,10 +313,10 @@ func (l *lockChecker) wait(e *templates.Entry, lk *Lock) bool {
 // spin checks the spin count, which only the spinning wait policies take.
 func (l *lockChecker) spin(lk *Lock, waitOK bool) {
 	sv, sst := l.integer("spin", "")
-	spins := lk.Wait == templates.SpinThenYield || lk.Wait == templates.SpinThenPark
+	spins := lk.Wait.TakesSpin()
 	switch {
 	case waitOK && !spins && sst == set:
-		l.errorf("spin", "spin = %d has no effect with wait = %s; spin applies only to spin-then-yield and spin-then-park", sv, shown(string(lk.Wait)))
+		l.errorf("spin", "spin = %d has no effect with wait = %s; spin applies only to %s", sv, shown(string(lk.Wait)), listAnd(wait.Where(wait.Policy.TakesSpin)))
 	case sst == set && (sv < MinSpin || sv > MaxSpin):
 		l.errorf("spin", "spin = %d is out of range; valid: %d..%d", sv, MinSpin, MaxSpin)
 	case waitOK && spins && sst == set:

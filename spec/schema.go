@@ -1,18 +1,20 @@
 package spec
 
 import (
+	"strings"
+
 	"github.com/lockgen/lockgen/mode"
-	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/wait"
 )
 
 // Defaults of the optional keys whose default does not depend on the
 // algorithm. Schema documents every default, including these; the tests keep
 // the two in sync.
 const (
-	DefaultMode    = mode.Mutex         // mode
-	DefaultPadding = 64                 // padding, in bytes
-	DefaultWait    = templates.Adaptive // wait
-	DefaultSpin    = 100                // spin, with spin-then-yield and spin-then-park
+	DefaultMode    = mode.Mutex    // mode
+	DefaultPadding = 64            // padding, in bytes
+	DefaultWait    = wait.Adaptive // wait
+	DefaultSpin    = 100           // spin, with a policy that takes it (wait.Policy.TakesSpin)
 )
 
 // Limits of the numeric keys.
@@ -49,13 +51,22 @@ var Schema = []KeyDoc{
 	{"procs", "integer", "max(2, the algorithm's minimum) <= procs <= the algorithm's maximum, or 1024", `required when the algorithm needs it (process ids, or arrays sized by n) or nodes = "array"; not allowed otherwise`, "the number of processes n; ids are 0..n-1"},
 	{"nodes", "string", "handle | pool | heap | caller | array, among those the algorithm supports", "the algorithm's default (lockgen explain); not allowed for algorithms without per-process records", "where per-process records (queue nodes) live; with array they live in the lock and references to them are ids, so the queue's swaps and CASes are integer ones (a pointer's carries the garbage collector's write barrier)"},
 	{"padding", "integer", "0 | 64 | 128", "64", "bytes separating hot shared words (false-sharing padding)"},
-	{"wait", "string", "spin | yield | park | spin-then-yield | spin-then-park | adaptive, among those the algorithm allows", `"adaptive"`, "how a process waits in an await (lockgen explain lists which fits which workload)"},
-	{"spin", "integer", "1..1000000", `with wait = "spin-then-yield" or "spin-then-park": 100; not allowed otherwise`, "how many times to spin before yielding or parking"},
+	{"wait", "string", alternatives(wait.All) + ", among those the algorithm allows", `"adaptive"`, "how a process waits in an await (lockgen explain lists which fits which workload)"},
+	{"spin", "integer", "1..1000000", "with wait = " + wait.Or(wait.Where(wait.Policy.TakesSpin)) + ": 100; not allowed otherwise", "how many times to spin before yielding or parking"},
 	{"preference", "string", "reader | writer | fair, among those the algorithm offers", `the algorithm's first preference with mode = "rw"; not allowed otherwise`, "who goes first when readers and writers contend"},
 	{"trylock", "boolean", "true only if the algorithm supports TryLock", "false", "generate TryLock"},
 	{"context", "boolean", "true only if a waiting process of the algorithm can give up (lockgen explain: context); until LockContext is generated for shared-memory locks, true is refused for them", "false", "generate LockContext(ctx) (and RLockContext): a wait that gives up when ctx is done, returning ctx.Err() with the lock not held; message-passing locks always have it"},
 	{"tests", "boolean", "true | false", "true", "generate the lock's tests, which import github.com/lockgen/lockgen/verify; with false the package imports the standard library only and has no lockgen_check build"},
 	{"allow_incorrect", "boolean", "true only for an algorithm known to be incorrect", "false", "opt in to generating a known-incorrect algorithm (negative controls)"},
+}
+
+// alternatives is a key's values as Schema lists them: "a | b | c".
+func alternatives[S ~string](vals []S) string {
+	ss := make([]string, len(vals))
+	for i, v := range vals {
+		ss[i] = string(v)
+	}
+	return strings.Join(ss, " | ")
 }
 
 // schemaKeys lists the keys of Schema in order.

@@ -18,6 +18,7 @@ import (
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/distributed"
+	"github.com/lockgen/lockgen/wait"
 )
 
 // File is a parsed, validated spec file.
@@ -46,8 +47,8 @@ type Lock struct {
 	Procs      int                  // process ids are 0..Procs-1; 0 when the lock takes no ids
 	Nodes      templates.NodePolicy // NodesNone when the algorithm has no per-process records
 	Padding    int                  // bytes
-	Wait       templates.WaitPolicy
-	Spin       int                  // with spin-then-yield and spin-then-park, else 0
+	Wait       wait.Policy
+	Spin       int                  // with a policy that takes it (wait.Policy.TakesSpin), else 0
 	Preference templates.Preference // mode rw only, else ""
 
 	TryLock        bool

@@ -17,6 +17,7 @@ import (
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/distributed"
+	"github.com/lockgen/lockgen/wait"
 )
 
 type checker struct {
@@ -375,9 +376,9 @@ func validNodes(e *templates.Entry) []templates.NodePolicy {
 	return out
 }
 
-func validWaits(e *templates.Entry) []templates.WaitPolicy {
-	var out []templates.WaitPolicy
-	for _, w := range templates.AllWaitPolicies {
+func validWaits(e *templates.Entry) []wait.Policy {
+	var out []wait.Policy
+	for _, w := range wait.All {
 		if e.Waits[w] == "" {
 			out = append(out, w)
 		}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/wait"
 )
 
 // NodePolicy is where queue nodes (an algorithm's per-process records) live.
@@ -45,37 +46,6 @@ func (n NodePolicy) Fits() string {
 		Array:  "a known number of processes with ids (procs; Lock(id)): the nodes live in the lock and are named by ids, so the queue's swaps and CASes are integer ones, cheaper than pointer ones (docs/performance.md: MCS against MCSArray)",
 	}[n]
 }
-
-// WaitPolicy is how a process waits in an await.
-type WaitPolicy string
-
-const (
-	Spin          WaitPolicy = "spin"            // re-check without yielding
-	Yield         WaitPolicy = "yield"           // runtime.Gosched between checks
-	Park          WaitPolicy = "park"            // block until a write to what it waits on
-	SpinThenYield WaitPolicy = "spin-then-yield" // spin a bounded number of times, then yield
-	SpinThenPark  WaitPolicy = "spin-then-park"  // spin a bounded number of times, then park
-	Adaptive      WaitPolicy = "adaptive"        // spin while it pays (bounded, fewer spinners than Ps), then park
-)
-
-// AllWaitPolicies lists the policies in documentation order.
-var AllWaitPolicies = []WaitPolicy{Spin, Yield, Park, SpinThenYield, SpinThenPark, Adaptive}
-
-// Fits says which workload a policy suits (lockgen explain shows it;
-// docs/performance.md has the measurements behind it).
-func (w WaitPolicy) Fits() string {
-	return map[WaitPolicy]string{
-		Spin:          "no more goroutines than processors and critical sections of well under a microsecond; a waiter burns its processor",
-		Yield:         "many goroutines on few processors with short critical sections; every check costs a trip through the scheduler",
-		Park:          "long critical sections, or far more goroutines than processors: no CPU while waiting, but every handoff pays a goroutine wake-up",
-		SpinThenYield: "like yield, after a fixed spin (the spin key) that catches quick handoffs",
-		SpinThenPark:  "like park, after a fixed spin (the spin key) tuned to a known critical-section length",
-		Adaptive:      "most workloads (the default): spins only about as long as a wake-up costs and only while fewer waiters spin than there are other processors, then parks",
-	}[w]
-}
-
-// Parks reports whether w blocks.
-func (w WaitPolicy) Parks() bool { return w == Park || w == SpinThenPark || w == Adaptive }
 
 // Preference is a reader/writer lock's policy.
 type Preference string
@@ -237,7 +207,7 @@ type Entry struct {
 	// DefaultNodes is the policy used when a spec does not say.
 	DefaultNodes NodePolicy
 	// Waits maps each rejected wait policy to the reason (all others work).
-	Waits map[WaitPolicy]string
+	Waits map[wait.Policy]string
 
 	NeedsProcs bool // algorithm addresses per-process registers: procs required
 	// ProcsSizeOnly, with NeedsProcs, says procs only sizes the lock's

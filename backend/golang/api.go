@@ -297,23 +297,7 @@ func (g *gen) verbDoc(name string) string {
 	return w
 }
 
-func (g *gen) waitDesc() string {
-	switch g.c.Wait {
-	case templates.Spin:
-		return "spinning, yielding the processor every 16 checks"
-	case templates.Yield:
-		return "yielding the processor between checks"
-	case templates.Park:
-		return "asleep until a write may let it in"
-	case templates.SpinThenYield:
-		return fmt.Sprintf("spinning %d times, then yielding", g.c.Spin)
-	case templates.SpinThenPark:
-		return fmt.Sprintf("spinning %d times, then asleep until a write may let it in", g.c.Spin)
-	case templates.Adaptive:
-		return "spinning while that pays, then asleep until a write may let it in"
-	}
-	return string(g.c.Wait)
-}
+func (g *gen) waitDesc() string { return g.c.Wait.Describe(g.c.Spin) }
 
 // typeDoc is the lock's doc comment: what it is, where it comes from, what
 // it guarantees, the algorithm with the paper's labels, and how it was

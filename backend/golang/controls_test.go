@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/wait"
 )
 
 // TestWaitingLayerControls keeps the waiting layer honest: it plants each
@@ -54,19 +55,19 @@ func TestWaitingLayerControls(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds and explores a package per control: skipped in -short")
 	}
-	park := templates.Park
+	park := wait.Park
 	cases := []struct {
 		name          string
 		runtime, code string // the runtime control, the lowering control
 		locks         []string
-		wait          templates.WaitPolicy
+		wait          wait.Policy
 		mode          mode.Mode
 		pref          templates.Preference // for mode.RW
 		anyFailure    bool                 // Explore must find a violation of any kind, not a deadlock
 		nodes         templates.NodePolicy // "": each algorithm's default
 	}{
 		{"correct", "", "", []string{"ticket", "mcs", "clh", "tas", "ttas", "replace-add"}, park, mode.Mutex, "", false, ""},
-		{"correct-adaptive", "", "", []string{"ticket", "mcs", "tas", "replace-add"}, templates.Adaptive, mode.Mutex, "", false, ""},
+		{"correct-adaptive", "", "", []string{"ticket", "mcs", "tas", "replace-add"}, wait.Adaptive, mode.Mutex, "", false, ""},
 		{"correct-rw", "", "", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false, ""},
 		{"check-before-announce", "", "check-before-announce", []string{"ticket", "mcs", "clh", "ttas"}, park, mode.Mutex, "", false, ""},
 		{"skip-wake", "skip-wake", "", []string{"ticket", "mcs", "tas"}, park, mode.Mutex, "", false, ""},

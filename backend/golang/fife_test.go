@@ -10,6 +10,7 @@ import (
 	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/wait"
 )
 
 // TestFIFECheckBites: Zehavi's k-exclusion without line 12 (the Allow
@@ -46,7 +47,7 @@ func TestFIFECheckBites(t *testing.T) {
 	}{{"Paper", paper}, {"NoAllow", noAllow}} {
 		c := Config{
 			Name: l.name, Package: pkg, ImportPath: importPath, Entry: e, Alg: l.alg, Mode: mode.KExclusion,
-			Nodes: e.DefaultNodes, Padding: 64, Wait: templates.Park, Spin: 16,
+			Nodes: e.DefaultNodes, Padding: 64, Wait: wait.Park, Spin: 16,
 			Params: e.SmallParams(mode.KExclusion, e.DefaultNodes), SpecPath: "fife", SpecHash: "0", SpecEcho: l.name,
 		}
 		lock, err := Lock(c)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/wait"
 )
 
 // TestFusedChecks checks where an await's first check takes the value of
@@ -32,7 +33,7 @@ func TestFusedChecks(t *testing.T) {
 		c := Config{
 			Name: "L", Package: "p", ImportPath: "p", Entry: e, Mode: tc.m, Preference: tc.pref,
 			Alg:   e.MustDef(templates.Options{Mode: tc.m, Preference: tc.pref}),
-			Nodes: e.DefaultNodes, Wait: templates.Adaptive, Params: e.SmallParams(tc.m, e.DefaultNodes),
+			Nodes: e.DefaultNodes, Wait: wait.Adaptive, Params: e.SmallParams(tc.m, e.DefaultNodes),
 			SpecPath: "x", SpecHash: "0",
 		}
 		f, err := Lock(c)

@@ -17,6 +17,7 @@ import (
 	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/wait"
 )
 
 // Config is everything the backend needs to emit one lock.
@@ -31,7 +32,7 @@ type Config struct {
 	Preference templates.Preference
 	Nodes      templates.NodePolicy
 	Padding    int
-	Wait       templates.WaitPolicy
+	Wait       wait.Policy
 	Spin       int
 	TryLock    bool
 

@@ -8,6 +8,7 @@ import (
 	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/wait"
 )
 
 // TestGuards checks which locks get guards (guard.go) and which do not:
@@ -36,22 +37,22 @@ func TestGuards(t *testing.T) {
 	cases := []struct {
 		name, alg string
 		def       *ir.Algorithm // nil: the entry's
-		wait      templates.WaitPolicy
+		wait      wait.Policy
 		guarded   bool
 		folded    bool // the register is a bitReg
 	}{
-		{"tas park", "tas", nil, templates.Park, true, true},
-		{"tas adaptive", "tas", nil, templates.Adaptive, true, true},
-		{"tas spin", "tas", nil, templates.Spin, true, false},
-		{"ttas park", "ttas", nil, templates.Park, true, true},
-		{"ttas spin-then-yield", "ttas", nil, templates.SpinThenYield, true, false},
-		{"ticket", "ticket", nil, templates.Park, false, false},
-		{"mcs", "mcs", nil, templates.Park, false, false},
-		{"release writes BUSY", "tas", releaseWritesBusy, templates.Park, false, false},
-		{"misuse tested on another local", "tas", misuseOnOther, templates.Park, false, false},
-		{"acquire ends on BUSY", "tas", acquireAwaitsBusy, templates.Park, false, false},
-		{"no misuse test (a flag instead)", "tas", noMisuse, templates.Park, false, false},
-		{"acquire loop emptied", "tas", emptyLoop, templates.Park, false, false},
+		{"tas park", "tas", nil, wait.Park, true, true},
+		{"tas adaptive", "tas", nil, wait.Adaptive, true, true},
+		{"tas spin", "tas", nil, wait.Spin, true, false},
+		{"ttas park", "ttas", nil, wait.Park, true, true},
+		{"ttas spin-then-yield", "ttas", nil, wait.SpinThenYield, true, false},
+		{"ticket", "ticket", nil, wait.Park, false, false},
+		{"mcs", "mcs", nil, wait.Park, false, false},
+		{"release writes BUSY", "tas", releaseWritesBusy, wait.Park, false, false},
+		{"misuse tested on another local", "tas", misuseOnOther, wait.Park, false, false},
+		{"acquire ends on BUSY", "tas", acquireAwaitsBusy, wait.Park, false, false},
+		{"no misuse test (a flag instead)", "tas", noMisuse, wait.Park, false, false},
+		{"acquire loop emptied", "tas", emptyLoop, wait.Park, false, false},
 	}
 	for _, tc := range cases {
 		e, _ := templates.Lookup(tc.alg)

@@ -6,6 +6,7 @@ import (
 
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/wait"
 )
 
 // TestRecordsByIDs checks where references become ids: in a lock with the
@@ -31,7 +32,7 @@ func TestRecordsByIDs(t *testing.T) {
 		c := Config{
 			Name: "L", Package: "p", ImportPath: "p", Entry: e, Mode: mode.Mutex,
 			Alg:   e.MustDef(templates.Options{Mode: mode.Mutex}),
-			Nodes: tc.nodes, Wait: templates.Adaptive, Params: e.SmallParams(mode.Mutex, tc.nodes),
+			Nodes: tc.nodes, Wait: wait.Adaptive, Params: e.SmallParams(mode.Mutex, tc.nodes),
 			SpecPath: "x", SpecHash: "0",
 		}
 		f, err := Lock(c)

@@ -227,7 +227,7 @@ func (g *gen) types(f *jen.File) {
 		lk = append(lk, jen.Id("sleepers").Id("waitq").Comment("processes waiting on several of the lock's registers"))
 		lk = append(lk, padField(padBytes(pad, waitqSize))...)
 	}
-	if g.c.Wait == templates.Adaptive && len(g.sites) > 0 {
+	if g.c.Wait.CountsSpinners() && len(g.sites) > 0 {
 		lk = append(lk, jen.Id("spinners").Id("intReg").Comment("waiters spinning now (the adaptive policy caps them)"))
 		lk = append(lk, padField(padBytes(pad, 8))...)
 	}

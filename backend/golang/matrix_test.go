@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/wait"
 )
 
 // matrixGroups is how many packages hold the matrix: two, so that the
@@ -156,7 +157,7 @@ func configs(e *templates.Entry) []Config {
 	i := 0
 	for _, o := range opts {
 		for _, np := range nodes {
-			for _, w := range templates.AllWaitPolicies {
+			for _, w := range wait.All {
 				if _, bad := e.Waits[w]; bad {
 					continue
 				}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/wait"
 )
 
 // lockSource generates the lock L of one catalogue entry with options o,
@@ -20,7 +21,7 @@ func lockSource(t *testing.T, alg string, o templates.Options) string {
 	c := Config{
 		Name: "L", Package: "p", ImportPath: "p", Entry: e, Mode: o.Mode, Preference: o.Preference,
 		Alg:   e.MustDef(o),
-		Nodes: e.DefaultNodes, Wait: templates.Adaptive, Params: e.SmallParams(o.Mode, e.DefaultNodes), TryLock: e.TryLock == "",
+		Nodes: e.DefaultNodes, Wait: wait.Adaptive, Params: e.SmallParams(o.Mode, e.DefaultNodes), TryLock: e.TryLock == "",
 		SpecPath: "x", SpecHash: "0",
 	}
 	f, err := Lock(c)

@@ -16,6 +16,7 @@ import (
 	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/wait"
 )
 
 // standardShapes are a lock of every API shape and mode, TryLock on and
@@ -28,7 +29,7 @@ func standardShapes(t *testing.T) []Config {
 			t.Fatalf("no algorithm %s", alg)
 		}
 		return Config{Name: name, Entry: e, Alg: e.MustDef(templates.Options{Mode: m, Preference: pref}), Mode: m, Preference: pref,
-			Nodes: nodes, Wait: templates.Adaptive, Padding: 64, TryLock: try, Params: ir.Params{N: n, K: k}}
+			Nodes: nodes, Wait: wait.Adaptive, Padding: 64, TryLock: try, Params: ir.Params{N: n, K: k}}
 	}
 	return []Config{
 		cfg("Mutex", "ticket", mode.Mutex, "", "", 0, 1, true),

@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"maps"
 	"slices"
+	"strings"
 
 	"github.com/dave/jennifer/jen"
 
 	"github.com/lockgen/lockgen/ir"
-	"github.com/lockgen/lockgen/templates"
 )
 
 // The wait analysis decides, for the park policies, where each wait sleeps
@@ -684,13 +684,14 @@ func (g *gen) constValue(e ir.Expr, loc ir.Loc, v int64) (int64, bool) {
 
 func sortedSiteIDs(m map[int]*waitSite) []int { return slices.Sorted(maps.Keys(m)) }
 
-// waitKind is the runtime constant of the lock's policy.
+// waitKind is the runtime constant of the lock's policy (lockrt/wait.go):
+// wait, then the policy's name in camel case (waitSpinThenPark).
 func (g *gen) waitKind() string {
-	return map[templates.WaitPolicy]string{
-		templates.Spin: "waitSpin", templates.Yield: "waitYield", templates.Park: "waitPark",
-		templates.SpinThenYield: "waitSpinThenYield", templates.SpinThenPark: "waitSpinThenPark",
-		templates.Adaptive: "waitAdaptive",
-	}[g.c.Wait]
+	kind := "wait"
+	for _, word := range strings.Split(string(g.c.Wait), "-") {
+		kind += exportName(word)
+	}
+	return kind
 }
 
 // queueOf is the queue a site sleeps on (nil under the spin and yield
@@ -714,7 +715,7 @@ func (g *gen) queueOf(s *waitSite) jen.Code {
 
 // spinnersRef is the lock's spinner count for the adaptive policy.
 func (g *gen) spinnersRef() jen.Code {
-	if g.c.Wait != templates.Adaptive {
+	if !g.c.Wait.CountsSpinners() {
 		return jen.Nil()
 	}
 	return jen.Op("&").Id("l").Dot("spinners")

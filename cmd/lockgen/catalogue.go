@@ -13,6 +13,7 @@ import (
 	"github.com/lockgen/lockgen/spec"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/distributed"
+	"github.com/lockgen/lockgen/wait"
 )
 
 func runList(args []string, stdout, stderr io.Writer) int {
@@ -269,7 +270,7 @@ func explain(w io.Writer, e *templates.Entry) {
 		}
 	}
 	fmt.Fprintln(w, "  wait (which fits which workload):")
-	for _, wp := range templates.AllWaitPolicies {
+	for _, wp := range wait.All {
 		text := "fits " + wp.Fits()
 		if why, bad := e.Waits[wp]; bad {
 			text = "rejected: " + why

@@ -8,6 +8,7 @@ import (
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/mutate"
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/wait"
 )
 
 // How mutants become Go packages: the configuration they are generated in.
@@ -28,8 +29,8 @@ func lowerable(t mutate.Target) func(a *ir.Algorithm) error {
 
 // goConfig is the configuration a mutant (or a control) of the target is
 // generated in: the entry's default node policy (the pool policy when the
-// original definition frees records and the entry supports it), the first waiting policy
-// it allows among spin, yield, spin-then-yield, park, spin-then-park, no
+// original definition frees records and the entry supports it), the first
+// waiting policy it allows among mutantWaits, no
 // padding, TryLock when the definition has a try-acquire, and small
 // parameters (3 processes when ids are needed, k = 2 for k-exclusion,
 // every extra parameter at its default or its smallest valid value).
@@ -53,7 +54,7 @@ func goConfig(t mutate.Target, a *ir.Algorithm, name, pkg, importPath string) go
 		// shows only under the pool policy.
 		c.Nodes = templates.Pool
 	}
-	for _, w := range []templates.WaitPolicy{templates.Spin, templates.Yield, templates.SpinThenYield, templates.Park, templates.SpinThenPark} {
+	for _, w := range mutantWaits() {
 		if _, bad := e.Waits[w]; !bad {
 			c.Wait = w
 			break
@@ -61,6 +62,17 @@ func goConfig(t mutate.Target, a *ir.Algorithm, name, pkg, importPath string) go
 	}
 	c.Params = e.SmallParams(c.Mode, c.Nodes)
 	return c
+}
+
+// mutantWaits are the wait policies in the order mutants try them: those
+// whose waiters never sleep first, so that the scheduler explores the
+// algorithm's own waits, then those that sleep; each in wait.All's order,
+// leaving out a policy that counts its spinners (its count would add
+// steps to every wait the searches make).
+func mutantWaits() []wait.Policy {
+	fine := func(w wait.Policy) bool { return !w.CountsSpinners() }
+	return append(wait.Where(func(w wait.Policy) bool { return fine(w) && !w.Parks() }),
+		wait.Where(func(w wait.Policy) bool { return fine(w) && w.Parks() })...)
 }
 
 // frees reports whether a returns records to the allocator anywhere.
