@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/wait"
 )
 
 var (
@@ -78,14 +79,19 @@ func golden(t *testing.T, path, got string) {
 	}
 }
 
-// stableNames replaces the catalogue's full list of names, which messages
-// about the algorithm key quote, by a placeholder, so that goldens do not
-// change each time the catalogue grows. The rules tests check the list.
+// stableNames replaces the catalogue's full list of names, and the lists
+// of wait policies, which messages about the algorithm, wait and spin keys
+// quote, by placeholders, so that goldens do not change each time the
+// catalogue or the wait table grows. The rules tests check the lists.
 func stableNames(cat Catalogue, msgs string) string {
 	if cat == nil {
 		cat = registry{}
 	}
-	return strings.ReplaceAll(msgs, "valid: "+list(algorithmNames(cat)), "valid: <catalogue names>")
+	return strings.NewReplacer(
+		"valid: "+list(algorithmNames(cat)), "valid: <catalogue names>",
+		"valid: "+list(wait.All), "valid: <wait policies>",
+		"applies only to "+listAnd(wait.Where(wait.Policy.TakesSpin)), "applies only to <wait policies that take spin>",
+	).Replace(msgs)
 }
 
 var errLine = regexp.MustCompile(`^[^:]+\.toml:(\d+):(\d+): \S.*$`)

@@ -114,13 +114,9 @@ var fakes = func() fakeCatalogue {
 		Incorrect:  "two processes can both enter (Raynal 1986)",
 	}
 	f["fake-fischer"] = &templates.Entry{
-		Name:  "fake-fischer",
-		Modes: []mode.Mode{mode.Mutex},
-		Waits: map[wait.Policy]string{
-			wait.Park:         "a parked process misses the delta bound the algorithm relies on",
-			wait.SpinThenPark: "a parked process misses the delta bound the algorithm relies on",
-			wait.Adaptive:     "a parked process misses the delta bound the algorithm relies on",
-		},
+		Name:       "fake-fischer",
+		Modes:      []mode.Mode{mode.Mutex},
+		Waits:      rejectWaits(wait.Policy.Parks, "a parked process misses the delta bound the algorithm relies on"),
 		NeedsProcs: true,
 		Params: []templates.ParamSpec{
 			{Key: "delta", Doc: "the longest time a write may take", Duration: true, Required: true},
@@ -173,11 +169,19 @@ var fakes = func() fakeCatalogue {
 		Modes:        []mode.Mode{mode.Mutex},
 		Nodes:        map[templates.NodePolicy]string{templates.Handle: "", templates.Array: "records are not per id."},
 		DefaultNodes: templates.Handle,
-		Waits: map[wait.Policy]string{
-			wait.SpinThenPark: "no write to park on",
-			wait.Adaptive:     "no write to park on",
-			wait.Park:         "no write to park on",
-		},
+		Waits:        rejectWaits(wait.Policy.Parks, "no write to park on"),
 	}
 	return f
 }()
+
+// rejectWaits rejects, for why, every wait policy for which rule holds.
+func rejectWaits(rule func(wait.Policy) bool, why string) map[wait.Policy]string {
+	out := map[wait.Policy]string{}
+	for _, w := range wait.Where(rule) {
+		out[w] = why
+	}
+	return out
+}
+
+// neverParks are the wait policies left to an entry that cannot park.
+var neverParks = wait.Where(func(w wait.Policy) bool { return !w.Parks() })

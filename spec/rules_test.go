@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"github.com/lockgen/lockgen/wait"
 )
 
 // lock is a [[lock]] table with a valid name, package and algorithm; extra
@@ -240,18 +242,21 @@ func TestRules(t *testing.T) {
 		{"padding 0", lock("mcs", "padding = 0"), nil},
 
 		// wait and spin
+		// The lists of policies are the wait table's (wait.All, and those
+		// that never park, which fake-parkless is left with); the table's
+		// own tests check its rows.
 		{"wait invalid", lock("mcs", `wait = "sleep"`),
-			[]string{`5:1: wait = "sleep" is not a wait policy; valid: spin, yield, park, spin-then-yield, spin-then-park, adaptive`}},
+			[]string{`5:1: wait = "sleep" is not a wait policy; valid: ` + list(wait.All)}},
 		{"wait suggestion", lock("mcs", `wait = "spin-then_park"`),
-			[]string{`5:1: wait = "spin-then_park" is not a wait policy; valid: spin, yield, park, spin-then-yield, spin-then-park, adaptive; did you mean "spin-then-park"?`}},
+			[]string{`5:1: wait = "spin-then_park" is not a wait policy; valid: ` + list(wait.All) + `; did you mean "spin-then-park"?`}},
 		{"wait rejected", lock("fake-parkless", `wait = "park"`),
-			[]string{`5:1: wait = "park" is not valid for fake-parkless: no write to park on; valid: spin, yield, spin-then-yield`}},
+			[]string{`5:1: wait = "park" is not valid for fake-parkless: no write to park on; valid: ` + list(neverParks)}},
 		{"default wait rejected", lock("fake-parkless"),
-			[]string{`1:1: wait is not set, and the default "adaptive" is not valid for fake-parkless: no write to park on; set wait to one of: spin, yield, spin-then-yield`}},
+			[]string{`1:1: wait is not set, and the default "adaptive" is not valid for fake-parkless: no write to park on; set wait to one of: ` + list(neverParks)}},
 		{"spin with park", lock("mcs", `wait = "park"`, "spin = 10"),
-			[]string{`6:1: spin = 10 has no effect with wait = "park"; spin applies only to spin-then-yield and spin-then-park`}},
+			[]string{`6:1: spin = 10 has no effect with wait = "park"; spin applies only to ` + listAnd(wait.Where(wait.Policy.TakesSpin))}},
 		{"spin with the default wait", lock("mcs", "spin = 10"),
-			[]string{`5:1: spin = 10 has no effect with wait = "adaptive"; spin applies only to spin-then-yield and spin-then-park`}},
+			[]string{`5:1: spin = 10 has no effect with wait = "adaptive"; spin applies only to ` + listAnd(wait.Where(wait.Policy.TakesSpin))}},
 		{"spin with spin-then-park", lock("mcs", `wait = "spin-then-park"`, "spin = 10"), nil},
 		{"spin 0", lock("mcs", `wait = "spin-then-park"`, "spin = 0"),
 			[]string{`6:1: spin = 0 is out of range; valid: 1..1000000`}},
