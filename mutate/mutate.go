@@ -13,6 +13,7 @@ import (
 
 	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 	"github.com/lockgen/lockgen/templates"
 )
 
@@ -181,8 +182,8 @@ func EntryFor(a *ir.Algorithm) *templates.Entry {
 		e.NeedsProcs = true
 	}
 	if len(a.Procs) > 0 {
-		e.Nodes = map[templates.NodePolicy]string{templates.Handle: ""}
-		e.DefaultNodes = templates.Handle
+		e.Nodes = map[nodes.Policy]string{nodes.Handle: ""}
+		e.DefaultNodes = nodes.Handle
 	}
 	if a.TryAcquire == nil {
 		e.TryLock = "the algorithm has no non-blocking acquire"

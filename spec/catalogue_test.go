@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/wait"
 )
@@ -33,7 +34,7 @@ func TestCatalogueFitsSpec(t *testing.T) {
 				}
 			}
 			for n := range e.Nodes {
-				if !slices.Contains(templates.AllNodePolicies, n) {
+				if !slices.Contains(nodes.All, n) {
 					t.Errorf("node policy %q is not a spec policy", n)
 				}
 			}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/wait"
 )
@@ -32,7 +33,7 @@ func TestDefaults(t *testing.T) {
 		Pos:     Pos{File: "t.toml", Line: 1, Col: 1},
 		NamePos: Pos{File: "t.toml", Line: 2, Col: 1},
 		Name:    "L", Package: "l", Algorithm: "mcs", Entry: fakes["mcs"],
-		Mode: DefaultMode, Nodes: templates.Handle, Padding: DefaultPadding,
+		Mode: DefaultMode, Nodes: nodes.Handle, Padding: DefaultPadding,
 		Wait: DefaultWait,
 	}
 	if !reflect.DeepEqual(l, want) {
@@ -43,7 +44,7 @@ func TestDefaults(t *testing.T) {
 	}
 
 	// Defaults that depend on the entry or on other keys.
-	if l := parseOne(t, fakes, lock("ticket")); l.Nodes != templates.NodesNone || l.Procs != 0 {
+	if l := parseOne(t, fakes, lock("ticket")); l.Nodes != nodes.None || l.Procs != 0 {
 		t.Errorf("ticket: nodes %q procs %d, want none", l.Nodes, l.Procs)
 	}
 	if l := parseOne(t, fakes, lock("fake-rw", `mode = "rw"`)); l.Preference != templates.WriterPref {
@@ -62,7 +63,7 @@ func TestDefaults(t *testing.T) {
 	if want := map[string]int64{"memory": 5, "backoff": 1500}; !reflect.DeepEqual(l.Params, want) {
 		t.Errorf("params %v, want %v", l.Params, want)
 	}
-	if l.Nodes != templates.Array {
+	if l.Nodes != nodes.Array {
 		t.Errorf("nodes %q, want the entry's default array", l.Nodes)
 	}
 	l = parseOne(t, fakes, lock("fake-fischer", "procs = 3", `wait = "spin"`, `delta = "1.5ms"`))

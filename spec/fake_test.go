@@ -5,6 +5,7 @@ import (
 	"sort"
 
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/wait"
 )
@@ -49,8 +50,8 @@ func (o overlay) Names() []string {
 	return names
 }
 
-var allNodes = map[templates.NodePolicy]string{
-	templates.Handle: "", templates.Pool: "", templates.Heap: "", templates.Caller: "", templates.Array: "",
+var allNodes = map[nodes.Policy]string{
+	nodes.Handle: "", nodes.Pool: "", nodes.Heap: "", nodes.Caller: "", nodes.Array: "",
 }
 
 // standIns model the entries the lead is writing (names, modes, node and
@@ -65,19 +66,19 @@ var standIns = fakeCatalogue{
 		Name:         "mcs",
 		Modes:        []mode.Mode{mode.Mutex},
 		Nodes:        allNodes,
-		DefaultNodes: templates.Handle,
+		DefaultNodes: nodes.Handle,
 	},
 	"dvir-taubenfeld-1": {
 		Name:  "dvir-taubenfeld-1",
 		Modes: []mode.Mode{mode.Mutex},
-		Nodes: map[templates.NodePolicy]string{
-			templates.Handle: "",
-			templates.Heap:   "",
-			templates.Array:  "",
-			templates.Pool:   "a process's two nodes alternate across passages, and a released node may still be read by the next process; a pool could hand it out while in use",
-			templates.Caller: "the algorithm owns two nodes per process and alternates them",
+		Nodes: map[nodes.Policy]string{
+			nodes.Handle: "",
+			nodes.Heap:   "",
+			nodes.Array:  "",
+			nodes.Pool:   "a process's two nodes alternate across passages, and a released node may still be read by the next process; a pool could hand it out while in use",
+			nodes.Caller: "the algorithm owns two nodes per process and alternates them",
 		},
-		DefaultNodes: templates.Handle,
+		DefaultNodes: nodes.Handle,
 	},
 	"filter": {
 		Name:       "filter",
@@ -127,8 +128,8 @@ var fakes = func() fakeCatalogue {
 		Modes:        []mode.Mode{mode.Mutex},
 		NeedsProcs:   true,
 		MaxProcs:     16,
-		Nodes:        map[templates.NodePolicy]string{templates.Array: ""},
-		DefaultNodes: templates.Array,
+		Nodes:        map[nodes.Policy]string{nodes.Array: ""},
+		DefaultNodes: nodes.Array,
 		Params: []templates.ParamSpec{
 			{Key: "memory", Doc: "the number of anonymous registers", Default: 5,
 				Check: func(v int64, procs int) error {
@@ -167,8 +168,8 @@ var fakes = func() fakeCatalogue {
 	f["fake-parkless"] = &templates.Entry{
 		Name:         "fake-parkless",
 		Modes:        []mode.Mode{mode.Mutex},
-		Nodes:        map[templates.NodePolicy]string{templates.Handle: "", templates.Array: "records are not per id."},
-		DefaultNodes: templates.Handle,
+		Nodes:        map[nodes.Policy]string{nodes.Handle: "", nodes.Array: "records are not per id."},
+		DefaultNodes: nodes.Handle,
 		Waits:        rejectWaits(wait.Policy.Parks, "no write to park on"),
 	}
 	return f

@@ -5,6 +5,7 @@ import (
 	"slices"
 
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/distributed"
 	"github.com/lockgen/lockgen/wait"
@@ -141,15 +142,15 @@ func (l *lockChecker) mode(e *templates.Entry, lk *Lock) bool {
 // nodes checks the node policy; it reports whether it is known good.
 func (l *lockChecker) nodes(e *templates.Entry, lk *Lock) bool {
 	nodesOK := true
-	s, st := l.str("nodes", "; valid: "+list(templates.AllNodePolicies))
+	s, st := l.str("nodes", "; valid: "+list(nodes.All))
 	switch st {
 	case bad:
 		nodesOK = false
 	case set:
-		n := templates.NodePolicy(s)
+		n := nodes.Policy(s)
 		switch {
-		case !slices.Contains(templates.AllNodePolicies, n):
-			l.errorf("nodes", "nodes = %s is not a node policy; valid: %s%s", shown(s), list(templates.AllNodePolicies), didYouMean(s, templates.AllNodePolicies))
+		case !slices.Contains(nodes.All, n):
+			l.errorf("nodes", "nodes = %s is not a node policy; valid: %s%s", shown(s), list(nodes.All), didYouMean(s, nodes.All))
 			nodesOK = false
 		case e == nil:
 			// Entry unknown: nothing more to check.
@@ -200,7 +201,7 @@ func (l *lockChecker) procs(e *templates.Entry, lk *Lock, nodesOK bool) bool {
 		procsOK = false
 	}
 	if e != nil {
-		switch needs := e.NeedsProcs || lk.Nodes == templates.Array; {
+		switch needs := e.NeedsProcs || lk.Nodes.NeedsProcs(); {
 		case needs && pst == unset:
 			switch {
 			case e.NeedsProcs && e.ProcsSizeOnly:
@@ -208,15 +209,16 @@ func (l *lockChecker) procs(e *templates.Entry, lk *Lock, nodesOK bool) bool {
 			case e.NeedsProcs:
 				l.headErr("procs is required: %s addresses per-process registers by process id; valid: %d..%d", e.Name, lo, hi)
 			default:
-				l.headErr("procs is required with nodes = \"array\"; valid: %d..%d", lo, hi)
+				l.headErr("procs is required with nodes = %q; valid: %d..%d", string(lk.Nodes), lo, hi)
 			}
 			procsOK = false
-		case !needs && pst == set && !(!nodesOK && l.m["nodes"] == string(templates.Array)):
+		case !needs && pst == set && !(!nodesOK && rejectedNeedsProcs(l.m["nodes"])):
 			// (With a rejected nodes = "array", that error says it all.)
 			hint := ""
-			if e.HasNodes() && e.Nodes[templates.Array] == "" {
-				if _, ok := e.Nodes[templates.Array]; ok {
-					hint = `; set nodes = "array" to index nodes by process id`
+			for _, n := range validNodes(e) {
+				if n.NeedsProcs() {
+					hint = fmt.Sprintf("; set nodes = %q to index nodes by process id", string(n))
+					break
 				}
 			}
 			l.errorf("procs", "procs = %d has no effect: %s does not use process ids%s", pv, e.Name, hint)
@@ -361,4 +363,11 @@ func (l *lockChecker) tests(lk *Lock) {
 	if t, st := l.boolean("tests"); st == set {
 		lk.NoTests = !t
 	}
+}
+
+// rejectedNeedsProcs reports whether v, a nodes value the spec gave, names
+// a node policy that takes process ids.
+func rejectedNeedsProcs(v any) bool {
+	s, ok := v.(string)
+	return ok && nodes.Policy(s).Valid() && nodes.Policy(s).NeedsProcs()
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/distributed"
 	"github.com/lockgen/lockgen/wait"
@@ -43,10 +44,10 @@ type Lock struct {
 	Distributed *distributed.Entry
 
 	Mode       mode.Mode
-	K          int                  // at most K holders; mode kexclusion only, else 0
-	Procs      int                  // process ids are 0..Procs-1; 0 when the lock takes no ids
-	Nodes      templates.NodePolicy // NodesNone when the algorithm has no per-process records
-	Padding    int                  // bytes
+	K          int          // at most K holders; mode kexclusion only, else 0
+	Procs      int          // process ids are 0..Procs-1; 0 when the lock takes no ids
+	Nodes      nodes.Policy // NodesNone when the algorithm has no per-process records
+	Padding    int          // bytes
 	Wait       wait.Policy
 	Spin       int                  // with a policy that takes it (wait.Policy.TakesSpin), else 0
 	Preference templates.Preference // mode rw only, else ""

@@ -15,6 +15,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/distributed"
 	"github.com/lockgen/lockgen/wait"
@@ -366,9 +367,9 @@ func (l *lockChecker) paramOwners(key string) []string {
 	return owners
 }
 
-func validNodes(e *templates.Entry) []templates.NodePolicy {
-	var out []templates.NodePolicy
-	for _, n := range templates.AllNodePolicies {
+func validNodes(e *templates.Entry) []nodes.Policy {
+	var out []nodes.Policy
+	for _, n := range nodes.All {
 		if reason, ok := e.Nodes[n]; ok && reason == "" {
 			out = append(out, n)
 		}

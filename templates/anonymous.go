@@ -7,6 +7,7 @@ import (
 	"github.com/lockgen/lockgen/ir"
 	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 )
 
 // Raynal & Taubenfeld's fully anonymous mutex (seed 003, section 9, fig. 12,
@@ -45,13 +46,13 @@ func init() {
 		},
 		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true, ProcsSizeOnly: true,
-		Nodes: map[NodePolicy]string{
-			Handle: "", Caller: "",
-			Pool:  "the algorithm has no queue nodes to pool: a process's state is its permutation f_i (fixed for its lifetime) and its local view, kept in a handle or a caller-owned node",
-			Heap:  "the algorithm has no queue nodes to allocate: a process's state is its permutation f_i (fixed for its lifetime) and its local view, kept in a handle or a caller-owned node",
-			Array: "the processes are anonymous: they have no ids to index an array with; each keeps its state in a handle (or a caller-owned node)",
+		Nodes: map[nodes.Policy]string{
+			nodes.Handle: "", nodes.Caller: "",
+			nodes.Pool:  "the algorithm has no queue nodes to pool: a process's state is its permutation f_i (fixed for its lifetime) and its local view, kept in a handle or a caller-owned node",
+			nodes.Heap:  "the algorithm has no queue nodes to allocate: a process's state is its permutation f_i (fixed for its lifetime) and its local view, kept in a handle or a caller-owned node",
+			nodes.Array: "the processes are anonymous: they have no ids to index an array with; each keeps its state in a handle (or a caller-owned node)",
 		},
-		DefaultNodes: Handle,
+		DefaultNodes: nodes.Handle,
 		TryLock:      "a process that resigns (lines 12–15) must wait until every register is 0 before it may compete again, and one that owns registers cannot leave them without the release; the paper has no try path",
 		Params: []ParamSpec{{
 			Key:      "memory",

@@ -11,41 +11,10 @@ import (
 
 	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
+	"github.com/lockgen/lockgen/shape"
 	"github.com/lockgen/lockgen/wait"
 )
-
-// NodePolicy is where queue nodes (an algorithm's per-process records) live.
-type NodePolicy string
-
-const (
-	// NodesNone: the algorithm has no per-process records.
-	NodesNone NodePolicy = ""
-	// Handle: each per-goroutine handle owns its records (h := l.NewHandle()).
-	Handle NodePolicy = "handle"
-	// Pool: records come from a sync.Pool for each passage (Lock()/Unlock()).
-	Pool NodePolicy = "pool"
-	// Heap: a fresh record per passage, reclaimed by the GC (Lock()/Unlock()).
-	Heap NodePolicy = "heap"
-	// Caller: the caller passes its own node (Lock(n)/Unlock(n)).
-	Caller NodePolicy = "caller"
-	// Array: records in an array indexed by process id (Lock(id)/Unlock(id)).
-	Array NodePolicy = "array"
-)
-
-// AllNodePolicies lists the policies in documentation order.
-var AllNodePolicies = []NodePolicy{Handle, Pool, Heap, Caller, Array}
-
-// Fits says which use a node policy suits (lockgen explain shows it;
-// docs/performance.md measures MCS with handle and with array nodes).
-func (n NodePolicy) Fits() string {
-	return map[NodePolicy]string{
-		Handle: "goroutines that keep a handle (NewHandle) for their lifetime: no allocation per passage",
-		Pool:   "a sync.Locker (Lock()/Unlock()) with nothing to keep: each passage takes its node from a sync.Pool",
-		Heap:   "a sync.Locker whose passages may allocate: each takes a fresh node, which the garbage collector reclaims",
-		Caller: "callers that hold a node of their own (Lock(n)/Unlock(n)); the zero node is ready",
-		Array:  "a known number of processes with ids (procs; Lock(id)): the nodes live in the lock and are named by ids, so the queue's swaps and CASes are integer ones, cheaper than pointer ones (docs/performance.md: MCS against MCSArray)",
-	}[n]
-}
 
 // Preference is a reader/writer lock's policy.
 type Preference string
@@ -203,9 +172,9 @@ type Entry struct {
 	PrefProps map[Preference]Properties
 	// Nodes maps each supported node policy to "" and each rejected one to
 	// the reason. Algorithms without per-process records leave it nil.
-	Nodes map[NodePolicy]string
+	Nodes map[nodes.Policy]string
 	// DefaultNodes is the policy used when a spec does not say.
-	DefaultNodes NodePolicy
+	DefaultNodes nodes.Policy
 	// Waits maps each rejected wait policy to the reason (all others work).
 	Waits map[wait.Policy]string
 
@@ -268,9 +237,9 @@ type Entry struct {
 // processes when the algorithm needs ids or an array of nodes (4 for
 // k-exclusion, so that k = 2 leaves two levels; within the entry's
 // bounds), and otherwise as SmallParamsFor.
-func (e *Entry) SmallParams(m mode.Mode, nodes NodePolicy) ir.Params {
+func (e *Entry) SmallParams(m mode.Mode, np nodes.Policy) ir.Params {
 	n := 0
-	if e.NeedsProcs || nodes == Array {
+	if e.NeedsProcs || np.NeedsProcs() {
 		n = max(3, e.MinProcs)
 		if m.TakesK() {
 			n = max(4, e.MinProcs)
@@ -343,6 +312,20 @@ func (e *Entry) NegativeControl() bool { return e.Incorrect != "" || e.Timing !=
 
 // HasNodes reports whether the algorithm has per-process records.
 func (e *Entry) HasNodes() bool { return e.Nodes != nil }
+
+// TakesIDs reports whether processes name themselves by id: the
+// algorithm addresses per-process registers (and not only sizes arrays by
+// the number of processes, ProcsSizeOnly).
+func (e *Entry) TakesIDs() bool { return e.NeedsProcs && !e.ProcsSizeOnly }
+
+// Shape is the API a lock of e with node policy np offers: ids where the
+// algorithm takes them, otherwise the node policy's.
+func (e *Entry) Shape(np nodes.Policy) shape.Shape {
+	if e.TakesIDs() {
+		return shape.IDs
+	}
+	return np.Shape()
+}
 
 var registry = map[string]*Entry{}
 

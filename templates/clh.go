@@ -4,6 +4,7 @@ import (
 	"github.com/lockgen/lockgen/ir"
 	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 )
 
 // The CLH queue lock (Craig; Magnusson, Landin & Hagersten; references [2],
@@ -36,10 +37,10 @@ func init() {
 			Identity:     "anonymous (a node per process)",
 		},
 		Modes: []mode.Mode{mode.Mutex},
-		Nodes: map[NodePolicy]string{
-			Handle: "", Heap: "", Pool: "", Caller: "", Array: "",
+		Nodes: map[nodes.Policy]string{
+			nodes.Handle: "", nodes.Heap: "", nodes.Pool: "", nodes.Caller: "", nodes.Array: "",
 		},
-		DefaultNodes: Handle,
+		DefaultNodes: nodes.Handle,
 		TryLock:      "a try-acquire would CAS TAIL from a node it saw unlocked to its own; but nodes are recycled (line 6), so TAIL can hold the same node again, locked by a new holder, when the CAS runs (ABA), and the try-acquire would then have to wait behind it; only nodes = \"heap\" avoids the reuse, and TryLock support is not per node policy",
 		NoAbort:      "a waiter cannot leave: its node is what its successor spins on, and only its release unlocks it (line 5); the successor would wait for ever. Scott & Scherer's CLH-try (clh-try) is the abortable variant: a leaver marks its node so that the successor skips it",
 		Deviations: []string{

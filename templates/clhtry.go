@@ -4,6 +4,7 @@ import (
 	"github.com/lockgen/lockgen/ir"
 	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 )
 
 // CLH-try: Scott & Scherer's CLH lock with timeout ("Scalable queue-based
@@ -38,13 +39,13 @@ func init() {
 			Identity:     "anonymous (a node per process)",
 		},
 		Modes: []mode.Mode{mode.Mutex},
-		Nodes: map[NodePolicy]string{
-			Handle: "", Array: "",
-			Caller: "a process that gave up keeps its node for its next attempt while its successor may still be skipping it, and a release takes over the predecessor's node as CLH's does; with caller-owned nodes both would have to be spelled out to the caller, which this entry does not do",
-			Heap:   "a release takes over its predecessor's node and a leaver keeps its own for the next attempt: with a fresh node per passage the leaver's node would have to outlive the passage, which the heap policy does not model",
-			Pool:   "as for heap: a leaver's node must stay with it until its successor has recycled it",
+		Nodes: map[nodes.Policy]string{
+			nodes.Handle: "", nodes.Array: "",
+			nodes.Caller: "a process that gave up keeps its node for its next attempt while its successor may still be skipping it, and a release takes over the predecessor's node as CLH's does; with caller-owned nodes both would have to be spelled out to the caller, which this entry does not do",
+			nodes.Heap:   "a release takes over its predecessor's node and a leaver keeps its own for the next attempt: with a fresh node per passage the leaver's node would have to outlive the passage, which the heap policy does not model",
+			nodes.Pool:   "as for heap: a leaver's node must stay with it until its successor has recycled it",
 		},
-		DefaultNodes: Handle,
+		DefaultNodes: nodes.Handle,
 		TryLock:      "a TryLock would be an acquire whose deadline has already passed, and the paper's timeout path waits for the neighbours' handshakes (lines 10, 17 and 20): it would not be non-blocking",
 		AbortNotes: []string{
 			"The paper's timeout code, with its waits: a leaver waits for its predecessor to stop being transient (line 10, a neighbour that is itself leaving), for its own node to stop being transient (line 17) and, in the middle of the queue, for its successor to recycle its node (line 20). So an abort's length is bounded by its neighbours' steps, not its own: the preemption vulnerability that Scott's non-blocking variants (PODC 2002) remove.",

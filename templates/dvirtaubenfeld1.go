@@ -4,6 +4,7 @@ import (
 	"github.com/lockgen/lockgen/ir"
 	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 )
 
 // Dvir & Taubenfeld's algorithm 1 (seed 000, section 3.2, lines 1–16): an
@@ -28,11 +29,11 @@ func init() {
 			Identity:     "anonymous (two nodes per process)",
 		},
 		Modes: []mode.Mode{mode.Mutex},
-		Nodes: map[NodePolicy]string{
-			Handle: "", Array: "", Heap: "", Caller: "",
-			Pool: "no process learns when one of its nodes is free again: after a release the successor may still link itself and CAS the node's status (lines 7–8), and after the successor has entered, the predecessor may still CAS it (line 13); a pool could only take nodes back at a wrong time (section 3.3 of Dvir & Taubenfeld 2017 shows the deadlock that node reuse causes). Use handles or caller nodes, which keep the paper's two nodes per process, or heap.",
+		Nodes: map[nodes.Policy]string{
+			nodes.Handle: "", nodes.Array: "", nodes.Heap: "", nodes.Caller: "",
+			nodes.Pool: "no process learns when one of its nodes is free again: after a release the successor may still link itself and CAS the node's status (lines 7–8), and after the successor has entered, the predecessor may still CAS it (line 13); a pool could only take nodes back at a wrong time (section 3.3 of Dvir & Taubenfeld 2017 shows the deadlock that node reuse causes). Use handles or caller nodes, which keep the paper's two nodes per process, or heap.",
 		},
-		DefaultNodes: Handle,
+		DefaultNodes: nodes.Handle,
 		NoAbort:      "a waiter cannot leave: its predecessor hands the lock to its node (lines 13–15) and its successor links behind it (line 7); Dvir & Taubenfeld name abortable variants as future work (section 6), and the paper gives no abort",
 		Deviations: []string{
 			"A caller node holds the paper's q_p[0,1] and current, so reusing one node for successive passages alternates its two records exactly as a process does; a node must serve one passage at a time.",

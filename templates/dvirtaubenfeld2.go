@@ -4,6 +4,7 @@ import (
 	"github.com/lockgen/lockgen/ir"
 	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 )
 
 // Dvir & Taubenfeld's algorithm 2 (seed 000, section 4.2, lines 1–15): the
@@ -50,14 +51,14 @@ func init() {
 		},
 		Modes:      []mode.Mode{mode.Mutex},
 		NeedsProcs: true,
-		Nodes: map[NodePolicy]string{
-			Array:  "",
-			Handle: "this definition uses process ids at lines 2, 11 and 13 (the paper's presentation, kept so that section 4.3's UNLOCKED mistake is a one-line change), so it needs Lock(id) and per-id records",
-			Pool:   "this definition uses process ids at lines 2, 11 and 13, so it needs Lock(id) and per-id records",
-			Heap:   "this definition uses process ids at lines 2, 11 and 13, so it needs Lock(id) and per-id records",
-			Caller: "this definition uses process ids at lines 2, 11 and 13, so it needs Lock(id) and per-id records",
+		Nodes: map[nodes.Policy]string{
+			nodes.Array:  "",
+			nodes.Handle: "this definition uses process ids at lines 2, 11 and 13 (the paper's presentation, kept so that section 4.3's UNLOCKED mistake is a one-line change), so it needs Lock(id) and per-id records",
+			nodes.Pool:   "this definition uses process ids at lines 2, 11 and 13, so it needs Lock(id) and per-id records",
+			nodes.Heap:   "this definition uses process ids at lines 2, 11 and 13, so it needs Lock(id) and per-id records",
+			nodes.Caller: "this definition uses process ids at lines 2, 11 and 13, so it needs Lock(id) and per-id records",
 		},
-		DefaultNodes: Array,
+		DefaultNodes: nodes.Array,
 		TryLock:      "a try-acquire would CAS T from a node whose status equals its pid (released) to its own; but QNodes are recycled (line 15), so T can hold the same node again, reinitialised by a new holder, when the CAS runs (ABA), and once in the queue a process cannot leave without waiting",
 		NoAbort:      "a waiter cannot leave: its predecessor hands the lock to its node (lines 13–14) and its successor links behind it (line 7); Dvir & Taubenfeld name abortable variants as future work (section 6), and the paper gives no abort",
 		Deviations: []string{

@@ -4,6 +4,7 @@ import (
 	"github.com/lockgen/lockgen/ir"
 	. "github.com/lockgen/lockgen/ir/dsl"
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 )
 
 // MCS: Mellor-Crummey & Scott's queue lock, as in seed 003, fig. 11 (lines
@@ -25,10 +26,10 @@ func init() {
 			Identity:     "anonymous (a node per process)",
 		},
 		Modes: []mode.Mode{mode.Mutex},
-		Nodes: map[NodePolicy]string{
-			Handle: "", Pool: "", Heap: "", Caller: "", Array: "",
+		Nodes: map[nodes.Policy]string{
+			nodes.Handle: "", nodes.Pool: "", nodes.Heap: "", nodes.Caller: "", nodes.Array: "",
 		},
-		DefaultNodes: Handle,
+		DefaultNodes: nodes.Handle,
 		NoAbort:      "a waiter cannot leave: its predecessor links to its node (line 6) and hands the lock to it (line 12 or 16), and its successor links behind it; a leaver would receive the lock with nobody to pass it on. Scott & Scherer's MCS-try (mcs-try) is the paper's abortable variant, a doubly linked queue a leaver unlinks itself from, but SPIN finds a race in its timeout code at n = 3",
 		Deviations: []string{
 			"The paper's value bit is the boolean field value (1 = true = go).",

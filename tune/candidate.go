@@ -10,6 +10,8 @@ import (
 
 	"github.com/lockgen/lockgen/backend/golang"
 	"github.com/lockgen/lockgen/gen"
+	"github.com/lockgen/lockgen/nodes"
+	"github.com/lockgen/lockgen/shape"
 	"github.com/lockgen/lockgen/spec"
 	"github.com/lockgen/lockgen/templates"
 )
@@ -144,7 +146,7 @@ func (t *Target) Resolve(name string) (*Candidate, error) {
 			}
 		}
 	}
-	if !e.NeedsProcs && set["nodes"] != string(templates.Array) {
+	if !e.NeedsProcs && set["nodes"] != string(nodes.Array) {
 		remove = append(remove, "procs")
 	}
 	ed := spec.Edit{Lock: t.Index, Set: set, Remove: remove}
@@ -168,23 +170,23 @@ func (t *Target) Resolve(name string) (*Candidate, error) {
 }
 
 // nodesFor is the node policy of e that gives the target's shape.
-func (t *Target) nodesFor(e *templates.Entry) templates.NodePolicy {
-	ok := func(n templates.NodePolicy) bool { why, has := e.Nodes[n]; return has && why == "" }
+func (t *Target) nodesFor(e *templates.Entry) nodes.Policy {
+	ok := func(n nodes.Policy) bool { why, has := e.Nodes[n]; return has && why == "" }
 	switch t.API.Shape {
-	case "handles":
-		return templates.Handle
-	case "caller nodes":
-		return templates.Caller
-	case "ids":
-		return templates.Array
+	case shape.Handles:
+		return nodes.Handle
+	case shape.CallerNodes:
+		return nodes.Caller
+	case shape.IDs:
+		return nodes.Array
 	}
-	if ok(e.DefaultNodes) && (e.DefaultNodes == templates.Pool || e.DefaultNodes == templates.Heap) {
+	if ok(e.DefaultNodes) && (e.DefaultNodes == nodes.Pool || e.DefaultNodes == nodes.Heap) {
 		return e.DefaultNodes
 	}
-	if ok(templates.Pool) {
-		return templates.Pool
+	if ok(nodes.Pool) {
+		return nodes.Pool
 	}
-	return templates.Heap
+	return nodes.Heap
 }
 
 // keyValue reads a candidate's KEY=VALUE as the spec's TOML type.

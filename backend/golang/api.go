@@ -10,7 +10,8 @@ import (
 
 	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/mode"
-	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/nodes"
+	"github.com/lockgen/lockgen/shape"
 )
 
 // methods emits the public API around the operations: each method runs
@@ -40,26 +41,26 @@ func (g *gen) methods(f *jen.File) error {
 	var params []jen.Code
 	var stPtr jen.Code
 	switch g.api {
-	case apiLocker:
+	case shape.Locker:
 		recv = jen.Id("l").Op("*").Id(g.c.Name)
-	case apiID:
+	case shape.IDs:
 		recv = jen.Id("l").Op("*").Id(g.c.Name)
 		params = []jen.Code{jen.Id("id").Int()}
 		stPtr = jen.Id("l").Dot("proc").Call(jen.Id("id"))
-	case apiHandle:
+	case shape.Handles:
 		recv = jen.Id("h").Op("*").Id(g.handleType())
 		stPtr = jen.Op("&").Id("h").Dot("st")
-	case apiCaller:
+	case shape.CallerNodes:
 		recv = jen.Id("l").Op("*").Id(g.c.Name)
 		params = []jen.Code{jen.Id("nd").Op("*").Id(g.nodeType())}
 		stPtr = jen.Op("&").Id("nd").Dot("st")
 	}
 	typeName := g.c.Name
-	if g.api == apiHandle {
+	if g.api == shape.Handles {
 		typeName = g.handleType()
 	}
 
-	if g.api == apiID {
+	if g.api.TakesIDs() {
 		f.Line()
 		f.Comment("proc returns process id's state, checking the id (small enough to inline).")
 		f.Func().Params(jen.Id("l").Op("*").Id(g.c.Name)).Id("proc").Params(jen.Id("id").Int()).Op("*").Id(g.stateType()).Block(
@@ -82,7 +83,7 @@ func (g *gen) methods(f *jen.File) error {
 		// a try that fails returns false at once; one that succeeds, like
 		// any operation, comes out at its end.
 		var run []jen.Code
-		if g.api != apiID && mentions(fast, "id") {
+		if !g.api.TakesIDs() && mentions(fast, "id") {
 			run = append(run, jen.Id("id").Op(":=").Lit(0))
 		}
 		for _, l := range g.stepLocals() {
@@ -97,7 +98,7 @@ func (g *gen) methods(f *jen.File) error {
 			held = "rheld"
 		}
 		msg := func(what string) jen.Code {
-			if g.api == apiID {
+			if g.api.TakesIDs() {
 				return jen.Lit(fmt.Sprintf("lockgen: %s.%s(", typeName, v.name)).Op("+").
 					Qual("strconv", "Itoa").Call(jen.Id("id")).Op("+").Lit("): " + what)
 			}
@@ -110,12 +111,12 @@ func (g *gen) methods(f *jen.File) error {
 		// Locker's reader release has no flag, nor has a k-exclusion
 		// Locker's release: its check reads registers the setup gives
 		// their initial values (the zero value's S is 0, not k).
-		flagged := v.release && !(g.api == apiLocker && v.reader) && !g.releaseMisuse()
-		if g.api != apiHandle && !flagged {
+		flagged := v.release && !(g.api.HolderState() && v.reader) && !g.releaseMisuse()
+		if g.api != shape.Handles && !flagged {
 			body = append(body, g.setupCheck(jen.Id("l"))...)
 		}
 		switch {
-		case g.api == apiLocker && v.reader:
+		case g.api.HolderState() && v.reader:
 			// Readers keep no state and, sharing the lock, no misuse flag;
 			// the algorithm's own reader count may tell a release without
 			// a reader (RReleaseMisuse, checked at the end of fast).
@@ -132,7 +133,7 @@ func (g *gen) methods(f *jen.File) error {
 			if op.try {
 				body = append(body, jen.Return(jen.True()))
 			}
-		case g.api == apiLocker:
+		case g.api.HolderState():
 			hasState := len(g.stateLocals) > 0
 			if v.release {
 				body = append(body,
@@ -161,18 +162,18 @@ func (g *gen) methods(f *jen.File) error {
 				body = append(body, jen.Return(jen.True()))
 			}
 		default: // per-process state: ids, handles, caller nodes
-			if g.api == apiHandle {
+			if g.api == shape.Handles {
 				// A handle not made by NewHandle has no lock.
 				body = append(body, jen.If(jen.Id("h").Dot("l").Op("==").Nil()).Block(
 					jen.Panic(jen.Lit(fmt.Sprintf("lockgen: %s.%s: a handle must come from %s.NewHandle", typeName, v.name, g.c.Name)))))
 			}
-			if g.api == apiCaller {
+			if g.api == shape.CallerNodes {
 				// A nil node would be dereferenced further down, with
 				// the runtime's message instead of the lock's.
 				body = append(body, jen.If(jen.Id("nd").Op("==").Nil()).Block(jen.Panic(msg("nil "+g.nodeType()))))
 			}
 			body = append(body, jen.Id("st").Op(":=").Add(stPtr))
-			if g.api == apiHandle && mentions(run, "l") {
+			if g.api == shape.Handles && mentions(run, "l") {
 				body = append(body, jen.Id("l").Op(":=").Id("h").Dot("l"))
 			}
 			if v.release {
@@ -285,13 +286,13 @@ func (g *gen) verbDoc(name string) string {
 		w = g.c.Entry.TryLockDoc
 	}
 	switch {
-	case g.api == apiID:
+	case g.api.TakesIDs():
 		w += " id identifies the calling process, 0 <= id < " + g.procsConst() + "; two goroutines must never use the same id at once."
-	case g.api == apiCaller:
+	case g.api == shape.CallerNodes:
 		w += " nd is the caller's node; pass the same node to the matching release."
-	case g.api == apiLocker && name == "Unlock":
+	case g.api.HolderState() && name == "Unlock":
 		w += " As with sync.Mutex, a lock is not tied to a goroutine: another goroutine may unlock it."
-	case g.api == apiLocker && name == "RUnlock":
+	case g.api.HolderState() && name == "RUnlock":
 		w += " An RUnlock without a matching RLock is not detected."
 	}
 	return w
@@ -359,23 +360,23 @@ var opTitle = map[string]string{
 func (g *gen) usage() string {
 	var u string
 	switch g.api {
-	case apiLocker:
+	case shape.Locker:
 		u = fmt.Sprintf("Use New%s; a *%s is a sync.Locker.", g.c.Name, g.c.Name)
 		switch g.c.Nodes {
-		case templates.Heap:
+		case nodes.Heap:
 			u += " Each passage allocates its queue node (nodes = \"heap\")."
-		case templates.Pool:
+		case nodes.Pool:
 			u += " Queue nodes come from a sync.Pool (nodes = \"pool\")."
 		}
-	case apiID:
+	case shape.IDs:
 		u = fmt.Sprintf("Use New%s; process id (0 <= id < %s) calls Lock(id) and Unlock(id).", g.c.Name, g.procsConst())
-	case apiHandle:
+	case shape.Handles:
 		u = fmt.Sprintf("Use New%s, then one NewHandle per goroutine; a *%s is a sync.Locker.", g.c.Name, g.handleType())
-	case apiCaller:
+	case shape.CallerNodes:
 		u = fmt.Sprintf("Use New%s; callers pass their own %s to Lock and Unlock.", g.c.Name, g.nodeType())
 	}
 	switch g.api {
-	case apiHandle:
+	case shape.Handles:
 		u += fmt.Sprintf(" The zero %s is ready to use; handles must come from NewHandle.", g.c.Name)
 	default:
 		u += " The zero value is ready to use, like sync.Mutex's."
@@ -396,7 +397,7 @@ func (g *gen) usage() string {
 // (ReleaseMisuse).
 func (g *gen) releaseCheck(op string) ir.Expr {
 	switch {
-	case g.api != apiLocker:
+	case !g.api.HolderState():
 		return nil
 	case op == "RRelease":
 		return g.a.RReleaseMisuse
@@ -426,15 +427,15 @@ func (g *gen) releaseMisusePanic(verb string, reader bool) jen.Code {
 // steps on a word they all write; a mutex's flag costs a plain write each
 // way, more than a guarded fast path's budget has left (guard.go).
 func (g *gen) releaseMisuse() bool {
-	return g.api == apiLocker && g.a.ReleaseMisuse != nil
+	return g.api.HolderState() && g.a.ReleaseMisuse != nil
 }
 
 // API is what a lock's generated code exports, as the code that uses it
 // calls it: two locks with equal APIs stand in for each other in a
 // user's package (lockgen tune lays one over the other).
 type API struct {
-	Shape   string    // how a process names itself: "sync.Locker", "ids", "handles" or "caller nodes"
-	Mode    mode.Mode // RLock and RUnlock with readers; the K constant with k
+	Shape   shape.Shape // how a process names itself
+	Mode    mode.Mode   // RLock and RUnlock with readers; the K constant with k
 	TryLock bool
 	Procs   int // the value of the exported Procs constant; 0 when there is none
 	K       int // the value of the exported K constant; 0 when there is none
@@ -443,9 +444,8 @@ type API struct {
 // APIOf is the API the lock c configures exports.
 func APIOf(c Config) API {
 	a := API{Mode: c.Mode.Or(mode.Mutex), TryLock: c.TryLock}
-	shape := shapeOf(&c)
-	a.Shape = map[api]string{apiLocker: "sync.Locker", apiID: "ids", apiHandle: "handles", apiCaller: "caller nodes"}[shape]
-	if shape == apiID || c.Params.N > 0 {
+	a.Shape = c.Entry.Shape(c.Nodes)
+	if a.Shape.TakesIDs() || c.Params.N > 0 {
 		a.Procs = c.Params.N
 	}
 	if c.Mode.TakesK() {
@@ -456,7 +456,7 @@ func APIOf(c Config) API {
 
 // String describes the API for a message.
 func (a API) String() string {
-	s := a.Shape
+	s := a.Shape.Name()
 	if a.Mode.Readers() {
 		s += " with RLock"
 	}

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"go/format"
+
+	"github.com/lockgen/lockgen/shape"
 )
 
 // BenchDriver returns the test file `lockgen bench` adds to a scratch
@@ -36,20 +38,20 @@ func BenchDriver(pkg string, cs []Config) (File, error) {
 func (g *gen) benchSubject() string {
 	c := g.c
 	procs := 0
-	if g.api == apiID {
+	if g.api.TakesIDs() {
 		procs = c.Params.N
 	}
 	// The process's way to the lock, and how a verb is called on it.
 	var setup string
 	call := func(verb string) string { return "lk." + verb + "()" }
 	switch g.api {
-	case apiID:
+	case shape.IDs:
 		setup = "\t\t\tid := w.ID\n"
 		call = func(verb string) string { return "lk." + verb + "(id)" }
-	case apiHandle:
+	case shape.Handles:
 		setup = "\t\t\th := lk.NewHandle()\n"
 		call = func(verb string) string { return "h." + verb + "()" }
-	case apiCaller:
+	case shape.CallerNodes:
 		setup = fmt.Sprintf("\t\t\tvar nd %s\n", g.nodeType())
 		call = func(verb string) string { return "lk." + verb + "(&nd)" }
 	}

@@ -6,7 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/lockgen/lockgen/ir"
-	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/nodes"
 )
 
 // This file lowers statements the ordinary way: the paper's code, line by
@@ -166,7 +166,7 @@ func (g *gen) lowerNode(n *node) []jen.Code {
 	case ir.Delay:
 		out = append(out, g.delay(s))
 	case ir.FreeRecord:
-		if g.c.Nodes != templates.Pool {
+		if g.c.Nodes != nodes.Pool {
 			return nil // only pooled records go back anywhere
 		}
 		rec := g.a.RefRecord(s.Ref)
@@ -368,7 +368,7 @@ func poolField(rec string) string { return "pool" + exportName(goIdent(rec)) }
 // pool for the function (see waiterDecls).
 func (g *gen) waiter(d int) *jen.Statement {
 	g.fnWaiters = max(g.fnWaiters, d+1)
-	if g.api == apiLocker {
+	if g.api.HolderState() {
 		return jen.Id(fmt.Sprintf("w%d", d))
 	}
 	return jen.Id("st").Dot("waiters").Index(jen.Lit(d))
@@ -376,7 +376,7 @@ func (g *gen) waiter(d int) *jen.Statement {
 
 // waiterDecls declares a function's pooled waiters.
 func (g *gen) waiterDecls() []jen.Code {
-	if g.api != apiLocker {
+	if !g.api.HolderState() {
 		return nil
 	}
 	var out []jen.Code
@@ -635,10 +635,10 @@ func (g *gen) mine(m ir.Mine, lbl string) *jen.Statement {
 	switch {
 	case g.recIDs != nil:
 		return jen.Parens(g.recordID(rec, m.Name, jen.Id("id"), m.Index, lbl))
-	case g.api != apiLocker:
+	case !g.api.HolderState():
 		// Parenthesised: the reference may be followed by a field (&st.q[0].next would take the field's address).
 		return jen.Parens(jen.Op("&").Id("st").Dot(goIdent(m.Name)).Index(g.expr(m.Index, lbl)))
-	case g.c.Nodes == templates.Pool:
+	case g.c.Nodes == nodes.Pool:
 		return jen.Id("l").Dot("get" + exportName(goIdent(rec))).Call()
 	default: // heap
 		return jen.Id("new" + exportName(g.recType(rec))).Call()

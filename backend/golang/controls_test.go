@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/wait"
 )
@@ -64,7 +65,7 @@ func TestWaitingLayerControls(t *testing.T) {
 		mode          mode.Mode
 		pref          templates.Preference // for mode.RW
 		anyFailure    bool                 // Explore must find a violation of any kind, not a deadlock
-		nodes         templates.NodePolicy // "": each algorithm's default
+		nodes         nodes.Policy         // "": each algorithm's default
 	}{
 		{"correct", "", "", []string{"ticket", "mcs", "clh", "tas", "ttas", "replace-add"}, park, mode.Mutex, "", false, ""},
 		{"correct-adaptive", "", "", []string{"ticket", "mcs", "tas", "replace-add"}, wait.Adaptive, mode.Mutex, "", false, ""},
@@ -78,8 +79,8 @@ func TestWaitingLayerControls(t *testing.T) {
 		{"wrong-key-guard", "", "wrong-key-guard", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, false, ""},
 		{"wrong-ticket-slot", "", "wrong-ticket-slot", []string{"ticket"}, park, mode.Mutex, "", false, ""},
 		{"stale-fused-check", "", "stale-fused-check", []string{"mcs-rw"}, park, mode.RW, templates.ReaderPref, true, ""},
-		{"correct-ids", "", "", []string{"mcs", "clh", "dvir-taubenfeld-1", "dvir-taubenfeld-2"}, park, mode.Mutex, "", false, templates.Array},
-		{"shared-record-ids", "", "shared-record-ids", []string{"mcs", "clh", "dvir-taubenfeld-1", "dvir-taubenfeld-2"}, park, mode.Mutex, "", true, templates.Array},
+		{"correct-ids", "", "", []string{"mcs", "clh", "dvir-taubenfeld-1", "dvir-taubenfeld-2"}, park, mode.Mutex, "", false, nodes.Array},
+		{"shared-record-ids", "", "shared-record-ids", []string{"mcs", "clh", "dvir-taubenfeld-1", "dvir-taubenfeld-2"}, park, mode.Mutex, "", true, nodes.Array},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

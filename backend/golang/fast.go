@@ -202,7 +202,7 @@ func (g *gen) exit(at []*node, resumed func() []jen.Code, f *frame) []jen.Code {
 	var args []jen.Code
 	if mentions(body, "st") {
 		c.params = append(c.params, jen.Id("st").Op("*").Id(g.stateType()))
-		if g.api == apiLocker {
+		if g.api.HolderState() {
 			args = append(args, jen.Op("&").Id("st"))
 		} else {
 			args = append(args, jen.Id("st"))

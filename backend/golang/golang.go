@@ -16,6 +16,8 @@ import (
 
 	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
+	"github.com/lockgen/lockgen/shape"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/wait"
 )
@@ -30,7 +32,7 @@ type Config struct {
 	Params     ir.Params
 	Mode       mode.Mode
 	Preference templates.Preference
-	Nodes      templates.NodePolicy
+	Nodes      nodes.Policy
 	Padding    int
 	Wait       wait.Policy
 	Spin       int
@@ -65,36 +67,12 @@ type File struct {
 	Data []byte
 }
 
-// api is the shape of the generated API, decided by the algorithm and the
-// node policy.
-type api uint8
-
-const (
-	apiLocker api = iota // Lock()/Unlock(): state of the holder kept in the lock
-	apiID                // Lock(id)/Unlock(id): per-process state in an array
-	apiHandle            // h := l.NewHandle(); h.Lock()/h.Unlock()
-	apiCaller            // Lock(n)/Unlock(n): state in the caller's node
-)
-
-func shapeOf(c *Config) api {
-	if (c.Entry.NeedsProcs && !c.Entry.ProcsSizeOnly) || c.Nodes == templates.Array {
-		return apiID
-	}
-	switch c.Nodes {
-	case templates.Handle:
-		return apiHandle
-	case templates.Caller:
-		return apiCaller
-	}
-	return apiLocker
-}
-
 // gen holds the state of one lowering.
 type gen struct {
 	c   *Config
 	a   *ir.Algorithm
-	api api
-	low string // lower-camel form of the lock name, prefix of internal names
+	api shape.Shape // the API: the algorithm's and the node policy's (templates.Entry.Shape)
+	low string      // lower-camel form of the lock name, prefix of internal names
 
 	ops         []opInfo           // the operations the lock uses, as trees
 	trees       map[string][]*node // by operation name
@@ -142,7 +120,7 @@ func newGen(c *Config) (*gen, error) {
 	if err := ir.Check(c.Alg); err != nil {
 		return nil, err
 	}
-	g := &gen{c: c, a: c.Alg, api: shapeOf(c), low: lowerName(c.Name), trees: map[string][]*node{}, doorwayNode: -1}
+	g := &gen{c: c, a: c.Alg, api: c.Entry.Shape(c.Nodes), low: lowerName(c.Name), trees: map[string][]*node{}, doorwayNode: -1}
 	for _, l := range c.Alg.Locals {
 		if l.Scope != ir.Step {
 			g.stateLocals = append(g.stateLocals, l)
@@ -203,22 +181,22 @@ func waitNesting(ns []*node) int {
 func (g *gen) checkShape() error {
 	c := g.c
 	k := c.Params.K
-	if g.api == apiLocker && k > 1 && len(g.stateLocals) > 0 {
+	if g.api.HolderState() && k > 1 && len(g.stateLocals) > 0 {
 		return fmt.Errorf("%s: %d-exclusion through Lock()/Unlock() cannot keep per-passage state; use handles or ids", c.Name, k)
 	}
-	if g.api == apiLocker && k > 1 && g.a.ReleaseMisuse == nil {
+	if g.api.HolderState() && k > 1 && g.a.ReleaseMisuse == nil {
 		// Holders share the lock: only the algorithm's own registers can
 		// tell a release without one at no extra atomic step.
 		return fmt.Errorf("%s: %d-exclusion through Lock()/Unlock() needs a release that tells misuse (ir.Algorithm.ReleaseMisuse); use handles or ids", c.Name, k)
 	}
-	if g.api == apiLocker && c.Mode.Readers() {
+	if g.api.HolderState() && c.Mode.Readers() {
 		for _, op := range []ir.Code{g.a.RAcquire, g.a.RRelease, g.a.TryRAcquire} {
 			if usesState(op, g.stateLocals) {
 				return fmt.Errorf("%s: readers need per-passage state; use handles or ids", c.Name)
 			}
 		}
 	}
-	if g.api == apiCaller {
+	if g.api.ZeroNodes() {
 		for _, r := range g.a.Records {
 			for _, f := range r.Fields {
 				if f.Init != 0 {

@@ -68,7 +68,7 @@ type guard struct {
 func (g *gen) deriveGuards() {
 	g.guards = map[string]*guard{}
 	g.bitRegs = map[string]bool{}
-	if g.api != apiLocker || g.c.Params.K > 1 || g.c.Mode.Readers() || !g.releaseMisuse() ||
+	if !g.api.HolderState() || g.c.Params.K > 1 || g.c.Mode.Readers() || !g.releaseMisuse() ||
 		len(g.stateLocals) > 0 || len(g.setupCode()) > 0 {
 		return
 	}

@@ -39,7 +39,7 @@ type recField struct {
 // numberRecords decides whether references are ids: with the id API, where
 // every record sits in a per-process field (nil otherwise).
 func (g *gen) numberRecords() map[string]recID {
-	if g.api != apiID || len(g.a.Records) == 0 {
+	if !g.api.TakesIDs() || len(g.a.Records) == 0 {
 		return nil
 	}
 	ids := map[string]recID{}

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/wait"
 )
@@ -18,14 +19,14 @@ import (
 func TestRecordsByIDs(t *testing.T) {
 	cases := []struct {
 		alg     string
-		nodes   templates.NodePolicy
+		nodes   nodes.Policy
 		ids     bool
 		methods []string
 	}{
-		{"mcs", templates.Array, true, []string{"func (l *L) recordQNode(r int64) *lQNode {"}},
-		{"dvir-taubenfeld-2", templates.Array, true, []string{"func (l *L) recordQNode(r int64) *lQNode {", "func (l *L) recordLocalNode(r int64) *lLocalNode {"}},
-		{"mcs", templates.Handle, false, nil},
-		{"clh", templates.Heap, false, nil},
+		{"mcs", nodes.Array, true, []string{"func (l *L) recordQNode(r int64) *lQNode {"}},
+		{"dvir-taubenfeld-2", nodes.Array, true, []string{"func (l *L) recordQNode(r int64) *lQNode {", "func (l *L) recordLocalNode(r int64) *lLocalNode {"}},
+		{"mcs", nodes.Handle, false, nil},
+		{"clh", nodes.Heap, false, nil},
 	}
 	for _, tc := range cases {
 		e, _ := templates.Lookup(tc.alg)

@@ -7,7 +7,8 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/lockgen/lockgen/ir"
-	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/nodes"
+	"github.com/lockgen/lockgen/shape"
 )
 
 // Lock lowers one lock to its Go file.
@@ -52,7 +53,7 @@ func (g *gen) wants(op string) bool {
 func (g *gen) consts(f *jen.File) {
 	var defs []jen.Code
 	switch {
-	case g.api == apiID:
+	case g.api.TakesIDs():
 		defs = append(defs, jen.Comment(fmt.Sprintf("%s is the number of processes of a %s: ids are 0..%s-1.", g.procsConst(), g.c.Name, g.procsConst())),
 			jen.Id(g.procsConst()).Op("=").Lit(g.c.Params.N))
 	case g.c.Params.N > 0:
@@ -96,7 +97,7 @@ func (g *gen) setupCode() []jen.Code {
 			out = append(out, r.Dot("init").Call(g.constOf(s.Type, v)))
 		}
 	}
-	if init := g.initState(jen.Id("l").Dot("procs").Index(jen.Id("i")).Dot(g.stateType())); g.api == apiID && len(init) > 0 {
+	if init := g.initState(jen.Id("l").Dot("procs").Index(jen.Id("i")).Dot(g.stateType())); g.api.TakesIDs() && len(init) > 0 {
 		out = append(out, jen.For(jen.Id("i").Op(":=").Range().Id("l").Dot("procs")).Block(init...))
 	}
 	return out
@@ -155,7 +156,7 @@ func (g *gen) types(f *jen.File) {
 	for _, l := range g.stateLocals {
 		st = append(st, jen.Id(goIdent(l.Name)).Add(g.localType(l)).Comment(localDoc(l)))
 	}
-	if g.api != apiLocker {
+	if !g.api.HolderState() {
 		for _, p := range g.a.Procs {
 			st = append(st, jen.Id(goIdent(p.Name)).Index(jen.Lit(p.Count)).Id(g.recType(p.Rec)).Comment(fieldDoc(p.Name, p.Doc)))
 		}
@@ -170,7 +171,7 @@ func (g *gen) types(f *jen.File) {
 	f.Comment(fmt.Sprintf("%s is what a process keeps between and across its passages.", g.stateType()))
 	f.Type().Id(g.stateType()).Struct(st...)
 	f.Line()
-	if g.api == apiID {
+	if g.api.TakesIDs() {
 		f.Comment(fmt.Sprintf("%s is one process's state, padded away from its neighbours.", g.procType()))
 		f.Type().Id(g.procType()).Struct(append([]jen.Code{jen.Id(g.stateType())}, padField(pad)...)...)
 		f.Line()
@@ -240,25 +241,25 @@ func (g *gen) types(f *jen.File) {
 		lk = append(lk, jen.Id("setupOnce").Qual("sync", "Once").Comment("runs setup"))
 	}
 	switch g.api {
-	case apiLocker:
+	case shape.Locker:
 		if len(g.stateLocals) > 0 {
 			lk = append(lk, jen.Id("holder").Id(g.stateType()).Comment("the holder's passage state (written inside the critical section)"))
 		}
 		if !g.releaseMisuse() { // else the release tells misuse from the registers
 			lk = append(lk, jen.Id("held").Bool().Comment("locked (misuse checks; written inside the critical section)"))
 		}
-	case apiID:
+	case shape.IDs:
 		lk = append(lk, jen.Id("procs").Index(jen.Id(g.procsConst())).Id(g.procType()))
 	}
 	docLines(f, g.typeDoc())
 	f.Type().Id(g.c.Name).Struct(append([]jen.Code{noCopyField()}, lk...)...)
 
 	switch g.api {
-	case apiHandle:
+	case shape.Handles:
 		f.Line()
 		docLines(f, fmt.Sprintf("%s is one goroutine's access to a %s: it owns that goroutine's queue nodes.\nA handle must not be used by two goroutines at once, nor copied; make one per goroutine with NewHandle.", g.handleType(), g.c.Name))
 		f.Type().Id(g.handleType()).Struct(noCopyField(), jen.Id("l").Op("*").Id(g.c.Name), jen.Id("st").Id(g.stateType()))
-	case apiCaller:
+	case shape.CallerNodes:
 		f.Line()
 		docLines(f, fmt.Sprintf("%s is a caller-owned queue node of a %s. The zero value is ready to use.\nPass the same node to Lock and the matching Unlock; a node may serve one passage at a time, and must not be copied (the queue points into it).", g.nodeType(), g.c.Name))
 		f.Type().Id(g.nodeType()).Struct(noCopyField(), jen.Id("st").Id(g.stateType()))
@@ -284,7 +285,7 @@ func docLines(f *jen.File, doc string) {
 }
 
 func (g *gen) pooledRecords() []string {
-	if g.c.Nodes != templates.Pool {
+	if g.c.Nodes != nodes.Pool {
 		return nil
 	}
 	var out []string
@@ -318,7 +319,7 @@ func localDoc(l ir.Local) string {
 func (g *gen) constructors(f *jen.File) {
 	var body []jen.Code
 	body = append(body, jen.Id("l").Op(":=").Op("&").Id(g.c.Name).Values())
-	if g.api == apiID && g.waitDepth > 0 {
+	if g.api.TakesIDs() && g.waitDepth > 0 {
 		// Every process's wake-ups made here, so that no wait of a lock
 		// made by New allocates (a zero-value lock makes each on its
 		// process's first sleep).
@@ -338,7 +339,7 @@ func (g *gen) constructors(f *jen.File) {
 	f.Comment(fmt.Sprintf("New%s returns an unlocked %s. The zero value is an unlocked %s too.", g.c.Name, g.c.Name, g.c.Name))
 	f.Func().Id("New" + g.c.Name).Params().Op("*").Id(g.c.Name).Block(body...)
 
-	if g.api == apiHandle {
+	if g.api == shape.Handles {
 		f.Line()
 		docLines(f, fmt.Sprintf("NewHandle returns a handle for one goroutine. Handles are cheap to keep and\nshould be reused: each one owns %s.", g.ownsWhat()))
 		f.Func().Params(jen.Id("l").Op("*").Id(g.c.Name)).Id("NewHandle").Params().Op("*").Id(g.handleType()).Block(
@@ -346,18 +347,18 @@ func (g *gen) constructors(f *jen.File) {
 				append(g.initState(jen.Id("h").Dot("st")), g.readyHandle()...)...), jen.Return(jen.Id("h")))...)
 	}
 
-	if g.api == apiLocker {
+	if g.api.HolderState() {
 		for _, rec := range g.procRecordTypes() {
 			r := g.a.Record(rec)
 			typ := g.recType(rec)
 			var init []jen.Code
 			for _, fl := range r.Fields {
-				if g.c.Nodes == templates.Pool || fl.Init != 0 {
+				if g.c.Nodes == nodes.Pool || fl.Init != 0 {
 					init = append(init, jen.Id("r").Dot(goIdent(fl.Name)).Dot("init").Call(g.constOf(fl.Type, fl.Init)))
 				}
 			}
 			f.Line()
-			if g.c.Nodes == templates.Pool {
+			if g.c.Nodes == nodes.Pool {
 				f.Comment(fmt.Sprintf("get%s takes %s record from the pool and resets it (nobody else references it).", exportName(goIdent(rec)), aName(rec)))
 				// No New function: the zero pool works, and a nil Get means
 				// a fresh record.

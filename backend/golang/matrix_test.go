@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/wait"
 )
@@ -144,19 +145,19 @@ func configs(e *templates.Entry) []Config {
 		}
 		opts = append(opts, templates.Options{Mode: m})
 	}
-	nodes := []templates.NodePolicy{templates.NodesNone}
+	policies := []nodes.Policy{nodes.None}
 	if e.HasNodes() {
-		nodes = nil
-		for _, p := range templates.AllNodePolicies {
+		policies = nil
+		for _, p := range nodes.All {
 			if why, ok := e.Nodes[p]; ok && why == "" {
-				nodes = append(nodes, p)
+				policies = append(policies, p)
 			}
 		}
 	}
 	var out []Config
 	i := 0
 	for _, o := range opts {
-		for _, np := range nodes {
+		for _, np := range policies {
 			for _, w := range wait.All {
 				if _, bad := e.Waits[w]; bad {
 					continue

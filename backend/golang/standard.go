@@ -6,6 +6,7 @@ import (
 	"github.com/dave/jennifer/jen"
 
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/shape"
 )
 
 const semaphorePath = "golang.org/x/sync/semaphore"
@@ -83,7 +84,7 @@ func (g *gen) standardType(f *jen.File) {
 	f.Comment(fmt.Sprintf("New%s returns a new %s.", c.Name, c.Name))
 	f.Func().Id("New" + c.Name).Params().Op("*").Id(c.Name).Block(jen.Return(jen.New(jen.Id(c.Name))))
 	switch g.api {
-	case apiHandle:
+	case shape.Handles:
 		f.Line()
 		f.Comment(fmt.Sprintf("%s is one goroutine's use of %s.", g.handleType(), aName(c.Name)))
 		f.Type().Id(g.handleType()).Struct(jen.Id("l").Op("*").Id(c.Name))
@@ -91,7 +92,7 @@ func (g *gen) standardType(f *jen.File) {
 		f.Comment("NewHandle returns a handle for one goroutine.")
 		f.Func().Params(jen.Id("l").Op("*").Id(c.Name)).Id("NewHandle").Params().Op("*").Id(g.handleType()).Block(
 			jen.Return(jen.Op("&").Id(g.handleType()).Values(jen.Dict{jen.Id("l"): jen.Id("l")})))
-	case apiCaller:
+	case shape.CallerNodes:
 		f.Line()
 		f.Comment(fmt.Sprintf("%s is a caller's node; the standard lock keeps nothing in it.", g.nodeType()))
 		f.Type().Id(g.nodeType()).Struct()
@@ -114,12 +115,12 @@ func (g *gen) standardMethods(f *jen.File) {
 	lock := jen.Id("l")
 	var params []jen.Code
 	switch g.api {
-	case apiID:
+	case shape.IDs:
 		params = []jen.Code{jen.Id("id").Int()}
-	case apiHandle:
+	case shape.Handles:
 		recv = jen.Id("h").Op("*").Id(g.handleType())
 		lock = jen.Id("h").Dot("l")
-	case apiCaller:
+	case shape.CallerNodes:
 		params = []jen.Code{jen.Id("_").Op("*").Id(g.nodeType())}
 	}
 	type method struct{ name, call string }
@@ -135,7 +136,7 @@ func (g *gen) standardMethods(f *jen.File) {
 	}
 	for _, m := range ms {
 		var body []jen.Code
-		if g.api == apiID {
+		if g.api == shape.IDs {
 			body = append(body, jen.If(jen.Uint().Call(jen.Id("id")).Op(">=").Id(g.procsConst())).Block(
 				jen.Panic(jen.Lit(fmt.Sprintf("lockgen: %s.%s(", c.Name, m.name)).Op("+").Qual("strconv", "Itoa").Call(jen.Id("id")).Op("+").Lit("): process id out of range"))))
 		}

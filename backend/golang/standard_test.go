@@ -15,6 +15,7 @@ import (
 
 	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/wait"
 )
@@ -23,13 +24,13 @@ import (
 // off: the standard lock must stand in for each.
 func standardShapes(t *testing.T) []Config {
 	t.Helper()
-	cfg := func(name, alg string, m mode.Mode, pref templates.Preference, nodes templates.NodePolicy, n, k int, try bool) Config {
+	cfg := func(name, alg string, m mode.Mode, pref templates.Preference, np nodes.Policy, n, k int, try bool) Config {
 		e, ok := templates.Lookup(alg)
 		if !ok {
 			t.Fatalf("no algorithm %s", alg)
 		}
 		return Config{Name: name, Entry: e, Alg: e.MustDef(templates.Options{Mode: m, Preference: pref}), Mode: m, Preference: pref,
-			Nodes: nodes, Wait: wait.Adaptive, Padding: 64, TryLock: try, Params: ir.Params{N: n, K: k}}
+			Nodes: np, Wait: wait.Adaptive, Padding: 64, TryLock: try, Params: ir.Params{N: n, K: k}}
 	}
 	return []Config{
 		cfg("Mutex", "ticket", mode.Mutex, "", "", 0, 1, true),
@@ -37,8 +38,8 @@ func standardShapes(t *testing.T) []Config {
 		cfg("RW", "mcs-rw", mode.RW, templates.ReaderPref, "", 0, 1, false),
 		cfg("K", "replace-add", mode.KExclusion, "", "", 0, 2, true),
 		cfg("IDs", "bakery", mode.Mutex, "", "", 3, 1, false),
-		cfg("Handles", "mcs", mode.Mutex, "", templates.Handle, 0, 1, true),
-		cfg("Nodes", "mcs", mode.Mutex, "", templates.Caller, 0, 1, true),
+		cfg("Handles", "mcs", mode.Mutex, "", nodes.Handle, 0, 1, true),
+		cfg("Nodes", "mcs", mode.Mutex, "", nodes.Caller, 0, 1, true),
 		cfg("Sized", "anderson", mode.Mutex, "", "", 4, 1, false),
 	}
 }

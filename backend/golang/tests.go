@@ -8,6 +8,7 @@ import (
 
 	"github.com/dave/jennifer/jen"
 
+	"github.com/lockgen/lockgen/shape"
 	"github.com/lockgen/lockgen/templates"
 )
 
@@ -152,17 +153,17 @@ func (g *gen) subjectFunc(f *jen.File) {
 	locker := jen.Qual("sync", "Locker")
 	var subj *jen.Statement
 	switch {
-	case c.Mode.Readers() && g.api == apiLocker:
+	case c.Mode.Readers() && g.api.HolderState():
 		subj = jen.Qual(verifyPath, "RWLocker").Call(name, jen.Func().Params().Qual(verifyPath, "RWLock").Block(jen.Return(newLock.Clone().Call())))
-	case g.api == apiLocker:
+	case g.api.HolderState():
 		subj = jen.Qual(verifyPath, "Locker").Call(name, jen.Func().Params().Add(locker).Block(jen.Return(newLock.Clone().Call())))
-	case g.api == apiID:
+	case g.api.TakesIDs():
 		subj = jen.Qual(verifyPath, "IDLocker").Call(name, g.pkg(g.procsConst()), jen.Func().Params().Qual(verifyPath, "IDLock").Block(jen.Return(newLock.Clone().Call())))
-	case g.api == apiHandle:
+	case g.api == shape.Handles:
 		subj = jen.Qual(verifyPath, "PerProcess").Call(name, jen.Func().Params().Func().Params(jen.Int()).Add(locker).Block(
 			jen.Id("l").Op(":=").Add(newLock.Clone().Call()),
 			jen.Return(jen.Func().Params(jen.Int()).Add(locker).Block(jen.Return(jen.Id("l").Dot("NewHandle").Call())))))
-	case g.api == apiCaller:
+	case g.api == shape.CallerNodes:
 		subj = jen.Qual(verifyPath, "PerProcess").Call(name, jen.Func().Params().Func().Params(jen.Int()).Add(locker).Block(
 			jen.Id("l").Op(":=").Add(newLock.Clone().Call()),
 			jen.Return(jen.Func().Params(jen.Int()).Add(locker).Block(
@@ -172,7 +173,7 @@ func (g *gen) subjectFunc(f *jen.File) {
 	if c.Mode.TakesK() {
 		subj = subj.Dot("WithK").Call(g.pkg(g.kConst()))
 	}
-	if g.api != apiID && c.Params.N > 0 {
+	if !g.api.TakesIDs() && c.Params.N > 0 {
 		// procs only sizes the lock: no more goroutines than that may use it.
 		subj = subj.Dot("WithProcs").Call(g.pkg(g.procsConst()))
 	}
@@ -227,7 +228,7 @@ func (g *gen) misuseTests(f *jen.File) {
 	emptyPassage := jen.Comment("//lint:ignore SA2001 the passage is empty on purpose: the test is of the release after it")
 	var cases []misuse
 	switch g.api {
-	case apiLocker:
+	case shape.Locker:
 		cases = append(cases, misuse{"Unlock of an unlocked lock", []jen.Code{newLock.Clone().Dot("Unlock").Call()}},
 			// The zero value's first call may be the Unlock: the misuse
 			// check comes before the setup a Lock would run.
@@ -245,19 +246,19 @@ func (g *gen) misuseTests(f *jen.File) {
 				misuse{"RUnlock of an unlocked lock", []jen.Code{newLock.Clone().Dot("RUnlock").Call()}},
 				misuse{"RUnlock once too often", []jen.Code{jen.Id("l").Op(":=").Add(newLock.Clone()), jen.Id("l").Dot("RLock").Call(), emptyPassage.Clone(), jen.Id("l").Dot("RUnlock").Call(), jen.Id("l").Dot("RUnlock").Call()}})
 		}
-	case apiID:
+	case shape.IDs:
 		cases = append(cases,
 			misuse{"Unlock of an unlocked lock", []jen.Code{newLock.Clone().Dot("Unlock").Call(jen.Lit(0))}},
 			misuse{"Unlock of a zero-value lock", []jen.Code{jen.Var().Id("l").Add(g.pkg(c.Name)), jen.Id("l").Dot("Unlock").Call(jen.Lit(0))}},
 			misuse{"a negative id", []jen.Code{newLock.Clone().Dot("Lock").Call(jen.Lit(-1))}},
 			misuse{"an id out of range", []jen.Code{newLock.Clone().Dot("Lock").Call(g.pkg(g.procsConst()))}},
 			misuse{"Lock twice by one id", []jen.Code{jen.Id("l").Op(":=").Add(newLock.Clone()), jen.Id("l").Dot("Lock").Call(jen.Lit(0)), jen.Id("l").Dot("Lock").Call(jen.Lit(0))}})
-	case apiHandle:
+	case shape.Handles:
 		cases = append(cases,
 			misuse{"Unlock of an unlocked handle", []jen.Code{newLock.Clone().Dot("NewHandle").Call().Dot("Unlock").Call()}},
 			misuse{"Lock twice through one handle", []jen.Code{jen.Id("h").Op(":=").Add(newLock.Clone()).Dot("NewHandle").Call(), jen.Id("h").Dot("Lock").Call(), jen.Id("h").Dot("Lock").Call()}},
 			misuse{"a handle not made by NewHandle", []jen.Code{jen.Var().Id("h").Add(g.pkg(g.handleType())), jen.Id("h").Dot("Lock").Call()}})
-	case apiCaller:
+	case shape.CallerNodes:
 		cases = append(cases, misuse{"Unlock with an unused node", []jen.Code{newLock.Clone().Dot("Unlock").Call(jen.New(g.pkg(g.nodeType())))}},
 			misuse{"Lock with a nil node", []jen.Code{newLock.Clone().Dot("Lock").Call(jen.Nil())}},
 			misuse{"Unlock with a nil node", []jen.Code{newLock.Clone().Dot("Unlock").Call(jen.Nil())}})
@@ -299,22 +300,22 @@ func (g *gen) zeroValueTest(f *jen.File) {
 	}
 	for i := 0; i < 2; i++ {
 		switch g.api {
-		case apiLocker:
+		case shape.Locker:
 			pass(jen.Id("l").Dot("Lock").Call(), jen.Id("l").Dot("Unlock").Call())
-		case apiID:
+		case shape.IDs:
 			pass(jen.Id("l").Dot("Lock").Call(jen.Lit(i)), jen.Id("l").Dot("Unlock").Call(jen.Lit(i)))
-		case apiHandle:
+		case shape.Handles:
 			if i == 0 {
 				use = append(use, jen.Id("h").Op(":=").Id("l").Dot("NewHandle").Call())
 			}
 			pass(jen.Id("h").Dot("Lock").Call(), jen.Id("h").Dot("Unlock").Call())
-		case apiCaller:
+		case shape.CallerNodes:
 			if i == 0 {
 				use = append(use, jen.Var().Id("n").Add(g.pkg(g.nodeType())))
 			}
 			pass(jen.Id("l").Dot("Lock").Call(jen.Op("&").Id("n")), jen.Id("l").Dot("Unlock").Call(jen.Op("&").Id("n")))
 		}
-		if c.Mode.Readers() && g.api == apiLocker {
+		if c.Mode.Readers() && g.api.HolderState() {
 			pass(jen.Id("l").Dot("RLock").Call(), jen.Id("l").Dot("RUnlock").Call())
 		}
 	}

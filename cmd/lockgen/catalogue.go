@@ -10,6 +10,7 @@ import (
 
 	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/mode"
+	"github.com/lockgen/lockgen/nodes"
 	"github.com/lockgen/lockgen/spec"
 	"github.com/lockgen/lockgen/templates"
 	"github.com/lockgen/lockgen/templates/distributed"
@@ -83,15 +84,15 @@ func catalogueMarkdown(w io.Writer) {
 	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|---|")
 	cell := mdCell
 	for _, e := range templates.All() {
-		nodes := "—"
+		nodeList := "—"
 		if e.HasNodes() {
 			var ok []string
-			for _, n := range templates.AllNodePolicies {
+			for _, n := range nodes.All {
 				if why, has := e.Nodes[n]; has && why == "" {
 					ok = append(ok, string(n))
 				}
 			}
-			nodes = strings.Join(ok, ", ")
+			nodeList = strings.Join(ok, ", ")
 		}
 		try := "yes"
 		if e.TryLock != "" {
@@ -113,7 +114,7 @@ func catalogueMarkdown(w io.Writer) {
 		fmt.Fprintf(w, "| `%s` | %s | %s | %s | %s | %s / %s | %s | %s | %s | %s | %s | %s | %s |\n",
 			e.Name, cell(citations(e.Refs)), cell(p.Liveness), cell(p.Fairness), cell(p.Exit),
 			cell(p.RMRCC), cell(p.RMRDSM), cell(strings.Join(p.Instructions, ", ")), cell(p.Identity),
-			joinModes(e.Modes), nodes, try, cell(e.AbortSummary(e.AllOptions()[0])), checked)
+			joinModes(e.Modes), nodeList, try, cell(e.AbortSummary(e.AllOptions()[0])), checked)
 	}
 	fmt.Fprintln(w)
 	distributedMarkdown(w)
@@ -258,7 +259,7 @@ func explain(w io.Writer, e *templates.Entry) {
 	}
 	if e.HasNodes() {
 		fmt.Fprintf(w, "  nodes (default %s; which fits which use):\n", e.DefaultNodes)
-		for _, n := range templates.AllNodePolicies {
+		for _, n := range nodes.All {
 			if why, ok := e.Nodes[n]; ok && why == "" {
 				hanging(w, fmt.Sprintf("    %-7s ", n), "fits "+n.Fits())
 			} else {

@@ -7,7 +7,7 @@ import (
 	"github.com/lockgen/lockgen/ir"
 	"github.com/lockgen/lockgen/mode"
 	"github.com/lockgen/lockgen/mutate"
-	"github.com/lockgen/lockgen/templates"
+	"github.com/lockgen/lockgen/nodes"
 	"github.com/lockgen/lockgen/wait"
 )
 
@@ -48,11 +48,11 @@ func goConfig(t mutate.Target, a *ir.Algorithm, name, pkg, importPath string) go
 		c.Mode = mode.Mutex
 	}
 	if !e.HasNodes() {
-		c.Nodes = templates.NodesNone
-	} else if why, ok := e.Nodes[templates.Pool]; ok && why == "" && frees(e.Def(o)) {
+		c.Nodes = nodes.None
+	} else if why, ok := e.Nodes[nodes.Pool]; ok && why == "" && frees(e.Def(o)) {
 		// Only pooled records go back anywhere: a free in the wrong place
 		// shows only under the pool policy.
-		c.Nodes = templates.Pool
+		c.Nodes = nodes.Pool
 	}
 	for _, w := range mutantWaits() {
 		if _, bad := e.Waits[w]; !bad {
