@@ -3,6 +3,7 @@
 package filter
 
 import (
+	"context"
 	"strconv"
 	"sync"
 )
@@ -513,6 +514,55 @@ func (w *waiter) park(l string) {
 	w.p.park(l)
 	if w.kind == waitAdaptive {
 		w.spins = 0 // woken: a short spin may pay again
+	}
+}
+
+// Giving up (LockContext). A wait the paper lets a process abandon
+// watches its context too: a spinning waiter looks at ctx.Done() after
+// each failed check (cancelled: one non-blocking receive), a sleeping one
+// parks on its wake-up or the cancellation, whichever comes first
+// (parkContext). Either way the waiter then withdraws (cancel, which
+// absorbs a wake-up a writer sent meanwhile) and ends its wait
+// (abandon), and the generated code runs the paper's abort code. Lock
+// never gets here: only LockContext's waits are lowered this way.
+
+// cancelled reports whether done (a context's Done channel) is closed.
+func cancelled(done <-chan struct{}) bool {
+	select {
+	case <-done:
+		return true
+	default:
+		return false
+	}
+}
+
+// parkContext is park that also ends when ctx is done; it reports whether
+// the waiter may have been woken (true) or gave up while still queued
+// (false: the caller withdraws it with cancel).
+func (w *waiter) parkContext(l string, ctx context.Context) bool {
+	if w.polls {
+		w.p.disarm()
+		yield(l)
+		return !cancelled(ctx.Done())
+	}
+	if !w.p.parkContext(l, ctx) {
+		return false
+	}
+	if w.kind == waitAdaptive {
+		w.spins = 0
+	}
+	return true
+}
+
+// abandon ends a wait its waiter gives up, once it is off the queue. An
+// exclusive waiter may have been the one a write woke (or counted awake,
+// so that the write woke nobody): the wake it would have passed on by
+// consuming what the write made available goes to the others now.
+func (w *waiter) abandon(l string) {
+	excl := w.excl && w.q != nil
+	w.end(l)
+	if excl && mixedWakeNeeded(w.q.state.load(l)) {
+		w.q.wakeSlow(l, w.key)
 	}
 }
 

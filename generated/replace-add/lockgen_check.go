@@ -5,6 +5,7 @@
 package replaceadd
 
 import (
+	"context"
 	"time"
 
 	"github.com/lockgen/lockgen/verify/sched"
@@ -79,3 +80,9 @@ func (p *parker) arm()            {}
 func (p *parker) disarm()         {}
 func (p *parker) park(l string)   { p.p.Park(l) }
 func (p *parker) unpark(l string) { p.p.Unpark(l) }
+
+// parkContext: the scheduler may cancel a context it holds while the
+// goroutine is parked, as one of its choices (sched.Proc.CancelContext).
+func (p *parker) parkContext(l string, ctx context.Context) bool {
+	return p.p.ParkContext(l, ctx)
+}

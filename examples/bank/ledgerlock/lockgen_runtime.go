@@ -5,6 +5,7 @@
 package ledgerlock
 
 import (
+	"context"
 	"runtime"
 	"sync/atomic"
 	"time"
@@ -183,6 +184,20 @@ func (p *parker) arm() {
 }
 func (p *parker) disarm()       {}
 func (p *parker) unpark(string) { p.ch <- struct{}{} }
+
+// parkContext is park that gives up when ctx is done first; it reports
+// whether it took the token.
+func (p *parker) parkContext(_ string, ctx context.Context) bool {
+	select {
+	case <-p.ch:
+	case <-ctx.Done():
+		return false
+	}
+	if p.parks++; p.parks%refreshEvery == 0 {
+		procs.Store(int32(runtime.GOMAXPROCS(0)))
+	}
+	return true
+}
 
 func (p *parker) park(string) {
 	<-p.ch
