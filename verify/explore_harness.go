@@ -34,13 +34,17 @@ type exploreHarness struct {
 	readers  int    // readers inside
 	in       []int8 // 0 out, 1 writer/holder in, 2 reader in
 	acq      []bool // in Acquire (begun, not entered)
-	reader   []bool // the current passage reads
-	begin    []int  // event index of the current Acquire's start
-	door     []int  // event index of its doorway, -1 if none yet
-	try      []bool // the current passage is a TryAcquire
-	overtook []int  // entries of others since the doorway of the current Acquire
-	gaveUp   bool   // a TryAcquire has failed in this execution
-	shared   *bool  // set when two are inside at once
+	// cancelled: the scheduler cancelled the context of the current
+	// LockContext. The process may still enter (a wait without abort code
+	// goes on, abort code may find the lock), but others may pass it.
+	cancelled []bool
+	reader    []bool // the current passage reads
+	begin     []int  // event index of the current Acquire's start
+	door      []int  // event index of its doorway, -1 if none yet
+	try       []bool // the current passage is a TryAcquire
+	overtook  []int  // entries of others since the doorway of the current Acquire
+	gaveUp    bool   // a TryAcquire has failed in this execution
+	shared    *bool  // set when two are inside at once
 	// The crash phase's: the plan (nil outside it), who crashed, each
 	// goroutine's current passage (0-based) and its accesses in it.
 	plan      *crashPlan
@@ -83,7 +87,7 @@ func (e *explorer) run(c sched.Chooser, g, p int) *sched.Result {
 		}
 	}
 	h := &exploreHarness{s: e.s, k: e.s.k(), in: make([]int8, g), acq: make([]bool, g),
-		reader: make([]bool, g), begin: make([]int, g), door: make([]int, g), try: make([]bool, g), overtook: make([]int, g),
+		cancelled: make([]bool, g), reader: make([]bool, g), begin: make([]int, g), door: make([]int, g), try: make([]bool, g), overtook: make([]int, g),
 		shared: &e.shared, plan: e.plan, crashed: make([]bool, g), passage: make([]int, g), accesses1: make([]int, g),
 		enabled: make([]int, g), enabledBy: make([]int, g)}
 	for i := range h.passage {
@@ -201,12 +205,12 @@ func (h *exploreHarness) check(p *sched.Proc, ev *sched.Event) {
 	case sched.EvCancel:
 		// g gives up its place: those behind may pass it (FIFO among the
 		// processes that stay), and bounds counted from its doorway lapse.
-		h.acq[g], h.gaveUp, h.enabled[g] = false, true, -1
+		h.cancelled[g], h.gaveUp, h.enabled[g] = true, true, -1
 	case sched.EvPoint, sched.EvNote:
 		switch ev.Tag {
 		case tagBegin, tagRBegin, tagTryBegin, tagCtxBegin:
 			h.acq[g], h.reader[g], h.try[g] = true, ev.Tag == tagRBegin, ev.Tag == tagTryBegin
-			h.begin[g], h.door[g], h.overtook[g] = idx, -1, 0
+			h.begin[g], h.door[g], h.overtook[g], h.cancelled[g] = idx, -1, 0, false
 			h.passage[g]++
 			h.accesses1[g] = 0
 		case tagTryFail, tagCtxFail:
@@ -222,6 +226,11 @@ func (h *exploreHarness) check(p *sched.Proc, ev *sched.Event) {
 		}
 	}
 }
+
+// owed reports whether q is in an acquire that the lock's order claims
+// (FIFO, FIFE, bounded waiting, writer priority) cover: one whose context
+// was cancelled may be passed.
+func (h *exploreHarness) owed(q int) bool { return h.acq[q] && !h.cancelled[q] }
 
 func (h *exploreHarness) enter(p *sched.Proc, g, idx int) {
 	if h.accesses == 0 {
@@ -249,7 +258,7 @@ func (h *exploreHarness) enter(p *sched.Proc, g, idx int) {
 				"the end of its doorway (sched.Doorway)", g)
 		}
 		for q := range h.acq {
-			if q == g || !h.acq[q] || h.door[q] < 0 || h.door[q] >= h.begin[g] {
+			if q == g || !h.owed(q) || h.door[q] < 0 || h.door[q] >= h.begin[g] {
 				continue
 			}
 			if reader && h.reader[q] {
@@ -263,14 +272,14 @@ func (h *exploreHarness) enter(p *sched.Proc, g, idx int) {
 	if h.s.FIFE {
 		h.enabled[g] = -1
 		for q := range h.acq {
-			if q != g && h.acq[q] && h.door[q] >= 0 && h.door[q] < h.begin[g] && h.enabled[q] < 0 {
+			if q != g && h.owed(q) && h.door[q] >= 0 && h.door[q] < h.begin[g] && h.enabled[q] < 0 {
 				h.enabled[q], h.enabledBy[q] = 0, g
 			}
 		}
 	}
 	if h.s.WriterPriority && reader {
 		for q := range h.acq {
-			if q != g && h.acq[q] && !h.reader[q] && h.door[q] >= 0 && h.door[q] < h.begin[g] {
+			if q != g && h.owed(q) && !h.reader[q] && h.door[q] >= 0 && h.door[q] < h.begin[g] {
 				p.Fail(ExploreWriterPriority, "reader g%d entered the critical section (event %d) before writer g%d, although g%d "+
 					"finished its doorway (event %d) before g%d began its RAcquire (event %d)",
 					g, idx+1, q, q, h.door[q]+1, g, h.begin[g]+1)
@@ -279,7 +288,7 @@ func (h *exploreHarness) enter(p *sched.Proc, g, idx int) {
 	}
 	if h.s.BoundedWaiting && !(h.s.OvertakesLockOnly && h.gaveUp) {
 		for q := range h.acq {
-			if q == g || !h.acq[q] || h.door[q] < 0 {
+			if q == g || !h.owed(q) || h.door[q] < 0 {
 				continue
 			}
 			h.overtook[q]++
