@@ -74,6 +74,7 @@ func Config(l spec.Lock, f *spec.File, specRel, importPath string) golang.Config
 		Wait:       l.Wait,
 		Spin:       l.Spin,
 		TryLock:    l.TryLock,
+		Context:    l.Context,
 		SpecPath:   specRel,
 		SpecHash:   f.Hash,
 		SpecEcho:   l.TOML(),

@@ -14,9 +14,10 @@ import (
 // predecessor's status and may find it available). A wait without abort
 // code cannot be abandoned: a process there keeps waiting. Where it may
 // leave is the wait's head: before any check of an await, before any
-// iteration of a busy loop. The Go backend lowers nothing of it yet; the
-// Promela backend lets a process take it at any of those points, any
-// number of times (promela.Options.Abort).
+// iteration of a busy loop. The Go backend lowers it for LockContext
+// (backend/golang/context.go: after a failed check, when the context is
+// done); the Promela backend lets a process take it at any of those
+// points, any number of times (promela.Options.Abort).
 
 // AbortOf returns the abort code of a wait: an Await or a busy loop that
 // may be abandoned. ok is false for any other statement.

@@ -4,10 +4,10 @@ import "github.com/lockgen/lockgen/templates"
 
 // context checks context = true (LockContext): the algorithm's waiting
 // processes must be able to give up (templates.Entry.WhyNoAbort says why
-// not), and until the Go backend lowers the abort code of shared-memory
-// algorithms (issue 48's second phase) the key is refused even for those
-// that can, rather than generating a lock without the LockContext asked
-// for. Message-passing locks always have LockContext (distributed.go).
+// not), and the Go backend lowers the abort code of an acquire only:
+// RLockContext, a reader's, is still to come, so a reader/writer lock is
+// refused rather than generated without the RLockContext asked for.
+// Message-passing locks always have LockContext (distributed.go).
 func (l *lockChecker) context(e *templates.Entry, lk *Lock) {
 	c, st := l.boolean("context")
 	if st != set || !c || e == nil {
@@ -17,6 +17,10 @@ func (l *lockChecker) context(e *templates.Entry, lk *Lock) {
 		l.errorf("context", "context = true is not supported by %s: %s", e.Name, e.WhyNoAbort())
 		return
 	}
-	l.errorf("context", "context = true: LockContext is not generated yet for shared-memory locks; %s's waiting processes can give up "+
-		"(its abort code is defined and model-checked: lockgen explain %s), but lowering it to Go is still to come", e.Name, e.Name)
+	if lk.Mode.Readers() {
+		l.errorf("context", "context = true is not supported yet for reader/writer locks: RLockContext (a reader's abort) is not lowered to Go yet; "+
+			"%s's waiting writers and readers can give up (lockgen explain %s)", e.Name, e.Name)
+		return
+	}
+	lk.Context = true
 }

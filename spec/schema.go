@@ -55,7 +55,7 @@ var Schema = []KeyDoc{
 	{"spin", "integer", "1..1000000", "with wait = " + wait.Or(wait.Where(wait.Policy.TakesSpin)) + ": 100; not allowed otherwise", "how many times to spin before yielding or parking"},
 	{"preference", "string", "reader | writer | fair, among those the algorithm offers", `the algorithm's first preference with mode = "rw"; not allowed otherwise`, "who goes first when readers and writers contend"},
 	{"trylock", "boolean", "true only if the algorithm supports TryLock", "false", "generate TryLock"},
-	{"context", "boolean", "true only if a waiting process of the algorithm can give up (lockgen explain: context); until LockContext is generated for shared-memory locks, true is refused for them", "false", "generate LockContext(ctx) (and RLockContext): a wait that gives up when ctx is done, returning ctx.Err() with the lock not held; message-passing locks always have it"},
+	{"context", "boolean", "true only if a waiting process of the algorithm can give up (lockgen explain: context), and not yet for a reader/writer lock (RLockContext is not lowered yet)", "false", "generate LockContext(ctx) error (LockContext(ctx, id), or through the handle or node, as Lock): a wait that gives up when ctx is done, running the paper's abort code and returning ctx.Err() with the lock not held; Lock is unchanged; message-passing locks always have it"},
 	{"tests", "boolean", "true | false", "true", "generate the lock's tests, which import github.com/lockgen/lockgen/verify; with false the package imports the standard library only and has no lockgen_check build"},
 	{"allow_incorrect", "boolean", "true only for an algorithm known to be incorrect", "false", "opt in to generating a known-incorrect algorithm (negative controls)"},
 }

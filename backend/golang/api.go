@@ -82,16 +82,7 @@ func (g *gen) methods(f *jen.File) error {
 		// The operation inline: its locals, then its fast path, from which
 		// a try that fails returns false at once; one that succeeds, like
 		// any operation, comes out at its end.
-		var run []jen.Code
-		if !g.api.TakesIDs() && mentions(fast, "id") {
-			run = append(run, jen.Id("id").Op(":=").Lit(0))
-		}
-		for _, l := range g.stepLocals() {
-			if mentions(fast, goIdent(l.Name)) {
-				run = append(run, declareLocal(goIdent(l.Name), g.localType(l), fast)...)
-			}
-		}
-		run = append(run, fast...)
+		run := append(g.opLocals(fast), fast...)
 
 		held := "held"
 		if v.reader {
@@ -215,7 +206,22 @@ func (g *gen) methods(f *jen.File) error {
 		}
 		g.contFuncs(f, conts)
 	}
-	return nil
+	return g.contextMethod(f)
+}
+
+// opLocals declares what code, an operation lowered whole, uses of its
+// locals: the id (0 where the lock has none) and the Step locals.
+func (g *gen) opLocals(code []jen.Code) []jen.Code {
+	var out []jen.Code
+	if !g.api.TakesIDs() && mentions(code, "id") {
+		out = append(out, jen.Id("id").Op(":=").Lit(0))
+	}
+	for _, l := range g.stepLocals() {
+		if mentions(code, goIdent(l.Name)) {
+			out = append(out, declareLocal(goIdent(l.Name), g.localType(l), code)...)
+		}
+	}
+	return out
 }
 
 // stateVar declares a Lock()/Unlock() passage's state if code uses it.

@@ -20,12 +20,18 @@ type opInfo struct {
 	name  string // "Acquire", "Release", ...
 	nodes []*node
 	try   bool // returns whether it succeeded
+	ctx   bool // LockContext's acquire: returns nil or ctx.Err()
 }
 
 // localReads returns the locals an operation reads.
-func localReads(code ir.Code) map[string]bool {
+func localReads(code ir.Code) map[string]bool { return localReadsBy(ir.WalkStmts, code) }
+
+// localReadsAll is localReads of the acquire with its abort code.
+func localReadsAll(code ir.Code) map[string]bool { return localReadsBy(ir.WalkAll, code) }
+
+func localReadsBy(walk func(ir.Code, func(ir.Stmt)), code ir.Code) map[string]bool {
 	reads := map[string]bool{}
-	ir.WalkStmts(code, func(s ir.Stmt) {
+	walk(code, func(s ir.Stmt) {
 		for _, e := range ir.StmtExprs(s) {
 			ir.WalkExpr(e, func(x ir.Expr) {
 				if r, ok := x.(ir.LocalRef); ok {
@@ -155,13 +161,21 @@ func (g *gen) lowerNode(n *node) []jen.Code {
 		out = append(out, jen.If(notYet).Block(g.awaitWait(n)...))
 	case ir.Succeed:
 		out = append(out, g.disarmAll(lbl)...)
-		if g.op.try {
+		switch {
+		case g.op.ctx:
+			out = append(out, jen.Return(jen.Nil()))
+		case g.op.try:
 			out = append(out, jen.Return(jen.True()))
-		} else {
+		default:
 			out = append(out, jen.Return())
 		}
 	case ir.Fail:
 		out = append(out, g.disarmAll(lbl)...)
+		if g.op.ctx {
+			// Only abort code fails, and only once the context is done.
+			out = append(out, jen.Return(jen.Id("ctx").Dot("Err").Call()))
+			break
+		}
 		out = append(out, jen.Return(jen.False()))
 	case ir.Delay:
 		out = append(out, g.delay(s))
@@ -174,7 +188,7 @@ func (g *gen) lowerNode(n *node) []jen.Code {
 	default:
 		g.fail(fmt.Errorf("line %s: unsupported statement %T", lbl, s))
 	}
-	if n.id == g.doorwayNode && g.op.name == "Acquire" {
+	if n.id == g.doorwayNode && g.op.name == "Acquire" || g.op.ctx && n.id == g.ctxDoorway {
 		out = append(out, jen.Id("doorway").Call(jen.Lit(lbl)))
 	}
 	return out
@@ -421,6 +435,22 @@ func (g *gen) awaitWait(n *node) []jen.Code {
 	default:
 		loop = []jen.Code{w.Clone().Dot("spin").Call(l), jen.If(c()).Block(jen.Break())}
 	}
+	if g.abandons(n) {
+		// LockContext: each round starts by looking at the context, and a
+		// sleep ends with the wake-up or the cancellation.
+		loop = []jen.Code{g.giveUp(n, w)}
+		if g.c.Wait.Parks() {
+			loop = append(loop,
+				jen.If(jen.Op("!").Add(w.Clone().Dot("spin").Call(l))).Block(
+					w.Clone().Dot("prepare").Call(l),
+					jen.If(c()).Block(w.Clone().Dot("cancel").Call(l), jen.Break()),
+					jen.If(jen.Op("!").Add(w.Clone().Dot("parkContext").Call(l, jen.Id("ctx")))).Block(w.Clone().Dot("cancel").Call(l)),
+				),
+				jen.If(c()).Block(jen.Break()))
+		} else {
+			loop = append(loop, w.Clone().Dot("spin").Call(l), jen.If(c()).Block(jen.Break()))
+		}
+	}
 	return []jen.Code{
 		g.beginCall(w, lbl, site),
 		jen.For().Block(loop...),
@@ -462,6 +492,12 @@ func (g *gen) busyLoop(n *node, first bool) []jen.Code {
 		return []jen.Code{jen.If(armed.Clone()).Block(w.Clone().Dot("cancel").Call(l))}
 	}
 	var iter []jen.Code
+	abandons := g.abandons(n)
+	if abandons {
+		// LockContext: a round after the first starts by looking at the
+		// context (the waiter is off its queue there).
+		iter = append(iter, jen.If(jen.Op("!").Add(firstV.Clone())).Block(g.giveUp(n, w)))
+	}
 	if parks {
 		iter = append(iter,
 			armed.Clone().Op(":=").Op("!").Add(firstV.Clone()).Op("&&").Op("!").Add(w.Clone().Dot("spin").Call(l)),
@@ -472,7 +508,11 @@ func (g *gen) busyLoop(n *node, first bool) []jen.Code {
 	iter = append(iter, pre...)
 	iter = append(iter, body...)
 	iter = append(iter, jen.If(g.expr(exit, lbl)).Block(append(cancel(), jen.Break())...))
-	if parks {
+	switch {
+	case parks && abandons:
+		iter = append(iter, jen.If(armed.Clone().Op("&&").Op("!").Add(w.Clone().Dot("parkContext").Call(l, jen.Id("ctx")))).Block(
+			w.Clone().Dot("cancel").Call(l)))
+	case parks:
 		iter = append(iter, jen.If(armed.Clone()).Block(w.Clone().Dot("park").Call(l)))
 	}
 	return []jen.Code{

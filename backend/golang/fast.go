@@ -50,6 +50,9 @@ func (g *gen) beginOp(op opInfo) {
 	g.op = op
 	g.loopVars = map[string]bool{}
 	g.stepReads = localReads(g.opCode(op.name))
+	if op.ctx {
+		g.stepReads = localReadsAll(g.a.Acquire)
+	}
 	if misuse := g.releaseCheck(op.name); misuse != nil {
 		// The misuse check after the release reads locals too.
 		ir.WalkExpr(misuse, func(x ir.Expr) {

@@ -37,6 +37,10 @@ type Config struct {
 	Wait       wait.Policy
 	Spin       int
 	TryLock    bool
+	// Context asks for LockContext (context.go): the acquire lowered once
+	// more, its abandonable waits watching a context and running the
+	// paper's abort code when it is done first.
+	Context bool
 
 	// WaitControl plants a known bug in the waiting layer's lowering, for
 	// the negative controls that prove the checks catch it:
@@ -77,6 +81,7 @@ type gen struct {
 	ops         []opInfo           // the operations the lock uses, as trees
 	trees       map[string][]*node // by operation name
 	doorwayNode int                // the statement after which the doorway ends (-1: none)
+	ctxDoorway  int                // the same statement in LockContext's acquire (-1: none)
 
 	// The wait analysis (waits.go).
 	sites        map[int]*waitSite            // by node id: awaits and busy loops
@@ -120,7 +125,7 @@ func newGen(c *Config) (*gen, error) {
 	if err := ir.Check(c.Alg); err != nil {
 		return nil, err
 	}
-	g := &gen{c: c, a: c.Alg, api: c.Entry.Shape(c.Nodes), low: lowerName(c.Name), trees: map[string][]*node{}, doorwayNode: -1}
+	g := &gen{c: c, a: c.Alg, api: c.Entry.Shape(c.Nodes), low: lowerName(c.Name), trees: map[string][]*node{}, doorwayNode: -1, ctxDoorway: -1}
 	for _, l := range c.Alg.Locals {
 		if l.Scope != ir.Step {
 			g.stateLocals = append(g.stateLocals, l)
@@ -147,6 +152,9 @@ func newGen(c *Config) (*gen, error) {
 			})
 		}
 	}
+	if c.Context {
+		g.contextOp(&next)
+	}
 	g.analyseWaits()
 	g.deriveGuards()
 	g.analyseFusions()
@@ -162,7 +170,7 @@ func newGen(c *Config) (*gen, error) {
 func waitNesting(ns []*node) int {
 	d := 0
 	for _, n := range ns {
-		inner := max(waitNesting(n.then), waitNesting(n.els), waitNesting(n.body))
+		inner := max(waitNesting(n.then), waitNesting(n.els), waitNesting(n.body), waitNesting(n.abort))
 		switch n.s.(type) {
 		case ir.Await:
 			d = max(d, 1)

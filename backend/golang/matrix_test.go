@@ -19,8 +19,8 @@ import (
 const matrixGroups = 2
 
 // TestMatrix lowers every catalogue algorithm in every mode, preference,
-// supported node policy and allowed waiting policy (paddings and TryLock
-// varied along), and requires every configuration to pass go vet and its
+// supported node policy and allowed waiting policy (paddings, TryLock and,
+// for abortable entries, LockContext varied along), and requires every configuration to pass go vet and its
 // generated stress and misuse tests under -race. This is what backs the
 // claim that every policy the catalogue accepts works.
 //
@@ -129,8 +129,8 @@ var matrixStress = func() []string {
 }()
 
 func (c Config) describe() string {
-	return fmt.Sprintf("mode=%s pref=%s nodes=%s wait=%s padding=%d trylock=%v n=%d k=%d",
-		c.Mode, c.Preference, c.Nodes, c.Wait, c.Padding, c.TryLock, c.Params.N, c.Params.K)
+	return fmt.Sprintf("mode=%s pref=%s nodes=%s wait=%s padding=%d trylock=%v context=%v n=%d k=%d",
+		c.Mode, c.Preference, c.Nodes, c.Wait, c.Padding, c.TryLock, c.Context, c.Params.N, c.Params.K)
 }
 
 // configs enumerates the configurations of an entry that the spec accepts.
@@ -168,6 +168,8 @@ func configs(e *templates.Entry) []Config {
 					Nodes: np, Wait: w, Spin: 16,
 					Padding: []int{0, 64, 128}[i%3],
 					TryLock: e.TryLock == "" && i%2 == 0,
+					// LockContext on the other half, where the spec accepts it.
+					Context: e.Abortable() && !o.Mode.Readers() && i%2 == 1,
 					Params:  e.SmallParams(o.Mode, np),
 				}
 				out = append(out, c)

@@ -38,6 +38,7 @@ func Tests(c Config) ([]File, error) {
 		}
 		g.misuseTests(f)
 		g.zeroValueTest(f)
+		g.giveUpTest(f)
 	}, c.ImportPath)
 	if err != nil {
 		return nil, err
@@ -211,6 +212,10 @@ func (g *gen) nodeLocker(f *jen.File) {
 	if g.c.TryLock {
 		f.Func().Params(jen.Id("p").Op("*").Id(t)).Id("TryLock").Params().Bool().Block(jen.Return(jen.Id("p").Dot("l").Dot("TryLock").Call(jen.Op("&").Id("p").Dot("n"))))
 	}
+	if g.c.Context {
+		f.Func().Params(jen.Id("p").Op("*").Id(t)).Id("LockContext").Params(jen.Id("ctx").Qual("context", "Context")).Error().Block(
+			jen.Return(jen.Id("p").Dot("l").Dot("LockContext").Call(jen.Id("ctx"), jen.Op("&").Id("p").Dot("n"))))
+	}
 	f.Line()
 }
 
@@ -318,6 +323,23 @@ func (g *gen) zeroValueTest(f *jen.File) {
 		if c.Mode.Readers() && g.api.HolderState() {
 			pass(jen.Id("l").Dot("RLock").Call(), jen.Id("l").Dot("RUnlock").Call())
 		}
+	}
+	if c.Context {
+		// A passage through LockContext, as a first use could be.
+		var lockCtx, unlock *jen.Statement
+		bg := jen.Qual("context", "Background").Call()
+		switch g.api {
+		case shape.Locker:
+			lockCtx, unlock = jen.Id("l").Dot("LockContext").Call(bg), jen.Id("l").Dot("Unlock").Call()
+		case shape.IDs:
+			lockCtx, unlock = jen.Id("l").Dot("LockContext").Call(bg, jen.Lit(0)), jen.Id("l").Dot("Unlock").Call(jen.Lit(0))
+		case shape.Handles:
+			lockCtx, unlock = jen.Id("h").Dot("LockContext").Call(bg), jen.Id("h").Dot("Unlock").Call()
+		case shape.CallerNodes:
+			lockCtx, unlock = jen.Id("l").Dot("LockContext").Call(bg, jen.Op("&").Id("n")), jen.Id("l").Dot("Unlock").Call(jen.Op("&").Id("n"))
+		}
+		pass(jen.If(jen.Err().Op(":=").Add(lockCtx), jen.Err().Op("!=").Nil()).Block(
+			jen.Id("t").Dot("Errorf").Call(jen.Lit("LockContext with a context never done: %v"), jen.Err()), jen.Return()), unlock)
 	}
 	f.Line()
 	docLines(f, fmt.Sprintf("Test%sZeroValue uses %s declared as a variable, without New%s,\nas sync.Mutex is used.", c.Name, aName(c.Name), c.Name))

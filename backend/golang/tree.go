@@ -11,24 +11,33 @@ type node struct {
 	s               ir.Stmt
 	id              int
 	then, els, body []*node
+	abort           []*node // a wait's abort code (only in LockContext's tree)
 }
 
 // tree numbers code's statements from *next on.
-func tree(code ir.Code, next *int) []*node {
+func tree(code ir.Code, next *int) []*node { return treeOf(code, next, false) }
+
+// abortTree is tree with the waits' abort code (LockContext's acquire).
+func abortTree(code ir.Code, next *int) []*node { return treeOf(code, next, true) }
+
+func treeOf(code ir.Code, next *int, aborts bool) []*node {
 	out := make([]*node, 0, len(code))
 	for _, s := range code {
 		n := &node{s: s, id: *next}
 		*next++
 		switch s := s.(type) {
 		case ir.If:
-			n.then = tree(s.Then, next)
-			n.els = tree(s.Else, next)
+			n.then = treeOf(s.Then, next, aborts)
+			n.els = treeOf(s.Else, next, aborts)
 		case ir.While:
-			n.body = tree(s.Body, next)
+			n.body = treeOf(s.Body, next, aborts)
 		case ir.Repeat:
-			n.body = tree(s.Body, next)
+			n.body = treeOf(s.Body, next, aborts)
 		case ir.For:
-			n.body = tree(s.Body, next)
+			n.body = treeOf(s.Body, next, aborts)
+		}
+		if abort, ok := ir.AbortOf(s); ok && aborts {
+			n.abort = treeOf(abort, next, aborts)
 		}
 		out = append(out, n)
 	}
@@ -42,6 +51,7 @@ func walk(ns []*node, fn func(*node)) {
 		walk(n.then, fn)
 		walk(n.els, fn)
 		walk(n.body, fn)
+		walk(n.abort, fn)
 	}
 }
 

@@ -243,6 +243,7 @@ func (g *gen) analyseList(ns []*node) {
 		g.analyseList(n.then)
 		g.analyseList(n.els)
 		g.analyseList(n.body)
+		g.analyseList(n.abort)
 	}
 }
 

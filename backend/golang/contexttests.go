@@ -1,0 +1,85 @@
+package golang
+
+import (
+	"fmt"
+
+	"github.com/lockgen/lockgen/shape"
+
+	"github.com/dave/jennifer/jen"
+)
+
+// giveUpTest emits Test<Name>LockContextGivesUp (context = true, mutual
+// exclusion: a k-exclusion lock need not let k processes in at once, as
+// the filter lock's levels do not, so nothing guarantees that a k+1st
+// waits at all): with the lock held, another process's
+// LockContext must return context.DeadlineExceeded once its deadline
+// passes; then, the holders gone, that process's next LockContext must
+// work and every process must pass in turn, which hangs if the attempt
+// that gave up left anything behind (a flag up, a node in the queue, a
+// sleeper counted). Stress and Explore give up at random points besides
+// (verify's AcquireContext); this is the plain case a user meets first.
+func (g *gen) giveUpTest(f *jen.File) {
+	c := g.c
+	if !c.Context || c.Mode.TakesK() {
+		return
+	}
+	const k, procs = 1, 2
+	t, l, p, ctx := jen.Id("t"), jen.Id("l"), jen.Id("p"), jen.Id("ctx")
+	var setup []jen.Code
+	var lock, unlock, lockCtx jen.Code
+	switch g.api {
+	case shape.Locker:
+		lock, unlock = l.Clone().Dot("Lock").Call(), l.Clone().Dot("Unlock").Call()
+		lockCtx = jen.Return(l.Clone().Dot("LockContext").Call(ctx))
+	case shape.IDs:
+		lock, unlock = l.Clone().Dot("Lock").Call(p), l.Clone().Dot("Unlock").Call(p)
+		lockCtx = jen.Return(l.Clone().Dot("LockContext").Call(ctx, p))
+	case shape.Handles:
+		setup = append(setup, jen.Var().Id("hs").Index(jen.Lit(procs)).Op("*").Add(g.pkg(g.handleType())),
+			jen.For(jen.Id("i").Op(":=").Range().Id("hs")).Block(jen.Id("hs").Index(jen.Id("i")).Op("=").Add(l).Dot("NewHandle").Call()))
+		h := jen.Id("hs").Index(p)
+		lock, unlock = h.Clone().Dot("Lock").Call(), h.Clone().Dot("Unlock").Call()
+		lockCtx = jen.Return(h.Clone().Dot("LockContext").Call(ctx))
+	case shape.CallerNodes:
+		setup = append(setup, jen.Var().Id("ns").Index(jen.Lit(procs)).Add(g.pkg(g.nodeType())))
+		n := jen.Op("&").Id("ns").Index(p)
+		lock, unlock = l.Clone().Dot("Lock").Call(n), l.Clone().Dot("Unlock").Call(n.Clone())
+		lockCtx = jen.Return(l.Clone().Dot("LockContext").Call(ctx, n.Clone()))
+	}
+	byProcess := func(name string, params, results []jen.Code, body jen.Code) jen.Code {
+		return jen.Id(name).Op(":=").Func().Params(append(params, p.Clone().Int())...).Params(results...).Block(body)
+	}
+	done := jen.Id("done")
+	within := func(what string, then ...jen.Code) jen.Code {
+		return jen.Select().Block(
+			jen.Case(jen.Err().Op(":=").Op("<-").Add(done)).Block(then...),
+			jen.Case(jen.Op("<-").Qual("time", "After").Call(jen.Lit(10).Op("*").Qual("time", "Second"))).Block(t.Clone().Dot("Fatal").Call(jen.Lit(what))))
+	}
+	body := []jen.Code{l.Clone().Op(":=").Add(g.pkg("New" + c.Name)).Call()}
+	body = append(body, setup...)
+	body = append(body,
+		byProcess("lock", nil, nil, lock), byProcess("unlock", nil, nil, unlock),
+		byProcess("lockCtx", []jen.Code{ctx.Clone().Qual("context", "Context")}, []jen.Code{jen.Error()}, lockCtx),
+		jen.For(jen.Id("i").Op(":=").Lit(0), jen.Id("i").Op("<").Lit(k), jen.Id("i").Op("++")).Block(jen.Id("lock").Call(jen.Id("i"))),
+		jen.List(ctx, jen.Id("cancel")).Op(":=").Qual("context", "WithTimeout").Call(jen.Qual("context", "Background").Call(), jen.Lit(20).Op("*").Qual("time", "Millisecond")),
+		jen.Defer().Id("cancel").Call(),
+		done.Clone().Op(":=").Make(jen.Chan().Error(), jen.Lit(1)),
+		jen.Go().Func().Params().Block(done.Clone().Op("<-").Id("lockCtx").Call(ctx, jen.Lit(k))).Call(),
+		within("LockContext on a held lock did not give up when its context was done",
+			jen.If(jen.Err().Op("!=").Qual("context", "DeadlineExceeded")).Block(
+				t.Clone().Dot("Fatalf").Call(jen.Lit("LockContext on a held lock returned %v, want context.DeadlineExceeded"), jen.Err()))),
+		jen.For(jen.Id("i").Op(":=").Lit(0), jen.Id("i").Op("<").Lit(k), jen.Id("i").Op("++")).Block(jen.Id("unlock").Call(jen.Id("i"))),
+		jen.Go().Func().Params().Block(
+			jen.If(jen.Err().Op(":=").Id("lockCtx").Call(jen.Qual("context", "Background").Call(), jen.Lit(k)), jen.Err().Op("!=").Nil()).Block(
+				done.Clone().Op("<-").Err(), jen.Return()),
+			jen.Id("unlock").Call(jen.Lit(k)),
+			jen.For(jen.Id("i").Op(":=").Lit(0), jen.Id("i").Op("<=").Lit(k), jen.Id("i").Op("++")).Block(jen.Id("lock").Call(jen.Id("i")), jen.Id("unlock").Call(jen.Id("i"))),
+			done.Clone().Op("<-").Nil(),
+		).Call(),
+		within("after a LockContext gave up, the lock hangs: the attempt left something behind",
+			jen.If(jen.Err().Op("!=").Nil()).Block(t.Clone().Dot("Fatalf").Call(jen.Lit("the next LockContext of the process that gave up: %v"), jen.Err()))),
+	)
+	f.Line()
+	docLines(f, fmt.Sprintf("Test%sLockContextGivesUp: a LockContext on a held lock returns the context's\nerror once its deadline passes, and leaves nothing behind: the same process's\nnext LockContext works, and every process passes in turn.", c.Name))
+	f.Func().Id("Test" + c.Name + "LockContextGivesUp").Params(t.Clone().Op("*").Qual("testing", "T")).Block(body...)
+}
