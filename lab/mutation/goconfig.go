@@ -30,8 +30,9 @@ func lowerable(t mutate.Target) func(a *ir.Algorithm) error {
 // goConfig is the configuration a mutant (or a control) of the target is
 // generated in: the entry's default node policy (the pool policy when the
 // original definition frees records and the entry supports it), the first
-// waiting policy it allows among mutantWaits, no
-// padding, TryLock when the definition has a try-acquire, and small
+// waiting policy it allows among mutantWaits, no padding, TryLock when the
+// definition has a try-acquire, LockContext when the entry is abortable
+// (and not reader/writer), and small
 // parameters (3 processes when ids are needed, k = 2 for k-exclusion,
 // every extra parameter at its default or its smallest valid value).
 func goConfig(t mutate.Target, a *ir.Algorithm, name, pkg, importPath string) golang.Config {
@@ -40,7 +41,10 @@ func goConfig(t mutate.Target, a *ir.Algorithm, name, pkg, importPath string) go
 		Name: name, Package: pkg, ImportPath: importPath,
 		Entry: e, Alg: a, Mode: o.Mode, Preference: o.Preference,
 		Nodes: e.DefaultNodes, Spin: 16,
-		TryLock:  a.TryAcquire != nil && (!o.Mode.Readers() || a.TryRAcquire != nil),
+		TryLock: a.TryAcquire != nil && (!o.Mode.Readers() || a.TryRAcquire != nil),
+		// LockContext where the entry's waiters may give up, so that
+		// Explore cancels them and catches the abort code's mistakes.
+		Context:  e.Abortable() && a.Abortable() && !o.Mode.Readers(),
 		SpecPath: "mutation", SpecHash: "0",
 		SpecEcho: fmt.Sprintf("# mutant %s of %s", name, a.Name),
 	}
