@@ -344,7 +344,7 @@ func TestHuntOnReplaceAdd(t *testing.T) {
 		Only:       regexp.MustCompile(`^replace-add\[kexclusion\]/Acquire/(swap@2,3|flip-lt@3)$`),
 		Layers:     []Layer{Hunt},
 		Jobs:       2,
-		Hunt:       HuntSettings{Timeout: 10 * time.Second, Passages: 1, HashBits: 20, MemLimitMB: 256},
+		Hunt:       HuntSettings{Timeout: time.Minute, Passages: 1, HashBits: 20, MemLimitMB: 256},
 	}
 	rep, err := Run(context.Background(), cfg)
 	if err != nil {
