@@ -36,7 +36,7 @@ type rules struct {
 	fits string
 	// describe says how a waiter waits, for a lock's doc comment, given
 	// the spin key.
-	describe func(spin int) string
+	describe  func(spin int) string
 	parks     bool // a waiter may sleep until a write may satisfy its wait
 	takesSpin bool // the spin key applies: how many checks before it yields or sleeps
 	// countsSpinners: the policy spins only while fewer waiters spin than
