@@ -67,6 +67,13 @@ var candidates = []struct {
 			return acquirer{func(context.Context) error { l.Lock(); return nil }, l.Unlock}
 		}
 	}},
+	{"CLHTry.Lock", func() func() acquirer {
+		l := clhtry.NewCLHTry()
+		return func() acquirer {
+			h := l.NewHandle()
+			return acquirer{func(context.Context) error { h.Lock(); return nil }, h.Unlock}
+		}
+	}},
 	{"CLHTry.LockContext", func() func() acquirer {
 		l := clhtry.NewCLHTry()
 		return func() acquirer {
@@ -74,21 +81,42 @@ var candidates = []struct {
 			return acquirer{h.LockContext, h.Unlock}
 		}
 	}},
+	{"LamportFastContext.Lock", func() func() acquirer {
+		l := lamportfast.NewLamportFastContext()
+		ids := lamportIDs()
+		return func() acquirer {
+			id := ids()
+			return acquirer{
+				func(context.Context) error { l.Lock(id); return nil },
+				func() { l.Unlock(id) },
+			}
+		}
+	}},
 	{"LamportFastContext.LockContext", func() func() acquirer {
 		l := lamportfast.NewLamportFastContext()
-		var ids sync.Mutex
-		next := 0
+		ids := lamportIDs()
 		return func() acquirer {
-			ids.Lock()
-			id := next % 4 // the spec's procs = 4: at most 4 goroutines at once
-			next++
-			ids.Unlock()
+			id := ids()
 			return acquirer{
 				func(ctx context.Context) error { return l.LockContext(ctx, id) },
 				func() { l.Unlock(id) },
 			}
 		}
 	}},
+}
+
+// lamportIDs hands out Lamport's process ids, one per goroutine: the
+// spec's procs = 4, so at most 4 goroutines at once.
+func lamportIDs() func() int {
+	var mu sync.Mutex
+	next := 0
+	return func() int {
+		mu.Lock()
+		defer mu.Unlock()
+		id := next % 4
+		next++
+		return id
+	}
 }
 
 // BenchmarkUncontended: one goroutine, a context that is never done.
