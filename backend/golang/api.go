@@ -25,6 +25,17 @@ func (g *gen) methods(f *jen.File) error {
 		release  bool
 		reader   bool
 	}
+	// done is how an acquire that succeeds returns: TryLock's true,
+	// LockContext's nil.
+	done := func(op opInfo) []jen.Code {
+		switch {
+		case op.try:
+			return []jen.Code{jen.Return(jen.True())}
+		case op.ctx:
+			return []jen.Code{jen.Return(jen.Nil())}
+		}
+		return nil
+	}
 	verbs := []verb{{name: "Lock", op: "Acquire"}, {name: "Unlock", op: "Release", release: true}}
 	if g.c.TryLock {
 		verbs = append(verbs, verb{name: "TryLock", op: "TryAcquire"})
@@ -34,6 +45,11 @@ func (g *gen) methods(f *jen.File) error {
 		if g.c.TryLock {
 			verbs = append(verbs, verb{name: "TryRLock", op: "TryRAcquire", reader: true})
 		}
+	}
+	if g.c.Context {
+		// LockContext (context.go): the acquire with its abort code, on
+		// the same fast path as Lock's.
+		verbs = append(verbs, verb{name: "LockContext", op: ctxOp})
 	}
 
 	// Receiver, parameters, and the expression for the state pointer.
@@ -113,17 +129,13 @@ func (g *gen) methods(f *jen.File) error {
 			// a reader (RReleaseMisuse, checked at the end of fast).
 			body = append(body, g.stateVar(run)...)
 			body = append(body, run...)
-			if op.try {
-				body = append(body, jen.Return(jen.True()))
-			}
+			body = append(body, done(op)...)
 		case g.releaseMisuse():
 			// No flag: the release's own check (ReleaseMisuse, at the end
 			// of fast) tells a release without a holder.
 			body = append(body, g.stateVar(run)...)
 			body = append(body, run...)
-			if op.try {
-				body = append(body, jen.Return(jen.True()))
-			}
+			body = append(body, done(op)...)
 		case g.api.HolderState():
 			hasState := len(g.stateLocals) > 0
 			if v.release {
@@ -149,9 +161,7 @@ func (g *gen) methods(f *jen.File) error {
 				body = append(body, jen.Id("l").Dot("holder").Op("=").Id("st"))
 			}
 			body = append(body, jen.Id("l").Dot("held").Op("=").True())
-			if op.try {
-				body = append(body, jen.Return(jen.True()))
-			}
+			body = append(body, done(op)...)
 		default: // per-process state: ids, handles, caller nodes
 			if g.api == shape.Handles {
 				// A handle not made by NewHandle has no lock.
@@ -180,21 +190,23 @@ func (g *gen) methods(f *jen.File) error {
 			}
 			body = append(body, jen.If(holds).Block(jen.Panic(msg("already holds the lock"))))
 			body = append(body, run...)
-			if op.try {
-				body = append(body, jen.Id("st").Dot(held).Op("=").True(), jen.Return(jen.True()))
-			} else {
-				body = append(body, jen.Id("st").Dot(held).Op("=").True())
-			}
+			body = append(body, jen.Id("st").Dot(held).Op("=").True())
+			body = append(body, done(op)...)
 		}
 		var results []jen.Code
-		if op.try {
+		verbParams := params
+		switch {
+		case op.try:
 			results = []jen.Code{jen.Bool()}
+		case op.ctx:
+			results = []jen.Code{jen.Error()}
+			verbParams = append([]jen.Code{jen.Id("ctx").Qual("context", "Context")}, params...)
 		}
 		slow := lowerName(v.name) + "Slow"
-		body, slowParams, rest, guarded := g.guarded(op.name, slow, body, conts)
+		body, slowParams, rest, guarded := g.guarded(op, slow, body, conts)
 		f.Line()
 		f.Comment(g.verbDoc(v.name))
-		f.Func().Params(recv).Id(v.name).Params(params...).Params(results...).Block(body...)
+		f.Func().Params(recv).Id(v.name).Params(verbParams...).Params(results...).Block(body...)
 		if guarded && rest != nil {
 			doc := fmt.Sprintf("%s is %s from its first line, after the inline exchange found the lock taken.", slow, v.name)
 			if v.release {
@@ -202,11 +214,11 @@ func (g *gen) methods(f *jen.File) error {
 			}
 			f.Line()
 			f.Comment(doc)
-			f.Func().Params(recv).Id(slow).Params(slowParams...).Block(rest...)
+			f.Func().Params(recv).Id(slow).Params(slowParams...).Params(results...).Block(rest...)
 		}
 		g.contFuncs(f, conts)
 	}
-	return g.contextMethod(f)
+	return nil
 }
 
 // opLocals declares what code, an operation lowered whole, uses of its
@@ -263,7 +275,7 @@ var lineComment = regexp.MustCompile(`//[^\n]*`)
 
 // opInfo returns an operation of the lock as a statement tree.
 func (g *gen) opInfo(name string) opInfo {
-	return opInfo{name: name, nodes: g.trees[name], try: name == "TryAcquire" || name == "TryRAcquire"}
+	return opInfo{name: name, nodes: g.trees[name], try: name == "TryAcquire" || name == "TryRAcquire", ctx: name == ctxOp}
 }
 
 // opCode returns an operation's code.
@@ -277,6 +289,9 @@ func (g *gen) opCode(name string) ir.Code {
 }
 
 func (g *gen) verbDoc(name string) string {
+	if name == "LockContext" {
+		return g.contextDoc()
+	}
 	w := map[string]string{
 		"Lock":     "Lock acquires the lock, waiting (%s) until it is free.",
 		"Unlock":   "Unlock releases the lock. It panics if the caller does not hold it.",
@@ -359,7 +374,7 @@ func (g *gen) typeDoc() string {
 }
 
 var opTitle = map[string]string{
-	"Acquire": "acquire", "Release": "release", "TryAcquire": "try-acquire",
+	"Acquire": "acquire", "Release": "release", "TryAcquire": "try-acquire", ctxOp: "LockContext's acquire",
 	"RAcquire": "reader acquire", "RRelease": "reader release", "TryRAcquire": "reader try-acquire",
 }
 

@@ -11,11 +11,18 @@ import (
 	"github.com/lockgen/lockgen/ir"
 )
 
-// LockContext (context = true): the acquire lowered once more, whole, in
-// a method of its own, whose waits that the paper lets a process abandon
-// (ir.AbortOf) watch a context besides their condition. Each round of
-// such a wait starts by looking at the context (a non-blocking receive
-// from ctx.Done()), and a sleep ends with the wake-up or the
+// LockContext (context = true): the acquire once more, as a method of
+// its own, whose waits that the paper lets a process abandon
+// (ir.AbortOf) watch a context besides their condition. LockContext is a
+// verb like Lock (api.go): the same fast path (fast.go) runs the
+// uncontended acquire inline, with Lock's guard where it has one
+// (guard.go), and looks at no context, takes no waiter and defers
+// nothing; where Lock's inline path would call its continuation,
+// LockContext calls its own (lockContextSlowN), which goes on from the
+// same point with the context-aware waits, so no step of the inline path
+// (a queue lock's swap of the tail) runs twice. There each round of an
+// abandonable wait starts by looking at the context (a non-blocking
+// receive from ctx.Done()), and a sleep ends with the wake-up or the
 // cancellation, whichever comes first (lockrt's parkContext). A waiter
 // whose context is done withdraws from its queue, ends its wait
 // (abandon, which passes on a wake-up it may have taken) and runs the
@@ -61,126 +68,6 @@ func (g *gen) giveUp(n *node, w *jen.Statement) jen.Code {
 	l := jen.Lit(n.s.Label())
 	abort := append([]jen.Code{w.Clone().Dot("abandon").Call(l)}, g.lower(n.abort)...)
 	return jen.If(jen.Id("cancelled").Call(jen.Id("ctxDone"))).Block(abort...)
-}
-
-// contextMethod emits LockContext and the method that runs its acquire.
-func (g *gen) contextMethod(f *jen.File) error {
-	if !g.c.Context {
-		return nil
-	}
-	op := opInfo{name: ctxOp, nodes: g.trees[ctxOp], ctx: true}
-	g.beginOp(op)
-	saved := g.fnWaiters
-	g.fnWaiters = 0
-	code := g.lower(op.nodes)
-	if g.err != nil {
-		return fmt.Errorf("%s.LockContext: %w", g.a.Name, g.err)
-	}
-	code = append(code, jen.Return(jen.Nil()))
-	code = append(g.waiterDecls(), code...)
-	g.fnWaiters = saved
-
-	// The acquire's locals, then the context's channel, then the code.
-	decls := g.opLocals(code)
-	if mentions(code, "ctxDone") {
-		decls = append(decls, jen.Id("ctxDone").Op(":=").Id("ctx").Dot("Done").Call())
-	}
-	code = append(decls, code...)
-	params := []jen.Code{jen.Id("ctx").Qual("context", "Context")}
-	args := []jen.Code{jen.Id("ctx")}
-	if mentions(code, "st") {
-		params = append(params, jen.Id("st").Op("*").Id(g.stateType()))
-		if g.api == shape.Locker {
-			args = append(args, jen.Op("&").Id("st"))
-		} else {
-			args = append(args, jen.Id("st"))
-		}
-	}
-	if g.api == shape.IDs && mentions(code, "id") {
-		params = append(params, jen.Id("id").Int())
-		args = append(args, jen.Id("id"))
-	}
-	if !mentions(code, "ctx") {
-		params[0] = jen.Id("_").Qual("context", "Context")
-	}
-	const inner = "lockContext"
-	call := jen.Id("l").Dot(inner).Call(args...)
-	if g.api == shape.Handles {
-		call = jen.Id("h").Dot("l").Dot(inner).Call(args...)
-	}
-
-	// The public method: the misuse checks of Lock around the call.
-	typeName, recv, pub := g.c.Name, jen.Id("l").Op("*").Id(g.c.Name), []jen.Code{jen.Id("ctx").Qual("context", "Context")}
-	msg := func(what string) jen.Code {
-		return jen.Lit(fmt.Sprintf("lockgen: %s.LockContext: %s", typeName, what))
-	}
-	var body []jen.Code
-	switch g.api {
-	case shape.IDs:
-		pub = append(pub, jen.Id("id").Int())
-		msg = func(what string) jen.Code {
-			return jen.Lit(fmt.Sprintf("lockgen: %s.LockContext(", typeName)).Op("+").
-				Qual("strconv", "Itoa").Call(jen.Id("id")).Op("+").Lit("): " + what)
-		}
-		body = append(body, g.setupCheck(jen.Id("l"))...)
-		body = append(body, jen.Id("st").Op(":=").Id("l").Dot("proc").Call(jen.Id("id")))
-	case shape.Handles:
-		typeName = g.handleType()
-		recv = jen.Id("h").Op("*").Id(typeName)
-		msg = func(what string) jen.Code { return jen.Lit(fmt.Sprintf("lockgen: %s.LockContext: %s", typeName, what)) }
-		body = append(body,
-			jen.If(jen.Id("h").Dot("l").Op("==").Nil()).Block(
-				jen.Panic(jen.Lit(fmt.Sprintf("lockgen: %s.LockContext: a handle must come from %s.NewHandle", typeName, g.c.Name)))),
-			jen.Id("st").Op(":=").Op("&").Id("h").Dot("st"))
-	case shape.CallerNodes:
-		pub = append(pub, jen.Id("nd").Op("*").Id(g.nodeType()))
-		body = append(body, jen.If(jen.Id("nd").Op("==").Nil()).Block(jen.Panic(msg("nil "+g.nodeType()))))
-		body = append(body, g.setupCheck(jen.Id("l"))...)
-		body = append(body, jen.Id("st").Op(":=").Op("&").Id("nd").Dot("st"))
-	case shape.Locker:
-		body = append(body, g.setupCheck(jen.Id("l"))...)
-	}
-	hasState := len(g.stateLocals) > 0
-	try := func(c *jen.Statement) jen.Code {
-		return jen.If(jen.Err().Op(":=").Add(c), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))
-	}
-	switch {
-	case g.releaseMisuse():
-		// No flag: the release's own check tells a release without a
-		// holder (as for Lock).
-		if g.api == shape.Locker && mentions(code, "st") {
-			body = append(body, jen.Var().Id("st").Id(g.stateType()))
-		}
-		body = append(body, try(call))
-	case g.api == shape.Locker:
-		if hasState {
-			body = append(body, jen.Var().Id("st").Id(g.stateType()))
-			body = append(body, g.passageInit()...)
-		} else if mentions(code, "st") {
-			body = append(body, jen.Var().Id("st").Id(g.stateType()))
-		}
-		body = append(body, try(call))
-		if hasState {
-			body = append(body, jen.Id("l").Dot("holder").Op("=").Id("st"))
-		}
-		body = append(body, jen.Id("l").Dot("held").Op("=").True())
-	default:
-		holds := jen.Id("st").Dot("held")
-		if g.c.Mode.Readers() {
-			holds = holds.Op("||").Id("st").Dot("rheld")
-		}
-		body = append(body, jen.If(holds).Block(jen.Panic(msg("already holds the lock"))))
-		body = append(body, try(call), jen.Id("st").Dot("held").Op("=").True())
-	}
-	body = append(body, jen.Return(jen.Nil()))
-
-	f.Line()
-	docLines(f, g.contextDoc())
-	f.Func().Params(recv).Id("LockContext").Params(pub...).Error().Block(body...)
-	f.Line()
-	f.Comment(fmt.Sprintf("%s is LockContext's acquire: the paper's, whose waits at %s give up when ctx is done first, running the paper's abort code.", inner, abortLabels(g.a)))
-	f.Func().Params(jen.Id("l").Op("*").Id(g.c.Name)).Id(inner).Params(params...).Error().Block(code...)
-	return nil
 }
 
 // contextDoc documents LockContext.

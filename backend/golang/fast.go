@@ -31,7 +31,9 @@ type frame struct {
 type cont struct {
 	name   string
 	params []jen.Code
+	args   []jen.Code // what the inline path passes for params
 	code   []jen.Code
+	ctx    bool // takes LockContext's ctx (first)
 }
 
 // fastOp lowers op's fast path into the public method's body. It returns
@@ -91,6 +93,9 @@ func (g *gen) fast(ns []*node, f *frame) []jen.Code {
 	case ir.Succeed:
 		return []jen.Code{comment(s)}
 	case ir.Fail:
+		if g.op.ctx {
+			return []jen.Code{comment(s), jen.Return(jen.Id("ctx").Dot("Err").Call())}
+		}
 		return []jen.Code{comment(s), jen.Return(jen.False())}
 	case ir.If:
 		if !g.exits(n) {
@@ -196,13 +201,26 @@ func (g *gen) exit(at []*node, resumed func() []jen.Code, f *frame) []jen.Code {
 	g.fnWaiters = 0
 	body := resumed()
 	body = append(body, g.follow(f)...)
-	if g.op.try {
+	switch {
+	case g.op.try:
 		body = append(body, jen.Return(jen.True()))
+	case g.op.ctx:
+		body = append(body, jen.Return(jen.Nil()))
 	}
 	body = append(g.waiterDecls(), body...)
 	g.fnWaiters = saved
 	c := cont{name: fmt.Sprintf("%sSlow%d", opMethod[g.op.name], len(g.conts)+1), code: body}
 	var args []jen.Code
+	if g.op.ctx && mentions(body, "ctxDone") {
+		// LockContext's continuation looks at the context: only the slow
+		// path pays for ctx.Done().
+		c.code = append([]jen.Code{jen.Id("ctxDone").Op(":=").Id("ctx").Dot("Done").Call()}, c.code...)
+	}
+	if g.op.ctx && mentions(c.code, "ctx") {
+		c.ctx = true
+		c.params = append(c.params, jen.Id("ctx").Qual("context", "Context"))
+		args = append(args, jen.Id("ctx"))
+	}
 	if mentions(body, "st") {
 		c.params = append(c.params, jen.Id("st").Op("*").Id(g.stateType()))
 		if g.api.HolderState() {
@@ -228,10 +246,14 @@ func (g *gen) exit(at []*node, resumed func() []jen.Code, f *frame) []jen.Code {
 		}
 	}
 	c.code = append(decls, c.code...)
+	c.args = args
 	g.conts = append(g.conts, c)
 	call := jen.Id("l").Dot(c.name).Call(args...)
-	if g.op.try {
+	switch {
+	case g.op.try:
 		return []jen.Code{jen.If(jen.Op("!").Add(call)).Block(jen.Return(jen.False()))}
+	case g.op.ctx:
+		return []jen.Code{jen.If(jen.Err().Op(":=").Add(call), jen.Err().Op("!=").Nil()).Block(jen.Return(jen.Err()))}
 	}
 	return []jen.Code{call}
 }
@@ -251,7 +273,7 @@ func (g *gen) follow(f *frame) []jen.Code {
 
 // opMethod names the continuations of an operation.
 var opMethod = map[string]string{
-	"Acquire": "acquire", "Release": "release", "TryAcquire": "tryAcquire",
+	"Acquire": "acquire", "Release": "release", "TryAcquire": "tryAcquire", ctxOp: "lockContext",
 	"RAcquire": "rAcquire", "RRelease": "rRelease", "TryRAcquire": "tryRAcquire",
 }
 
@@ -259,11 +281,20 @@ var opMethod = map[string]string{
 func (g *gen) contFuncs(f *jen.File, conts []cont) {
 	for _, c := range conts {
 		fn := jen.Func().Params(jen.Id("l").Op("*").Id(g.c.Name)).Id(c.name).Params(c.params...)
-		if g.op.try {
+		doc := fmt.Sprintf("%s continues %s where its inline path had to wait.", c.name, opTitle[g.op.name])
+		switch {
+		case g.op.try:
 			fn = fn.Bool()
+		case g.op.ctx:
+			fn = fn.Error()
+			if c.ctx {
+				doc = fmt.Sprintf("%s continues LockContext's acquire where its inline path had to wait; its waits at %s give up when ctx is done first, running the paper's abort code.", c.name, abortLabels(g.a))
+			} else {
+				doc = fmt.Sprintf("%s continues LockContext's acquire where its inline path had to wait.", c.name)
+			}
 		}
 		f.Line()
-		f.Comment(fmt.Sprintf("%s continues %s where its inline path had to wait.", c.name, opTitle[g.op.name]))
+		f.Comment(doc)
 		f.Add(fn.Block(c.code...))
 	}
 }

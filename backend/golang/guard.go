@@ -265,8 +265,14 @@ func (g *gen) bitRegister(name string) bool {
 // body and the method it calls when the guard does not hold (slow, with
 // its parameters and body; none when it calls a continuation of the
 // operation instead); body and conts are the operation as lowered without
-// a guard. ok is false for an operation without one.
-func (g *gen) guarded(op, slow string, body []jen.Code, conts []cont) (public []jen.Code, params []jen.Code, rest []jen.Code, ok bool) {
+// a guard. ok is false for an operation without one. LockContext's
+// acquire takes Lock's guard: it is the same acquire until its first
+// wait, and its slow path returns LockContext's error.
+func (g *gen) guarded(o opInfo, slow string, body []jen.Code, conts []cont) (public []jen.Code, params []jen.Code, rest []jen.Code, ok bool) {
+	op := o.name
+	if o.ctx {
+		op = "Acquire"
+	}
 	gd := g.guards[op]
 	if gd == nil || op == "Acquire" && !g.acquireGuarded() {
 		return body, nil, nil, false
@@ -292,11 +298,25 @@ func (g *gen) guarded(op, slow string, body []jen.Code, conts []cont) (public []
 		if folded {
 			step = jen.Parens(step).Op("&").Id("qValue")
 		}
-		if gd.bare && len(conts) == 1 && len(conts[0].params) == 0 {
-			public = []jen.Code{jen.If(step.Op("!=").Add(g.expr(gd.fromE, gd.lbl))).Block(jen.Id("l").Dot(conts[0].name).Call())}
-			return public, nil, nil, true
+		taken := step.Op("!=").Add(g.expr(gd.fromE, gd.lbl))
+		if gd.bare && len(conts) == 1 && (len(conts[0].args) == 0 || conts[0].ctx && len(conts[0].args) == 1) {
+			// The continuation takes nothing of the inline path (LockContext's
+			// takes its ctx only).
+			call := jen.Id("l").Dot(conts[0].name).Call(conts[0].args...)
+			if o.ctx {
+				return []jen.Code{jen.If(taken).Block(jen.Return(call)), jen.Return(jen.Nil())}, nil, nil, true
+			}
+			return []jen.Code{jen.If(taken).Block(call)}, nil, nil, true
 		}
-		public = []jen.Code{jen.If(step.Op("!=").Add(g.expr(gd.fromE, gd.lbl))).Block(jen.Id("l").Dot(slow).Call())}
+		if o.ctx {
+			// body ends with LockContext's return nil.
+			var args []jen.Code
+			if mentions(body, "ctx") {
+				args, params = []jen.Code{jen.Id("ctx")}, []jen.Code{jen.Id("ctx").Qual("context", "Context")}
+			}
+			return []jen.Code{jen.If(taken).Block(jen.Return(jen.Id("l").Dot(slow).Call(args...))), jen.Return(jen.Nil())}, params, body, true
+		}
+		public = []jen.Code{jen.If(taken).Block(jen.Id("l").Dot(slow).Call())}
 		return public, nil, body, true
 	}
 	// The release: anything but exactly the holder's value with nobody

@@ -32,6 +32,10 @@ func (g *gen) liveSeq(code []*node, assigned, live map[string]bool) {
 // certainly writes to assigned.
 func (g *gen) liveNode(n *node, assigned, live map[string]bool) {
 	read := func(e ir.Expr) { g.liveExpr(e, assigned, live) }
+	if len(n.abort) > 0 {
+		// LockContext's abort code may run at the wait's first round.
+		g.liveSeq(n.abort, copySet(assigned), live)
+	}
 	switch s := n.s.(type) {
 	case ir.If:
 		read(s.Cond)

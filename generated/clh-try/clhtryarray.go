@@ -516,20 +516,9 @@ func (l *CLHTryArray) LockContext(ctx context.Context, id int) error {
 	if st.held {
 		panic("lockgen: CLHTryArray.LockContext(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	if err := l.lockContext(ctx, st, id); err != nil {
-		return err
-	}
-	st.held = true
-	return nil
-}
-
-// lockContext is LockContext's acquire: the paper's, whose waits at 5 give up when ctx is done first, running the paper's abort code.
-func (l *CLHTryArray) lockContext(ctx context.Context, st *clhTryArrayState, id int) error {
 	var pred int64
 	var temp int64
 	var stat int64
-	var ok bool
-	ctxDone := ctx.Done()
 	// 0: if mynode = ⊥ then
 	if st.mynode == 0 {
 		// 0: mynode := &NODE_i[0]
@@ -561,171 +550,9 @@ func (l *CLHTryArray) lockContext(ctx context.Context, st *clhTryArrayState, id 
 			l.sleepers.wake("4", 0)
 		}
 		// 4: enter the critical section
-		return nil
-	}
-	// 5: while true do
-	if true {
-		st.waiters[0].begin("5", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
-		for first0 := true; ; first0 = false {
-			if !first0 {
-				if cancelled(ctxDone) {
-					st.waiters[0].abandon("5")
-					// 9: repeat
-					for {
-						// 10: await pred.status ≠ transient
-						if !(l.recordQNode(pred).status.load("10") != clhTryArrayTransient) {
-							st.waiters[0].begin("10", &l.recordQNode(pred).statusSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitExclusive)
-							for {
-								if !st.waiters[0].spin("10") {
-									st.waiters[0].prepare("10")
-									if l.recordQNode(pred).status.load("10") != clhTryArrayTransient {
-										st.waiters[0].cancel("10")
-										break
-									}
-									st.waiters[0].park("10")
-								}
-								if l.recordQNode(pred).status.load("10") != clhTryArrayTransient {
-									break
-								}
-							}
-							st.waiters[0].end("10")
-						}
-						// 11: stat := FAS(pred.status, transient)
-						{
-							var newVal int64 = clhTryArrayTransient
-							prevVal := l.recordQNode(pred).status.swap("11", newVal)
-							stat = prevVal
-							if prevVal != newVal {
-								l.sleepers.wake("11", 0)
-							}
-						}
-						// 12: if stat = available then
-						if stat == clhTryArrayAvailable {
-							// 12: mynode.prev := pred
-							{
-								var newVal int64 = pred
-								l.recordQNode(st.mynode).prev.store("12", newVal)
-								l.sleepers.wake("12", 0)
-							}
-							// 12: enter the critical section
-							return nil
-						}
-						// 13: if stat = leaving then
-						if stat == clhTryArrayLeaving {
-							// 13: temp := pred.prev
-							temp = l.recordQNode(pred).prev.load("13")
-							// 13: pred.status := recycled
-							{
-								var newVal int64 = clhTryArrayRecycled
-								l.recordQNode(pred).status.store("13", newVal)
-								l.sleepers.wake("13", 0)
-								if l.recordQNode(pred).statusSleepers.mustWake("13") {
-									l.recordQNode(pred).statusSleepers.wakeSlow("13", newVal)
-								}
-							}
-							// 13: pred := temp
-							pred = temp
-						}
-						if stat != clhTryArrayLeaving {
-							break
-						}
-					}
-					// 14: mynode.prev := pred
-					{
-						var newVal int64 = pred
-						l.recordQNode(st.mynode).prev.store("14", newVal)
-						l.sleepers.wake("14", 0)
-					}
-					// 15: repeat
-					for {
-						// 16: ok := CAS(mynode.status, waiting, leaving)
-						{
-							var newVal int64 = clhTryArrayLeaving
-							casOK := l.recordQNode(st.mynode).status.cas("16", clhTryArrayWaiting, newVal)
-							ok = casOK
-							if casOK {
-								l.sleepers.wake("16", 0)
-								if l.recordQNode(st.mynode).statusSleepers.mustWake("16") {
-									l.recordQNode(st.mynode).statusSleepers.wakeSlow("16", 0)
-								}
-							}
-						}
-						// 17: if ¬ok then
-						if !ok {
-							// 17: await mynode.status = waiting
-							if !(l.recordQNode(st.mynode).status.load("17") == clhTryArrayWaiting) {
-								st.waiters[0].begin("17", &l.recordQNode(st.mynode).statusSleepers, &l.spinners, waitAdaptive, 0, clhTryArrayWaiting, 0, waitKeyed)
-								for {
-									if !st.waiters[0].spin("17") {
-										st.waiters[0].prepare("17")
-										if l.recordQNode(st.mynode).status.load("17") == clhTryArrayWaiting {
-											st.waiters[0].cancel("17")
-											break
-										}
-										st.waiters[0].park("17")
-									}
-									if l.recordQNode(st.mynode).status.load("17") == clhTryArrayWaiting {
-										break
-									}
-								}
-								st.waiters[0].end("17")
-							}
-						}
-						if ok {
-							break
-						}
-					}
-					// 18: ok := CAS(TAIL, mynode, pred)
-					ok = l.tail.cas("18", st.mynode, pred)
-					// 19: if ok then
-					if ok {
-						// 19: pred.status := waiting
-						{
-							var newVal int64 = clhTryArrayWaiting
-							l.recordQNode(pred).status.store("19", newVal)
-							l.sleepers.wake("19", 0)
-							if l.recordQNode(pred).statusSleepers.mustWake("19") {
-								l.recordQNode(pred).statusSleepers.wakeSlow("19", newVal)
-							}
-						}
-						// 19: give up (return failure)
-						return ctx.Err()
-					}
-					// 20: await mynode.status = recycled
-					if !(l.recordQNode(st.mynode).status.load("20") == clhTryArrayRecycled) {
-						st.waiters[0].begin("20", &l.recordQNode(st.mynode).statusSleepers, &l.spinners, waitAdaptive, 0, clhTryArrayRecycled, 0, waitKeyed)
-						for {
-							if !st.waiters[0].spin("20") {
-								st.waiters[0].prepare("20")
-								if l.recordQNode(st.mynode).status.load("20") == clhTryArrayRecycled {
-									st.waiters[0].cancel("20")
-									break
-								}
-								st.waiters[0].park("20")
-							}
-							if l.recordQNode(st.mynode).status.load("20") == clhTryArrayRecycled {
-								break
-							}
-						}
-						st.waiters[0].end("20")
-					}
-					// 21: pred.status := waiting
-					{
-						var newVal int64 = clhTryArrayWaiting
-						l.recordQNode(pred).status.store("21", newVal)
-						l.sleepers.wake("21", 0)
-						if l.recordQNode(pred).statusSleepers.mustWake("21") {
-							l.recordQNode(pred).statusSleepers.wakeSlow("21", newVal)
-						}
-					}
-					// 21: give up (return failure)
-					return ctx.Err()
-				}
-			}
-			armed0 := !first0 && !st.waiters[0].spin("5")
-			if armed0 {
-				st.waiters[0].prepare("5")
-			}
+	} else {
+		// 5: while true do
+		if true {
 			// 6: stat := pred.status
 			stat = l.recordQNode(pred).status.load("6")
 			// 7: if stat = available then
@@ -738,40 +565,248 @@ func (l *CLHTryArray) lockContext(ctx context.Context, st *clhTryArrayState, id 
 					}
 				}
 				// 7: enter the critical section
-				if armed0 {
-					st.waiters[0].cancel("7")
-				}
-				st.waiters[0].end("7")
-				return nil
-			}
-			// 8: if stat = leaving then
-			if stat == clhTryArrayLeaving {
-				// 8: temp := pred.prev
-				temp = l.recordQNode(pred).prev.load("8")
-				// 8: pred.status := recycled
-				{
-					var newVal int64 = clhTryArrayRecycled
-					if l.recordQNode(pred).status.swap("8", newVal) != newVal {
-						l.sleepers.wake("8", 0)
-						if l.recordQNode(pred).statusSleepers.mustWake("8") {
-							l.recordQNode(pred).statusSleepers.wakeSlow("8", newVal)
+			} else {
+				// 8: if stat = leaving then
+				if stat == clhTryArrayLeaving {
+					// 8: temp := pred.prev
+					temp = l.recordQNode(pred).prev.load("8")
+					// 8: pred.status := recycled
+					{
+						var newVal int64 = clhTryArrayRecycled
+						if l.recordQNode(pred).status.swap("8", newVal) != newVal {
+							l.sleepers.wake("8", 0)
+							if l.recordQNode(pred).statusSleepers.mustWake("8") {
+								l.recordQNode(pred).statusSleepers.wakeSlow("8", newVal)
+							}
 						}
 					}
+					// 8: pred := temp
+					pred = temp
 				}
-				// 8: pred := temp
-				pred = temp
-			}
-			if !true {
-				if armed0 {
-					st.waiters[0].cancel("5")
+				if true {
+					if err := l.lockContextSlow1(ctx, st, pred); err != nil {
+						return err
+					}
 				}
-				break
-			}
-			if armed0 && !st.waiters[0].parkContext("5", ctx) {
-				st.waiters[0].cancel("5")
 			}
 		}
-		st.waiters[0].end("5")
 	}
+	st.held = true
+	return nil
+}
+
+// lockContextSlow1 continues LockContext's acquire where its inline path had to wait; its waits at 5 give up when ctx is done first, running the paper's abort code.
+func (l *CLHTryArray) lockContextSlow1(ctx context.Context, st *clhTryArrayState, pred int64) error {
+	var temp int64
+	var stat int64
+	var ok bool
+	ctxDone := ctx.Done()
+	st.waiters[0].begin("5", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
+	for first0 := false; ; first0 = false {
+		if !first0 {
+			if cancelled(ctxDone) {
+				st.waiters[0].abandon("5")
+				// 9: repeat
+				for {
+					// 10: await pred.status ≠ transient
+					if !(l.recordQNode(pred).status.load("10") != clhTryArrayTransient) {
+						st.waiters[0].begin("10", &l.recordQNode(pred).statusSleepers, &l.spinners, waitAdaptive, 0, 0, 0, waitExclusive)
+						for {
+							if !st.waiters[0].spin("10") {
+								st.waiters[0].prepare("10")
+								if l.recordQNode(pred).status.load("10") != clhTryArrayTransient {
+									st.waiters[0].cancel("10")
+									break
+								}
+								st.waiters[0].park("10")
+							}
+							if l.recordQNode(pred).status.load("10") != clhTryArrayTransient {
+								break
+							}
+						}
+						st.waiters[0].end("10")
+					}
+					// 11: stat := FAS(pred.status, transient)
+					{
+						var newVal int64 = clhTryArrayTransient
+						prevVal := l.recordQNode(pred).status.swap("11", newVal)
+						stat = prevVal
+						if prevVal != newVal {
+							l.sleepers.wake("11", 0)
+						}
+					}
+					// 12: if stat = available then
+					if stat == clhTryArrayAvailable {
+						// 12: mynode.prev := pred
+						{
+							var newVal int64 = pred
+							l.recordQNode(st.mynode).prev.store("12", newVal)
+							l.sleepers.wake("12", 0)
+						}
+						// 12: enter the critical section
+						return nil
+					}
+					// 13: if stat = leaving then
+					if stat == clhTryArrayLeaving {
+						// 13: temp := pred.prev
+						temp = l.recordQNode(pred).prev.load("13")
+						// 13: pred.status := recycled
+						{
+							var newVal int64 = clhTryArrayRecycled
+							l.recordQNode(pred).status.store("13", newVal)
+							l.sleepers.wake("13", 0)
+							if l.recordQNode(pred).statusSleepers.mustWake("13") {
+								l.recordQNode(pred).statusSleepers.wakeSlow("13", newVal)
+							}
+						}
+						// 13: pred := temp
+						pred = temp
+					}
+					if stat != clhTryArrayLeaving {
+						break
+					}
+				}
+				// 14: mynode.prev := pred
+				{
+					var newVal int64 = pred
+					l.recordQNode(st.mynode).prev.store("14", newVal)
+					l.sleepers.wake("14", 0)
+				}
+				// 15: repeat
+				for {
+					// 16: ok := CAS(mynode.status, waiting, leaving)
+					{
+						var newVal int64 = clhTryArrayLeaving
+						casOK := l.recordQNode(st.mynode).status.cas("16", clhTryArrayWaiting, newVal)
+						ok = casOK
+						if casOK {
+							l.sleepers.wake("16", 0)
+							if l.recordQNode(st.mynode).statusSleepers.mustWake("16") {
+								l.recordQNode(st.mynode).statusSleepers.wakeSlow("16", 0)
+							}
+						}
+					}
+					// 17: if ¬ok then
+					if !ok {
+						// 17: await mynode.status = waiting
+						if !(l.recordQNode(st.mynode).status.load("17") == clhTryArrayWaiting) {
+							st.waiters[0].begin("17", &l.recordQNode(st.mynode).statusSleepers, &l.spinners, waitAdaptive, 0, clhTryArrayWaiting, 0, waitKeyed)
+							for {
+								if !st.waiters[0].spin("17") {
+									st.waiters[0].prepare("17")
+									if l.recordQNode(st.mynode).status.load("17") == clhTryArrayWaiting {
+										st.waiters[0].cancel("17")
+										break
+									}
+									st.waiters[0].park("17")
+								}
+								if l.recordQNode(st.mynode).status.load("17") == clhTryArrayWaiting {
+									break
+								}
+							}
+							st.waiters[0].end("17")
+						}
+					}
+					if ok {
+						break
+					}
+				}
+				// 18: ok := CAS(TAIL, mynode, pred)
+				ok = l.tail.cas("18", st.mynode, pred)
+				// 19: if ok then
+				if ok {
+					// 19: pred.status := waiting
+					{
+						var newVal int64 = clhTryArrayWaiting
+						l.recordQNode(pred).status.store("19", newVal)
+						l.sleepers.wake("19", 0)
+						if l.recordQNode(pred).statusSleepers.mustWake("19") {
+							l.recordQNode(pred).statusSleepers.wakeSlow("19", newVal)
+						}
+					}
+					// 19: give up (return failure)
+					return ctx.Err()
+				}
+				// 20: await mynode.status = recycled
+				if !(l.recordQNode(st.mynode).status.load("20") == clhTryArrayRecycled) {
+					st.waiters[0].begin("20", &l.recordQNode(st.mynode).statusSleepers, &l.spinners, waitAdaptive, 0, clhTryArrayRecycled, 0, waitKeyed)
+					for {
+						if !st.waiters[0].spin("20") {
+							st.waiters[0].prepare("20")
+							if l.recordQNode(st.mynode).status.load("20") == clhTryArrayRecycled {
+								st.waiters[0].cancel("20")
+								break
+							}
+							st.waiters[0].park("20")
+						}
+						if l.recordQNode(st.mynode).status.load("20") == clhTryArrayRecycled {
+							break
+						}
+					}
+					st.waiters[0].end("20")
+				}
+				// 21: pred.status := waiting
+				{
+					var newVal int64 = clhTryArrayWaiting
+					l.recordQNode(pred).status.store("21", newVal)
+					l.sleepers.wake("21", 0)
+					if l.recordQNode(pred).statusSleepers.mustWake("21") {
+						l.recordQNode(pred).statusSleepers.wakeSlow("21", newVal)
+					}
+				}
+				// 21: give up (return failure)
+				return ctx.Err()
+			}
+		}
+		armed0 := !first0 && !st.waiters[0].spin("5")
+		if armed0 {
+			st.waiters[0].prepare("5")
+		}
+		// 6: stat := pred.status
+		stat = l.recordQNode(pred).status.load("6")
+		// 7: if stat = available then
+		if stat == clhTryArrayAvailable {
+			// 7: mynode.prev := pred
+			{
+				var newVal int64 = pred
+				if l.recordQNode(st.mynode).prev.swap("7", newVal) != newVal {
+					l.sleepers.wake("7", 0)
+				}
+			}
+			// 7: enter the critical section
+			if armed0 {
+				st.waiters[0].cancel("7")
+			}
+			st.waiters[0].end("7")
+			return nil
+		}
+		// 8: if stat = leaving then
+		if stat == clhTryArrayLeaving {
+			// 8: temp := pred.prev
+			temp = l.recordQNode(pred).prev.load("8")
+			// 8: pred.status := recycled
+			{
+				var newVal int64 = clhTryArrayRecycled
+				if l.recordQNode(pred).status.swap("8", newVal) != newVal {
+					l.sleepers.wake("8", 0)
+					if l.recordQNode(pred).statusSleepers.mustWake("8") {
+						l.recordQNode(pred).statusSleepers.wakeSlow("8", newVal)
+					}
+				}
+			}
+			// 8: pred := temp
+			pred = temp
+		}
+		if !true {
+			if armed0 {
+				st.waiters[0].cancel("5")
+			}
+			break
+		}
+		if armed0 && !st.waiters[0].parkContext("5", ctx) {
+			st.waiters[0].cancel("5")
+		}
+	}
+	st.waiters[0].end("5")
 	return nil
 }

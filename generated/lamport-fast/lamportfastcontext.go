@@ -985,18 +985,265 @@ func (l *LamportFastContext) LockContext(ctx context.Context, id int) error {
 	if st.held {
 		panic("lockgen: LamportFastContext.LockContext(" + strconv.Itoa(id) + "): already holds the lock")
 	}
-	if err := l.lockContext(ctx, st, id); err != nil {
-		return err
+	// N0: while true do
+	if true {
+		// N1: FLAG[i] := true
+		{
+			var newVal bool = true
+			l.flag[int64(id)].r.store("N1", newVal)
+			l.sleepers.wake("N1", 0)
+		}
+		// 1: X := i
+		l.x.store("1", int64(id))
+		// 2: if Y ≠ ⊥ then
+		if l.y.load("2") != lamportFastContextBottom {
+			// R3: FLAG[i] := false
+			{
+				var newVal bool = false
+				l.flag[int64(id)].r.store("R3", newVal)
+				l.sleepers.wake("R3", 0)
+			}
+			// R3: await Y = ⊥
+			if !(l.y.load("R3") == lamportFastContextBottom) {
+				if err := l.lockContextSlow1(ctx, st, id); err != nil {
+					return err
+				}
+			} else {
+				if true {
+					if err := l.lockContextSlow2(ctx, st, id); err != nil {
+						return err
+					}
+				}
+			}
+		} else {
+			// 4: Y := i
+			{
+				var newVal int64 = int64(id)
+				l.y.store("4", newVal)
+				if newVal == int64(-1) {
+					l.ySleepers.wake("4", newVal)
+				}
+			}
+			// 5: if X = i then
+			if l.x.load("5") == int64(id) {
+				// 6: enter the critical section
+			} else {
+				// R7.1: FLAG[i] := false
+				{
+					var newVal bool = false
+					l.flag[int64(id)].r.store("R7.1", newVal)
+					l.sleepers.wake("R7.1", 0)
+				}
+				// R7.2: await (∀ j ∈ 0..n - 1: FLAG[j] = false)
+				if !(func() bool {
+					for j := int64(0); j <= LamportFastContextProcs-1; j++ {
+						if !(l.flag[j].r.load("R7.2") == false) {
+							return false
+						}
+					}
+					return true
+				}()) {
+					if err := l.lockContextSlow3(ctx, st, id); err != nil {
+						return err
+					}
+				} else {
+					// R7.3: if Y = i then
+					if l.y.load("R7.3") == int64(id) {
+						// R7.3: enter the critical section
+					} else {
+						// R7.4: await Y = ⊥
+						if !(l.y.load("R7.4") == lamportFastContextBottom) {
+							if err := l.lockContextSlow4(ctx, st, id); err != nil {
+								return err
+							}
+						} else {
+							if true {
+								if err := l.lockContextSlow5(ctx, st, id); err != nil {
+									return err
+								}
+							}
+						}
+					}
+				}
+			}
+		}
 	}
 	st.held = true
 	return nil
 }
 
-// lockContext is LockContext's acquire: the paper's, whose waits at R3 and R7.4 give up when ctx is done first, running the paper's abort code.
-func (l *LamportFastContext) lockContext(ctx context.Context, st *lamportFastContextState, id int) error {
+// lockContextSlow1 continues LockContext's acquire where its inline path had to wait; its waits at R3 and R7.4 give up when ctx is done first, running the paper's abort code.
+func (l *LamportFastContext) lockContextSlow1(ctx context.Context, st *lamportFastContextState, id int) error {
 	ctxDone := ctx.Done()
-	// N0: while true do
-	for true {
+	st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastContextBottom, 0, waitKeyed)
+	for {
+		if cancelled(ctxDone) {
+			st.waiters[0].abandon("R3")
+			// R3: give up (return failure)
+			return ctx.Err()
+		}
+		if !st.waiters[0].spin("R3") {
+			st.waiters[0].prepare("R3")
+			if l.y.load("R3") == lamportFastContextBottom {
+				st.waiters[0].cancel("R3")
+				break
+			}
+			if !st.waiters[0].parkContext("R3", ctx) {
+				st.waiters[0].cancel("R3")
+			}
+		}
+		if l.y.load("R3") == lamportFastContextBottom {
+			break
+		}
+	}
+	st.waiters[0].end("R3")
+	if true {
+		for {
+			// N1: FLAG[i] := true
+			{
+				var newVal bool = true
+				l.flag[int64(id)].r.store("N1", newVal)
+				l.sleepers.wake("N1", 0)
+			}
+			// 1: X := i
+			l.x.store("1", int64(id))
+			// 2: if Y ≠ ⊥ then
+			if l.y.load("2") != lamportFastContextBottom {
+				// R3: FLAG[i] := false
+				{
+					var newVal bool = false
+					l.flag[int64(id)].r.store("R3", newVal)
+					l.sleepers.wake("R3", 0)
+				}
+				// R3: await Y = ⊥
+				if !(l.y.load("R3") == lamportFastContextBottom) {
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastContextBottom, 0, waitKeyed)
+					for {
+						if cancelled(ctxDone) {
+							st.waiters[0].abandon("R3")
+							// R3: give up (return failure)
+							return ctx.Err()
+						}
+						if !st.waiters[0].spin("R3") {
+							st.waiters[0].prepare("R3")
+							if l.y.load("R3") == lamportFastContextBottom {
+								st.waiters[0].cancel("R3")
+								break
+							}
+							if !st.waiters[0].parkContext("R3", ctx) {
+								st.waiters[0].cancel("R3")
+							}
+						}
+						if l.y.load("R3") == lamportFastContextBottom {
+							break
+						}
+					}
+					st.waiters[0].end("R3")
+				}
+			} else {
+				// 4: Y := i
+				{
+					var newVal int64 = int64(id)
+					l.y.store("4", newVal)
+					if newVal == int64(-1) {
+						l.ySleepers.wake("4", newVal)
+					}
+				}
+				// 5: if X = i then
+				if l.x.load("5") == int64(id) {
+					// 6: enter the critical section
+					return nil
+				} else {
+					// R7.1: FLAG[i] := false
+					{
+						var newVal bool = false
+						l.flag[int64(id)].r.store("R7.1", newVal)
+						l.sleepers.wake("R7.1", 0)
+					}
+					// R7.2: await (∀ j ∈ 0..n - 1: FLAG[j] = false)
+					if !(func() bool {
+						for j := int64(0); j <= LamportFastContextProcs-1; j++ {
+							if !(l.flag[j].r.load("R7.2") == false) {
+								return false
+							}
+						}
+						return true
+					}()) {
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
+						for {
+							if !st.waiters[0].spin("R7.2") {
+								st.waiters[0].prepare("R7.2")
+								if func() bool {
+									for j := int64(0); j <= LamportFastContextProcs-1; j++ {
+										if !(l.flag[j].r.load("R7.2") == false) {
+											return false
+										}
+									}
+									return true
+								}() {
+									st.waiters[0].cancel("R7.2")
+									break
+								}
+								st.waiters[0].park("R7.2")
+							}
+							if func() bool {
+								for j := int64(0); j <= LamportFastContextProcs-1; j++ {
+									if !(l.flag[j].r.load("R7.2") == false) {
+										return false
+									}
+								}
+								return true
+							}() {
+								break
+							}
+						}
+						st.waiters[0].end("R7.2")
+					}
+					// R7.3: if Y = i then
+					if l.y.load("R7.3") == int64(id) {
+						// R7.3: enter the critical section
+						return nil
+					} else {
+						// R7.4: await Y = ⊥
+						if !(l.y.load("R7.4") == lamportFastContextBottom) {
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastContextBottom, 0, waitKeyed)
+							for {
+								if cancelled(ctxDone) {
+									st.waiters[0].abandon("R7.4")
+									// R7.4: give up (return failure)
+									return ctx.Err()
+								}
+								if !st.waiters[0].spin("R7.4") {
+									st.waiters[0].prepare("R7.4")
+									if l.y.load("R7.4") == lamportFastContextBottom {
+										st.waiters[0].cancel("R7.4")
+										break
+									}
+									if !st.waiters[0].parkContext("R7.4", ctx) {
+										st.waiters[0].cancel("R7.4")
+									}
+								}
+								if l.y.load("R7.4") == lamportFastContextBottom {
+									break
+								}
+							}
+							st.waiters[0].end("R7.4")
+						}
+					}
+				}
+			}
+			if !true {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// lockContextSlow2 continues LockContext's acquire where its inline path had to wait; its waits at R3 and R7.4 give up when ctx is done first, running the paper's abort code.
+func (l *LamportFastContext) lockContextSlow2(ctx context.Context, st *lamportFastContextState, id int) error {
+	ctxDone := ctx.Done()
+	for {
 		// N1: FLAG[i] := true
 		{
 			var newVal bool = true
@@ -1129,6 +1376,527 @@ func (l *LamportFastContext) lockContext(ctx context.Context, st *lamportFastCon
 					}
 				}
 			}
+		}
+		if !true {
+			break
+		}
+	}
+	return nil
+}
+
+// lockContextSlow3 continues LockContext's acquire where its inline path had to wait; its waits at R3 and R7.4 give up when ctx is done first, running the paper's abort code.
+func (l *LamportFastContext) lockContextSlow3(ctx context.Context, st *lamportFastContextState, id int) error {
+	ctxDone := ctx.Done()
+	st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
+	for {
+		if !st.waiters[0].spin("R7.2") {
+			st.waiters[0].prepare("R7.2")
+			if func() bool {
+				for j := int64(0); j <= LamportFastContextProcs-1; j++ {
+					if !(l.flag[j].r.load("R7.2") == false) {
+						return false
+					}
+				}
+				return true
+			}() {
+				st.waiters[0].cancel("R7.2")
+				break
+			}
+			st.waiters[0].park("R7.2")
+		}
+		if func() bool {
+			for j := int64(0); j <= LamportFastContextProcs-1; j++ {
+				if !(l.flag[j].r.load("R7.2") == false) {
+					return false
+				}
+			}
+			return true
+		}() {
+			break
+		}
+	}
+	st.waiters[0].end("R7.2")
+	// R7.3: if Y = i then
+	if l.y.load("R7.3") == int64(id) {
+		// R7.3: enter the critical section
+		return nil
+	} else {
+		// R7.4: await Y = ⊥
+		if !(l.y.load("R7.4") == lamportFastContextBottom) {
+			st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastContextBottom, 0, waitKeyed)
+			for {
+				if cancelled(ctxDone) {
+					st.waiters[0].abandon("R7.4")
+					// R7.4: give up (return failure)
+					return ctx.Err()
+				}
+				if !st.waiters[0].spin("R7.4") {
+					st.waiters[0].prepare("R7.4")
+					if l.y.load("R7.4") == lamportFastContextBottom {
+						st.waiters[0].cancel("R7.4")
+						break
+					}
+					if !st.waiters[0].parkContext("R7.4", ctx) {
+						st.waiters[0].cancel("R7.4")
+					}
+				}
+				if l.y.load("R7.4") == lamportFastContextBottom {
+					break
+				}
+			}
+			st.waiters[0].end("R7.4")
+		}
+	}
+	if true {
+		for {
+			// N1: FLAG[i] := true
+			{
+				var newVal bool = true
+				l.flag[int64(id)].r.store("N1", newVal)
+				l.sleepers.wake("N1", 0)
+			}
+			// 1: X := i
+			l.x.store("1", int64(id))
+			// 2: if Y ≠ ⊥ then
+			if l.y.load("2") != lamportFastContextBottom {
+				// R3: FLAG[i] := false
+				{
+					var newVal bool = false
+					l.flag[int64(id)].r.store("R3", newVal)
+					l.sleepers.wake("R3", 0)
+				}
+				// R3: await Y = ⊥
+				if !(l.y.load("R3") == lamportFastContextBottom) {
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastContextBottom, 0, waitKeyed)
+					for {
+						if cancelled(ctxDone) {
+							st.waiters[0].abandon("R3")
+							// R3: give up (return failure)
+							return ctx.Err()
+						}
+						if !st.waiters[0].spin("R3") {
+							st.waiters[0].prepare("R3")
+							if l.y.load("R3") == lamportFastContextBottom {
+								st.waiters[0].cancel("R3")
+								break
+							}
+							if !st.waiters[0].parkContext("R3", ctx) {
+								st.waiters[0].cancel("R3")
+							}
+						}
+						if l.y.load("R3") == lamportFastContextBottom {
+							break
+						}
+					}
+					st.waiters[0].end("R3")
+				}
+			} else {
+				// 4: Y := i
+				{
+					var newVal int64 = int64(id)
+					l.y.store("4", newVal)
+					if newVal == int64(-1) {
+						l.ySleepers.wake("4", newVal)
+					}
+				}
+				// 5: if X = i then
+				if l.x.load("5") == int64(id) {
+					// 6: enter the critical section
+					return nil
+				} else {
+					// R7.1: FLAG[i] := false
+					{
+						var newVal bool = false
+						l.flag[int64(id)].r.store("R7.1", newVal)
+						l.sleepers.wake("R7.1", 0)
+					}
+					// R7.2: await (∀ j ∈ 0..n - 1: FLAG[j] = false)
+					if !(func() bool {
+						for j := int64(0); j <= LamportFastContextProcs-1; j++ {
+							if !(l.flag[j].r.load("R7.2") == false) {
+								return false
+							}
+						}
+						return true
+					}()) {
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
+						for {
+							if !st.waiters[0].spin("R7.2") {
+								st.waiters[0].prepare("R7.2")
+								if func() bool {
+									for j := int64(0); j <= LamportFastContextProcs-1; j++ {
+										if !(l.flag[j].r.load("R7.2") == false) {
+											return false
+										}
+									}
+									return true
+								}() {
+									st.waiters[0].cancel("R7.2")
+									break
+								}
+								st.waiters[0].park("R7.2")
+							}
+							if func() bool {
+								for j := int64(0); j <= LamportFastContextProcs-1; j++ {
+									if !(l.flag[j].r.load("R7.2") == false) {
+										return false
+									}
+								}
+								return true
+							}() {
+								break
+							}
+						}
+						st.waiters[0].end("R7.2")
+					}
+					// R7.3: if Y = i then
+					if l.y.load("R7.3") == int64(id) {
+						// R7.3: enter the critical section
+						return nil
+					} else {
+						// R7.4: await Y = ⊥
+						if !(l.y.load("R7.4") == lamportFastContextBottom) {
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastContextBottom, 0, waitKeyed)
+							for {
+								if cancelled(ctxDone) {
+									st.waiters[0].abandon("R7.4")
+									// R7.4: give up (return failure)
+									return ctx.Err()
+								}
+								if !st.waiters[0].spin("R7.4") {
+									st.waiters[0].prepare("R7.4")
+									if l.y.load("R7.4") == lamportFastContextBottom {
+										st.waiters[0].cancel("R7.4")
+										break
+									}
+									if !st.waiters[0].parkContext("R7.4", ctx) {
+										st.waiters[0].cancel("R7.4")
+									}
+								}
+								if l.y.load("R7.4") == lamportFastContextBottom {
+									break
+								}
+							}
+							st.waiters[0].end("R7.4")
+						}
+					}
+				}
+			}
+			if !true {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// lockContextSlow4 continues LockContext's acquire where its inline path had to wait; its waits at R3 and R7.4 give up when ctx is done first, running the paper's abort code.
+func (l *LamportFastContext) lockContextSlow4(ctx context.Context, st *lamportFastContextState, id int) error {
+	ctxDone := ctx.Done()
+	st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastContextBottom, 0, waitKeyed)
+	for {
+		if cancelled(ctxDone) {
+			st.waiters[0].abandon("R7.4")
+			// R7.4: give up (return failure)
+			return ctx.Err()
+		}
+		if !st.waiters[0].spin("R7.4") {
+			st.waiters[0].prepare("R7.4")
+			if l.y.load("R7.4") == lamportFastContextBottom {
+				st.waiters[0].cancel("R7.4")
+				break
+			}
+			if !st.waiters[0].parkContext("R7.4", ctx) {
+				st.waiters[0].cancel("R7.4")
+			}
+		}
+		if l.y.load("R7.4") == lamportFastContextBottom {
+			break
+		}
+	}
+	st.waiters[0].end("R7.4")
+	if true {
+		for {
+			// N1: FLAG[i] := true
+			{
+				var newVal bool = true
+				l.flag[int64(id)].r.store("N1", newVal)
+				l.sleepers.wake("N1", 0)
+			}
+			// 1: X := i
+			l.x.store("1", int64(id))
+			// 2: if Y ≠ ⊥ then
+			if l.y.load("2") != lamportFastContextBottom {
+				// R3: FLAG[i] := false
+				{
+					var newVal bool = false
+					l.flag[int64(id)].r.store("R3", newVal)
+					l.sleepers.wake("R3", 0)
+				}
+				// R3: await Y = ⊥
+				if !(l.y.load("R3") == lamportFastContextBottom) {
+					st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastContextBottom, 0, waitKeyed)
+					for {
+						if cancelled(ctxDone) {
+							st.waiters[0].abandon("R3")
+							// R3: give up (return failure)
+							return ctx.Err()
+						}
+						if !st.waiters[0].spin("R3") {
+							st.waiters[0].prepare("R3")
+							if l.y.load("R3") == lamportFastContextBottom {
+								st.waiters[0].cancel("R3")
+								break
+							}
+							if !st.waiters[0].parkContext("R3", ctx) {
+								st.waiters[0].cancel("R3")
+							}
+						}
+						if l.y.load("R3") == lamportFastContextBottom {
+							break
+						}
+					}
+					st.waiters[0].end("R3")
+				}
+			} else {
+				// 4: Y := i
+				{
+					var newVal int64 = int64(id)
+					l.y.store("4", newVal)
+					if newVal == int64(-1) {
+						l.ySleepers.wake("4", newVal)
+					}
+				}
+				// 5: if X = i then
+				if l.x.load("5") == int64(id) {
+					// 6: enter the critical section
+					return nil
+				} else {
+					// R7.1: FLAG[i] := false
+					{
+						var newVal bool = false
+						l.flag[int64(id)].r.store("R7.1", newVal)
+						l.sleepers.wake("R7.1", 0)
+					}
+					// R7.2: await (∀ j ∈ 0..n - 1: FLAG[j] = false)
+					if !(func() bool {
+						for j := int64(0); j <= LamportFastContextProcs-1; j++ {
+							if !(l.flag[j].r.load("R7.2") == false) {
+								return false
+							}
+						}
+						return true
+					}()) {
+						st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
+						for {
+							if !st.waiters[0].spin("R7.2") {
+								st.waiters[0].prepare("R7.2")
+								if func() bool {
+									for j := int64(0); j <= LamportFastContextProcs-1; j++ {
+										if !(l.flag[j].r.load("R7.2") == false) {
+											return false
+										}
+									}
+									return true
+								}() {
+									st.waiters[0].cancel("R7.2")
+									break
+								}
+								st.waiters[0].park("R7.2")
+							}
+							if func() bool {
+								for j := int64(0); j <= LamportFastContextProcs-1; j++ {
+									if !(l.flag[j].r.load("R7.2") == false) {
+										return false
+									}
+								}
+								return true
+							}() {
+								break
+							}
+						}
+						st.waiters[0].end("R7.2")
+					}
+					// R7.3: if Y = i then
+					if l.y.load("R7.3") == int64(id) {
+						// R7.3: enter the critical section
+						return nil
+					} else {
+						// R7.4: await Y = ⊥
+						if !(l.y.load("R7.4") == lamportFastContextBottom) {
+							st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastContextBottom, 0, waitKeyed)
+							for {
+								if cancelled(ctxDone) {
+									st.waiters[0].abandon("R7.4")
+									// R7.4: give up (return failure)
+									return ctx.Err()
+								}
+								if !st.waiters[0].spin("R7.4") {
+									st.waiters[0].prepare("R7.4")
+									if l.y.load("R7.4") == lamportFastContextBottom {
+										st.waiters[0].cancel("R7.4")
+										break
+									}
+									if !st.waiters[0].parkContext("R7.4", ctx) {
+										st.waiters[0].cancel("R7.4")
+									}
+								}
+								if l.y.load("R7.4") == lamportFastContextBottom {
+									break
+								}
+							}
+							st.waiters[0].end("R7.4")
+						}
+					}
+				}
+			}
+			if !true {
+				break
+			}
+		}
+	}
+	return nil
+}
+
+// lockContextSlow5 continues LockContext's acquire where its inline path had to wait; its waits at R3 and R7.4 give up when ctx is done first, running the paper's abort code.
+func (l *LamportFastContext) lockContextSlow5(ctx context.Context, st *lamportFastContextState, id int) error {
+	ctxDone := ctx.Done()
+	for {
+		// N1: FLAG[i] := true
+		{
+			var newVal bool = true
+			l.flag[int64(id)].r.store("N1", newVal)
+			l.sleepers.wake("N1", 0)
+		}
+		// 1: X := i
+		l.x.store("1", int64(id))
+		// 2: if Y ≠ ⊥ then
+		if l.y.load("2") != lamportFastContextBottom {
+			// R3: FLAG[i] := false
+			{
+				var newVal bool = false
+				l.flag[int64(id)].r.store("R3", newVal)
+				l.sleepers.wake("R3", 0)
+			}
+			// R3: await Y = ⊥
+			if !(l.y.load("R3") == lamportFastContextBottom) {
+				st.waiters[0].begin("R3", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastContextBottom, 0, waitKeyed)
+				for {
+					if cancelled(ctxDone) {
+						st.waiters[0].abandon("R3")
+						// R3: give up (return failure)
+						return ctx.Err()
+					}
+					if !st.waiters[0].spin("R3") {
+						st.waiters[0].prepare("R3")
+						if l.y.load("R3") == lamportFastContextBottom {
+							st.waiters[0].cancel("R3")
+							break
+						}
+						if !st.waiters[0].parkContext("R3", ctx) {
+							st.waiters[0].cancel("R3")
+						}
+					}
+					if l.y.load("R3") == lamportFastContextBottom {
+						break
+					}
+				}
+				st.waiters[0].end("R3")
+			}
+		} else {
+			// 4: Y := i
+			{
+				var newVal int64 = int64(id)
+				l.y.store("4", newVal)
+				if newVal == int64(-1) {
+					l.ySleepers.wake("4", newVal)
+				}
+			}
+			// 5: if X = i then
+			if l.x.load("5") == int64(id) {
+				// 6: enter the critical section
+				return nil
+			} else {
+				// R7.1: FLAG[i] := false
+				{
+					var newVal bool = false
+					l.flag[int64(id)].r.store("R7.1", newVal)
+					l.sleepers.wake("R7.1", 0)
+				}
+				// R7.2: await (∀ j ∈ 0..n - 1: FLAG[j] = false)
+				if !(func() bool {
+					for j := int64(0); j <= LamportFastContextProcs-1; j++ {
+						if !(l.flag[j].r.load("R7.2") == false) {
+							return false
+						}
+					}
+					return true
+				}()) {
+					st.waiters[0].begin("R7.2", &l.sleepers, &l.spinners, waitAdaptive, 0, 0, 0, 0)
+					for {
+						if !st.waiters[0].spin("R7.2") {
+							st.waiters[0].prepare("R7.2")
+							if func() bool {
+								for j := int64(0); j <= LamportFastContextProcs-1; j++ {
+									if !(l.flag[j].r.load("R7.2") == false) {
+										return false
+									}
+								}
+								return true
+							}() {
+								st.waiters[0].cancel("R7.2")
+								break
+							}
+							st.waiters[0].park("R7.2")
+						}
+						if func() bool {
+							for j := int64(0); j <= LamportFastContextProcs-1; j++ {
+								if !(l.flag[j].r.load("R7.2") == false) {
+									return false
+								}
+							}
+							return true
+						}() {
+							break
+						}
+					}
+					st.waiters[0].end("R7.2")
+				}
+				// R7.3: if Y = i then
+				if l.y.load("R7.3") == int64(id) {
+					// R7.3: enter the critical section
+					return nil
+				} else {
+					// R7.4: await Y = ⊥
+					if !(l.y.load("R7.4") == lamportFastContextBottom) {
+						st.waiters[0].begin("R7.4", &l.ySleepers, &l.spinners, waitAdaptive, 0, lamportFastContextBottom, 0, waitKeyed)
+						for {
+							if cancelled(ctxDone) {
+								st.waiters[0].abandon("R7.4")
+								// R7.4: give up (return failure)
+								return ctx.Err()
+							}
+							if !st.waiters[0].spin("R7.4") {
+								st.waiters[0].prepare("R7.4")
+								if l.y.load("R7.4") == lamportFastContextBottom {
+									st.waiters[0].cancel("R7.4")
+									break
+								}
+								if !st.waiters[0].parkContext("R7.4", ctx) {
+									st.waiters[0].cancel("R7.4")
+								}
+							}
+							if l.y.load("R7.4") == lamportFastContextBottom {
+								break
+							}
+						}
+						st.waiters[0].end("R7.4")
+					}
+				}
+			}
+		}
+		if !true {
+			break
 		}
 	}
 	return nil

@@ -123,21 +123,20 @@ func (l *TASContext) unlockSlow(w int64) {
 
 // LockContext acquires the lock as Lock does, unless ctx is done first: it returns nil with the lock held, or ctx.Err() with the lock not held and nothing of the attempt left behind. A waiter may give up at 1, where the paper gives the abort code it then runs (1: nothing: it leaves at once); elsewhere it waits as Lock does. As with a select on ctx.Done(), a lock that comes when ctx is done may still be taken; Lock never looks at a context.
 func (l *TASContext) LockContext(ctx context.Context) error {
-	if err := l.lockContext(ctx); err != nil {
-		return err
+	if (l.l.set("1"))&qValue != tasContextFREE {
+		return l.lockContextSlow1(ctx)
 	}
 	return nil
 }
 
-// lockContext is LockContext's acquire: the paper's, whose waits at 1 give up when ctx is done first, running the paper's abort code.
-func (l *TASContext) lockContext(ctx context.Context) error {
+// lockContextSlow1 continues LockContext's acquire where its inline path had to wait; its waits at 1 give up when ctx is done first, running the paper's abort code.
+func (l *TASContext) lockContextSlow1(ctx context.Context) error {
 	var old int64
 	ctxDone := ctx.Done()
 	w0 := getWaiter()
 	defer putWaiter(w0)
-	// 1: repeat
 	w0.begin("1", &l.l.q, &l.spinners, waitAdaptive, 0, tasContextFREE, 0, waitKeyed|waitExclusive)
-	for first0 := true; ; first0 = false {
+	for first0 := false; ; first0 = false {
 		if !first0 {
 			if cancelled(ctxDone) {
 				w0.abandon("1")
