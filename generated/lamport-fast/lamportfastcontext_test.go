@@ -146,3 +146,38 @@ func TestLamportFastContextLockContextGivesUp(t *testing.T) {
 		t.Fatal("after a LockContext gave up, the lock hangs: the attempt left something behind")
 	}
 }
+
+// TestLamportFastContextLockContextAllocs: an uncontended LockContext and Unlock allocate
+// nothing, nor does a LockContext that gives up (its context cancelled) while
+// another process holds the lock.
+func TestLamportFastContextLockContextAllocs(t *testing.T) {
+	l := lamportfast.NewLamportFastContext()
+	lock := func(p int) {
+		l.Lock(p)
+	}
+	unlock := func(p int) {
+		l.Unlock(p)
+	}
+	lockCtx := func(ctx context.Context, p int) error {
+		return l.LockContext(ctx, p)
+	}
+	if n := testing.AllocsPerRun(100, func() {
+		if err := lockCtx(context.Background(), 0); err != nil {
+			t.Fatalf("uncontended LockContext: %v", err)
+		}
+		unlock(0)
+	}); n != 0 {
+		t.Errorf("an uncontended LockContext and Unlock allocates %v times, want 0", n)
+	}
+	cancelled, cancel := context.WithCancel(context.Background())
+	cancel()
+	lock(0)
+	if n := testing.AllocsPerRun(100, func() {
+		if err := lockCtx(cancelled, 1); err != context.Canceled {
+			t.Fatalf("LockContext on a held lock with a cancelled context: %v, want context.Canceled", err)
+		}
+	}); n != 0 {
+		t.Errorf("a LockContext that gives up allocates %v times, want 0", n)
+	}
+	unlock(0)
+}
