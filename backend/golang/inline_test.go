@@ -18,11 +18,13 @@ import (
 // register access, wake check, doorway mark and id check in Lock, Unlock
 // and TryLock is inlined. The only calls left are the continuations
 // (*SlowN), taken when the lock must wait, and panics on misuse.
+// LockContext, where a spec asks for it (TASContext, LamportFastContext,
+// CLH-try), is checked the same way: its uncontended path is Lock's.
 func TestFastPathsInline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles ten generated packages")
 	}
-	pkgs := []string{"tas", "ttas", "ticket", "replace-add", "mcs", "clh", "anderson", "graunke-thakkar", "dvir-taubenfeld-1", "dvir-taubenfeld-2"}
+	pkgs := []string{"tas", "ttas", "ticket", "replace-add", "mcs", "clh", "anderson", "graunke-thakkar", "dvir-taubenfeld-1", "dvir-taubenfeld-2", "lamport-fast", "clh-try"}
 	inlined := regexp.MustCompile(`^(.*\.go):(\d+):(\d+): inlining call to `)
 	for _, p := range pkgs {
 		dir := filepath.Join("..", "..", "generated", p)
@@ -49,7 +51,7 @@ func TestFastPathsInline(t *testing.T) {
 			}
 			for _, d := range f.Decls {
 				fn, ok := d.(*ast.FuncDecl)
-				if !ok || fn.Recv == nil || !map[string]bool{"Lock": true, "Unlock": true, "TryLock": true}[fn.Name.Name] {
+				if !ok || fn.Recv == nil || !map[string]bool{"Lock": true, "Unlock": true, "TryLock": true, "LockContext": true}[fn.Name.Name] {
 					continue
 				}
 				ast.Inspect(fn.Body, func(n ast.Node) bool {
@@ -108,10 +110,11 @@ func TestGuardedMethodsInline(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles two generated packages")
 	}
-	verdict := regexp.MustCompile(`(can|cannot) inline \(\*(\w+)\)\.(Lock|Unlock)\b(?: with cost (\d+)|: function too complex: cost (\d+))`)
+	verdict := regexp.MustCompile(`(can|cannot) inline \(\*(\w+)\)\.(Lock|Unlock|LockContext)\b(?: with cost (\d+)|: function too complex: cost (\d+))`)
 	// TTASShort's waiters spin and yield: its acquire has no guard
 	// (guard.go, acquireGuarded), only its release.
-	for p, locks := range map[string][]string{"tas": {"TAS"}, "ttas": {"TTAS"}} {
+	// TASContext's LockContext takes Lock's guard.
+	for p, locks := range map[string][]string{"tas": {"TAS", "TASContext"}, "ttas": {"TTAS"}} {
 		out, err := exec.Command("go", "build", "-gcflags=-m=2", "./"+filepath.ToSlash(filepath.Join("..", "..", "generated", p))).CombinedOutput()
 		if err != nil {
 			t.Fatalf("%s: %v\n%s", p, err, out)
@@ -121,7 +124,11 @@ func TestGuardedMethodsInline(t *testing.T) {
 			got[m[2]+"."+m[3]] = m[1] + " inline, cost " + m[4] + m[5]
 		}
 		for _, l := range locks {
-			for _, method := range []string{"Lock", "Unlock"} {
+			methods := []string{"Lock", "Unlock"}
+			if strings.HasSuffix(l, "Context") {
+				methods = append(methods, "LockContext")
+			}
+			for _, method := range methods {
 				v, ok := got[l+"."+method]
 				switch {
 				case !ok:
