@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -118,7 +119,7 @@ func RunControls(ctx context.Context, mod string) ([]*ControlResult, error) {
 				cr.Problems = append(cr.Problems, "explore: no finding logged: "+tail(t.Output, 6))
 				break
 			}
-			if cr.Explore.Kind != c.ExploreKind {
+			if !slices.Contains(strings.Split(c.ExploreKind, " or "), cr.Explore.Kind) {
 				cr.Problems = append(cr.Problems, fmt.Sprintf("explore: found %q, want %q: %s", cr.Explore.Kind, c.ExploreKind, cr.Explore.Message))
 			}
 			for _, l := range c.ExploreLabels {

@@ -159,7 +159,6 @@ var Equivalences = map[string]string{
 	"anonymous/Acquire/swap@7,8":   LocalCommute,
 	"anonymous/Acquire/swap@13,13": LocalCommute,
 	"anonymous/Acquire/swap@13,14": LocalCommute,
-	"anonymous/Acquire/swap@14,14": LocalCommute,
 
 	// bakery and its descendants
 	"bakery/Acquire/swap@1,2":                           LocalCommute,
