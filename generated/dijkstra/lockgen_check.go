@@ -65,6 +65,13 @@ func pause(l string)          { sched.Wait(l) }
 func backoff(l string, _ int) { sched.Wait(l + sched.LayerWait) }
 func maxSpinners() int64      { return 1 }
 
+// poolWaiters: under the scheduler every wait gets a waiter of its own.
+// A pooled one could come back with its parker's token from an earlier
+// wait of the same execution, and which one the pool returns is not the
+// scheduler's choice (the race detector drops pooled items at random):
+// a replayed schedule would then diverge.
+const poolWaiters = false
+
 // One spin before a waiter parks: the scheduler explores the spin-to-park
 // hand-over without multiplying executions by spin counts.
 const (

@@ -85,6 +85,10 @@ func (r *refReg[T]) init(v *T) { atomic.StorePointer(&r.v, unsafe.Pointer(v)) }
 
 // doorway marks the end of an acquire's doorway (for the lockgen_check
 // build's FIFO checks).
+// poolWaiters: a real wait takes its waiter from a sync.Pool, so that a
+// passage allocates nothing.
+const poolWaiters = true
+
 func doorway(string) {}
 
 // delay stops the caller for at least d (timing-based algorithms,

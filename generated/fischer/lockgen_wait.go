@@ -596,8 +596,18 @@ func readyWaiters(ws []waiter) {
 // (Lock()/Unlock() locks): only the slow path takes one.
 var waiters = sync.Pool{New: func() any { return new(waiter) }}
 
-func getWaiter() *waiter  { return waiters.Get().(*waiter) }
-func putWaiter(w *waiter) { waiters.Put(w) }
+func getWaiter() *waiter {
+	if !poolWaiters {
+		return new(waiter)
+	}
+	return waiters.Get().(*waiter)
+}
+
+func putWaiter(w *waiter) {
+	if poolWaiters {
+		waiters.Put(w)
+	}
+}
 
 // b2i is a boolean as the 0 or 1 of a wait key.
 func b2i(b bool) int64 {
